@@ -1,0 +1,44 @@
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int rf_fail(rf_diag *d, const char *fmt, ...) {
+  if (d) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...) {
+  if (!d) return -1;
+  int n = line > 0 ? snprintf(d->msg, sizeof d->msg, "%s:%ld: ", file, line)
+                   : snprintf(d->msg, sizeof d->msg, "%s: ", file);
+  if (n < 0 || (size_t)n >= sizeof d->msg) return -1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->msg + n, sizeof d->msg - (size_t)n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+void *rf_calloc(size_t n, size_t size, rf_diag *d) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) rf_fail(d, "out of memory allocating %zu x %zu bytes", n, size);
+  return p;
+}
+
+void *rf_realloc(void *p, size_t n, size_t size, rf_diag *d) {
+  if (size && n > SIZE_MAX / size) {
+    rf_fail(d, "allocation of %zu x %zu bytes overflows", n, size);
+    return NULL;
+  }
+  void *q = realloc(p, (n ? n : 1) * (size ? size : 1));
+  if (!q) rf_fail(d, "out of memory allocating %zu x %zu bytes", n, size);
+  return q;
+}

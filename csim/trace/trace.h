@@ -1,0 +1,127 @@
+/* Streaming reader for Accel-Sim SASS traces (kernelslist.g + kernel-N.traceg, tracer v3-v5).
+ *
+ * The command list is small and read whole; each kernel file is read one thread block at a time,
+ * in file order, so memory stays proportional to the resident CTAs rather than to the trace.
+ * Every token is validated; errors read "file:line: expected X, found Y". */
+#ifndef RFSIM_TRACE_H
+#define RFSIM_TRACE_H
+
+#include <stdint.h>
+
+#include "../common/diag.h"
+#include "../config/config.h"
+
+#define TRACE_WARP_SIZE 32
+#define TRACE_MAX_DST 4
+#define TRACE_MAX_SRC 8
+#define TRACE_RZ 255 /* R255 reads as zero: never a register-file operand */
+
+/* What an instruction does, as the SM model needs it. */
+typedef enum op_kind {
+  OPK_ALU = 0,  /* anything executed on a compute pipeline */
+  OPK_LOAD,     /* memory read (incl. LDS, LDL, LDG, LD, atomics that return a value) */
+  OPK_STORE,    /* memory write, reduction */
+  OPK_ATOMIC,   /* ATOM/ATOMG/ATOMS/RED: read-modify-write at L2 */
+  OPK_BARRIER,  /* BAR.SYNC / BAR.RED: CTA-wide barrier */
+  OPK_MEMBAR,   /* MEMBAR: waits for the warp's outstanding stores */
+  OPK_BRANCH,   /* control flow: issues, no pipeline */
+  OPK_EXIT,     /* EXIT: the warp (its active threads) finishes */
+  OPK_NOP,
+  OPK_COUNT
+} op_kind;
+
+typedef enum mem_space {
+  SPACE_NONE = 0,
+  SPACE_GLOBAL,
+  SPACE_SHARED,
+  SPACE_LOCAL,
+  SPACE_CONST,
+  SPACE_TEX,
+  SPACE_GENERIC /* LD/ST: resolved per address against the kernel's shared/local windows */
+} mem_space;
+
+typedef struct trace_inst {
+  uint64_t pc;
+  uint32_t mask;       /* active threads */
+  uint32_t addr_off;   /* index of the first of 32 addresses in the warp's address pool */
+  uint32_t line;       /* source line (lineinfo traces), else 0 */
+  uint32_t imm;        /* trailing immediate (tracer v5), valid if has_imm */
+  uint16_t opcode;     /* index into the opcode table (trace_opcode_name) */
+  uint8_t kind;        /* op_kind */
+  uint8_t unit;        /* op_unit (config.h) */
+  uint8_t space;       /* mem_space */
+  uint8_t width;       /* bytes per thread for memory instructions, else 0 */
+  uint8_t ndst, nsrc;  /* register operands, RZ excluded */
+  uint8_t dst[TRACE_MAX_DST];
+  uint8_t src[TRACE_MAX_SRC];
+  uint8_t has_imm;
+  uint8_t is_mem;      /* has addresses in the pool */
+} trace_inst;
+
+typedef struct trace_warp {
+  trace_inst *insts;
+  uint32_t n;
+  uint64_t *addrs;     /* 32 per memory instruction; inactive lanes hold 0 */
+  uint32_t naddrs;
+} trace_warp;
+
+typedef struct trace_tb {
+  int id[3];           /* blockIdx */
+  long linear_id;      /* x + y*gx + z*gx*gy */
+  int nwarps;
+  trace_warp *warps;   /* nwarps entries, warp w at index w */
+} trace_tb;
+
+typedef struct trace_kernel_info {
+  char name[256];
+  int id;
+  int grid[3], block[3];
+  int shmem;           /* bytes per CTA */
+  int nregs;           /* registers per thread */
+  int binary_version;
+  int stream_id;
+  uint64_t shmem_base, local_base;
+  int tracer_version;
+  int lineinfo;
+  long num_tbs;        /* grid[0]*grid[1]*grid[2] */
+  int threads_per_tb;  /* block[0]*block[1]*block[2] */
+  int warps_per_tb;
+} trace_kernel_info;
+
+typedef enum trace_cmd_kind { TRACE_CMD_MEMCPY = 0, TRACE_CMD_KERNEL } trace_cmd_kind;
+
+typedef struct trace_cmd {
+  trace_cmd_kind kind;
+  uint64_t addr, bytes;  /* MemcpyHtoD */
+  char *path;            /* kernel file, resolved against the list's folder */
+  long line;             /* line in kernelslist.g */
+} trace_cmd;
+
+typedef struct trace_list {
+  char *path;
+  trace_cmd *cmds;
+  int ncmds;
+  int nkernels;
+} trace_list;
+
+int trace_list_read(const char *kernelslist_path, trace_list **out, rf_diag *d);
+void trace_list_free(trace_list *l);
+
+typedef struct trace_kernel trace_kernel; /* an open kernel file, positioned between TBs */
+
+/* Opens and parses the header; the stream is left at the first #BEGIN_TB. */
+int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d);
+const trace_kernel_info *trace_kernel_get_info(const trace_kernel *k);
+/* Reads the next thread block into *tb (allocating; free with trace_tb_free).
+ * Returns 1 if a TB was read, 0 at the end of the file (after checking that exactly num_tbs
+ * were seen), -1 on error. */
+int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d);
+void trace_kernel_close(trace_kernel *k);
+void trace_tb_free(trace_tb *tb);
+
+/* Opcode table: base mnemonic (before the first '.') -> kind/unit. */
+const char *trace_opcode_name(uint16_t opcode);
+int trace_opcode_count(void);
+const char *trace_op_kind_name(op_kind k);
+
+#endif

@@ -1,0 +1,304 @@
+/* kernel-N.traceg: the header, then thread blocks read one at a time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "line_reader.h"
+#include "trace.h"
+#include "trace_inst.h"
+#include "trace_parse.h"
+
+struct trace_kernel {
+  line_reader lr;
+  char *path;
+  trace_kernel_info info;
+  int at_begin_tb;     /* the header loop consumed the first #BEGIN_TB */
+  long tbs_seen;
+  uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
+};
+
+#define HDR_GRID 1
+#define HDR_BLOCK 2
+#define HDR_NREGS 4
+#define HDR_SHMEM 8
+#define HDR_VERSION 16
+
+static int parse_dim3(const char *v, int dim[3]) {
+  char tail;
+  if (sscanf(v, "(%d,%d,%d)%c", &dim[0], &dim[1], &dim[2], &tail) != 3) return 0;
+  return dim[0] > 0 && dim[1] > 0 && dim[2] > 0;
+}
+
+static int parse_header_line(trace_kernel *k, char *s, unsigned *seen, rf_diag *d) {
+  char *eq = strchr(s, '=');
+  if (!eq)
+    return rf_fail_at(d, k->path, k->lr.lineno, "expected '-key = value', found '%s'", s);
+  *eq = '\0';
+  char *key = tp_trim(s + 1), *val = tp_trim(eq + 1);
+  trace_kernel_info *in = &k->info;
+  uint64_t u;
+  int ok = 1;
+  if (!strcmp(key, "kernel name")) {
+    snprintf(in->name, sizeof in->name, "%s", val);
+  } else if (!strcmp(key, "kernel id")) {
+    ok = tp_parse_int(val, 0, 0x7fffffff, &in->id);
+  } else if (!strcmp(key, "grid dim")) {
+    ok = parse_dim3(val, in->grid);
+    *seen |= HDR_GRID;
+  } else if (!strcmp(key, "block dim")) {
+    ok = parse_dim3(val, in->block);
+    *seen |= HDR_BLOCK;
+  } else if (!strcmp(key, "shmem")) {
+    ok = tp_parse_int(val, 0, 1 << 30, &in->shmem);
+    *seen |= HDR_SHMEM;
+  } else if (!strcmp(key, "nregs")) {
+    ok = tp_parse_int(val, 0, 255, &in->nregs);
+    *seen |= HDR_NREGS;
+  } else if (!strcmp(key, "binary version")) {
+    ok = tp_parse_int(val, 0, 1000, &in->binary_version);
+  } else if (!strcmp(key, "cuda stream id")) {
+    ok = tp_parse_u64(val, &u);
+    in->stream_id = (int)u;
+  } else if (!strcmp(key, "shmem base_addr")) {
+    ok = tp_parse_hex64(val, &in->shmem_base);
+  } else if (!strcmp(key, "local mem base_addr")) {
+    ok = tp_parse_hex64(val, &in->local_base);
+  } else if (!strcmp(key, "accelsim tracer version")) {
+    ok = tp_parse_int(val, 3, 5, &in->tracer_version);
+    if (!ok)
+      return rf_fail_at(d, k->path, k->lr.lineno,
+                        "expected tracer version 3, 4 or 5, found '%s'", val);
+    *seen |= HDR_VERSION;
+  } else if (!strcmp(key, "enable lineinfo")) {
+    ok = tp_parse_int(val, 0, 1, &in->lineinfo);
+  } /* other keys (nvbit version, future additions) carry nothing the model needs */
+  if (!ok)
+    return rf_fail_at(d, k->path, k->lr.lineno, "-%s: expected %s, found '%s'", key,
+                      strstr(key, "dim") ? "(x,y,z) with positive sizes"
+                      : strstr(key, "base_addr") ? "a hex address" : "a number in range",
+                      val);
+  return 0;
+}
+
+static int read_header(trace_kernel *k, rf_diag *d) {
+  unsigned seen = 0;
+  char *s;
+  size_t len;
+  int got;
+  while ((got = line_reader_next(&k->lr, &s, &len, d)) > 0) {
+    s = tp_trim(s);
+    if (*s == '\0') continue;
+    if (*s == '-') {
+      if (parse_header_line(k, s, &seen, d) < 0) return -1;
+    } else if (!strcmp(s, "#BEGIN_TB")) {
+      k->at_begin_tb = 1;
+      break;
+    } else if (*s != '#') {
+      return rf_fail_at(d, k->path, k->lr.lineno,
+                        "expected a '-key = value' header line or #BEGIN_TB, found '%s'", s);
+    }
+  }
+  if (got < 0) return -1;
+  static const struct { unsigned bit; const char *text; } required[] = {
+      {HDR_GRID, "-grid dim = (x,y,z)"},     {HDR_BLOCK, "-block dim = (x,y,z)"},
+      {HDR_NREGS, "-nregs = N"},             {HDR_SHMEM, "-shmem = N"},
+      {HDR_VERSION, "-accelsim tracer version = N"}};
+  for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+    if (!(seen & required[i].bit))
+      return rf_fail_at(d, k->path, k->lr.lineno, "expected header line '%s', found none",
+                        required[i].text);
+  trace_kernel_info *in = &k->info;
+  in->num_tbs = (long)in->grid[0] * in->grid[1] * in->grid[2];
+  long threads = (long)in->block[0] * in->block[1] * in->block[2];
+  if (threads > 4096)
+    return rf_fail_at(d, k->path, 0, "expected at most 4096 threads per block, found %ld",
+                      threads);
+  if (in->num_tbs > (1l << 32))
+    return rf_fail_at(d, k->path, 0, "expected at most 2^32 thread blocks, found %ld",
+                      in->num_tbs);
+  in->threads_per_tb = (int)threads;
+  in->warps_per_tb = (int)((threads + TRACE_WARP_SIZE - 1) / TRACE_WARP_SIZE);
+  k->tb_seen = rf_calloc((size_t)(in->num_tbs + 7) / 8, 1, d);
+  return k->tb_seen ? 0 : -1;
+}
+
+int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d) {
+  *out = NULL;
+  trace_kernel *k = rf_calloc(1, sizeof *k, d);
+  if (!k) return -1;
+  k->path = strdup(path);
+  if (!k->path) {
+    free(k);
+    return rf_fail(d, "out of memory");
+  }
+  if (line_reader_open(&k->lr, k->path, d) < 0 || read_header(k, d) < 0) {
+    trace_kernel_close(k);
+    return -1;
+  }
+  *out = k;
+  return 0;
+}
+
+const trace_kernel_info *trace_kernel_get_info(const trace_kernel *k) { return &k->info; }
+
+void trace_kernel_close(trace_kernel *k) {
+  if (!k) return;
+  line_reader_close(&k->lr);
+  free(k->tb_seen);
+  free(k->path);
+  free(k);
+}
+
+void trace_tb_free(trace_tb *tb) {
+  if (!tb->warps) return;
+  for (int w = 0; w < tb->nwarps; w++) {
+    free(tb->warps[w].insts);
+    free(tb->warps[w].addrs);
+  }
+  free(tb->warps);
+  tb->warps = NULL;
+}
+
+/* Next non-blank line, trimmed; a missing line is an error naming what was expected. */
+static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d) {
+  size_t len;
+  int got;
+  while ((got = line_reader_next(&k->lr, s, &len, d)) > 0) {
+    *s = tp_trim(*s);
+    if (**s) return 1;
+  }
+  if (got == 0)
+    return rf_fail_at(d, k->path, k->lr.lineno, "expected %s, found end of file", expected);
+  return -1;
+}
+
+static int read_warp(trace_kernel *k, trace_warp *w, long ninsts, rf_diag *d) {
+  w->insts = rf_calloc((size_t)ninsts, sizeof *w->insts, d);
+  if (!w->insts) return -1;
+  uint32_t addr_cap = 0;
+  inst_context ctx = {k->path, 0, k->info.tracer_version, k->info.lineinfo, k->info.shmem_base,
+                      k->info.local_base};
+  uint64_t lane_addrs[TRACE_WARP_SIZE];
+  for (long i = 0; i < ninsts; i++) {
+    char *s;
+    if (next_line(k, &s, "an instruction line", d) < 0) return -1;
+    if (s[0] == '#' || !strncmp(s, "warp", 4) || !strncmp(s, "insts", 5))
+      return rf_fail_at(d, k->path, k->lr.lineno,
+                        "expected %ld instructions for this warp, found %ld before '%s'", ninsts,
+                        i, s);
+    ctx.line = k->lr.lineno;
+    int has_addrs;
+    trace_inst *in = &w->insts[i];
+    if (trace_parse_inst(&ctx, s, in, lane_addrs, &has_addrs, d) < 0) return -1;
+    if (!in->is_mem) continue;
+    if (w->naddrs + TRACE_WARP_SIZE > addr_cap) {
+      addr_cap = addr_cap ? addr_cap * 2 : 8 * TRACE_WARP_SIZE;
+      uint64_t *na = rf_realloc(w->addrs, addr_cap, sizeof *na, d);
+      if (!na) return -1;
+      w->addrs = na;
+    }
+    in->addr_off = w->naddrs;
+    memcpy(w->addrs + w->naddrs, lane_addrs, sizeof lane_addrs);
+    w->naddrs += TRACE_WARP_SIZE;
+  }
+  w->n = (uint32_t)ninsts;
+  return 0;
+}
+
+static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
+  const trace_kernel_info *in = &k->info;
+  char *s;
+  if (next_line(k, &s, "'thread block = x,y,z'", d) < 0) return -1;
+  char tail;
+  if (sscanf(s, "thread block = %d,%d,%d%c", &tb->id[0], &tb->id[1], &tb->id[2], &tail) != 3)
+    return rf_fail_at(d, k->path, k->lr.lineno, "expected 'thread block = x,y,z', found '%s'",
+                      s);
+  for (int i = 0; i < 3; i++)
+    if (tb->id[i] < 0 || tb->id[i] >= in->grid[i])
+      return rf_fail_at(d, k->path, k->lr.lineno,
+                        "expected a thread block inside grid (%d,%d,%d), found (%d,%d,%d)",
+                        in->grid[0], in->grid[1], in->grid[2], tb->id[0], tb->id[1],
+                        tb->id[2]);
+  tb->linear_id =
+      tb->id[0] + (long)in->grid[0] * (tb->id[1] + (long)in->grid[1] * tb->id[2]);
+  if (k->tb_seen[tb->linear_id / 8] >> (tb->linear_id % 8) & 1)
+    return rf_fail_at(d, k->path, k->lr.lineno,
+                      "expected each thread block once, found (%d,%d,%d) again", tb->id[0],
+                      tb->id[1], tb->id[2]);
+  k->tb_seen[tb->linear_id / 8] |= (uint8_t)(1u << (tb->linear_id % 8));
+  tb->nwarps = in->warps_per_tb;
+  tb->warps = rf_calloc((size_t)tb->nwarps, sizeof *tb->warps, d);
+  if (!tb->warps) return -1;
+  uint8_t *warp_seen = (uint8_t *)rf_calloc((size_t)tb->nwarps, 1, d);
+  if (!warp_seen) return -1;
+  int nseen = 0, rc = 0;
+  for (;;) {
+    if ((rc = next_line(k, &s, "'warp = N' or #END_TB", d)) < 0) break;
+    rc = 0;
+    if (!strcmp(s, "#END_TB")) break;
+    int w;
+    long ninsts;
+    if (sscanf(s, "warp = %d%c", &w, &tail) != 1) {
+      rc = rf_fail_at(d, k->path, k->lr.lineno, "expected 'warp = N' or #END_TB, found '%s'",
+                      s);
+      break;
+    }
+    if (w < 0 || w >= tb->nwarps || warp_seen[w]) {
+      rc = rf_fail_at(d, k->path, k->lr.lineno,
+                      w < 0 || w >= tb->nwarps ? "expected a warp 0..%d, found %d"
+                                               : "expected warp 0..%d once, found warp %d again",
+                      tb->nwarps - 1, w);
+      break;
+    }
+    warp_seen[w] = 1;
+    nseen++;
+    if ((rc = next_line(k, &s, "'insts = N'", d)) < 0) break;
+    rc = 0;
+    if (sscanf(s, "insts = %ld%c", &ninsts, &tail) != 1 || ninsts < 0 || ninsts > (1l << 30)) {
+      rc = rf_fail_at(d, k->path, k->lr.lineno, "expected 'insts = N', found '%s'", s);
+      break;
+    }
+    if ((rc = read_warp(k, &tb->warps[w], ninsts, d)) < 0) break;
+  }
+  free(warp_seen);
+  if (rc == 0 && nseen != tb->nwarps)
+    rc = rf_fail_at(d, k->path, k->lr.lineno,
+                    "expected %d warps in thread block (%d,%d,%d), found %d", tb->nwarps,
+                    tb->id[0], tb->id[1], tb->id[2], nseen);
+  return rc;
+}
+
+int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
+  memset(tb, 0, sizeof *tb);
+  if (!k->at_begin_tb) {
+    char *s;
+    size_t len;
+    int got;
+    while ((got = line_reader_next(&k->lr, &s, &len, d)) > 0) {
+      s = tp_trim(s);
+      if (*s) break;
+    }
+    if (got < 0) return -1;
+    if (got == 0) {
+      if (k->tbs_seen != k->info.num_tbs)
+        return rf_fail_at(d, k->path, k->lr.lineno,
+                          "expected %ld thread blocks (grid %dx%dx%d), found %ld",
+                          k->info.num_tbs, k->info.grid[0], k->info.grid[1], k->info.grid[2],
+                          k->tbs_seen);
+      return 0;
+    }
+    if (strcmp(s, "#BEGIN_TB"))
+      return rf_fail_at(d, k->path, k->lr.lineno, "expected #BEGIN_TB, found '%s'", s);
+  }
+  k->at_begin_tb = 0;
+  if (k->tbs_seen == k->info.num_tbs)
+    return rf_fail_at(d, k->path, k->lr.lineno,
+                      "expected %ld thread blocks (grid %dx%dx%d), found more", k->info.num_tbs,
+                      k->info.grid[0], k->info.grid[1], k->info.grid[2]);
+  if (read_tb(k, tb, d) < 0) {
+    trace_tb_free(tb);
+    return -1;
+  }
+  k->tbs_seen++;
+  return 1;
+}

@@ -1,0 +1,19 @@
+/* Small strict number and token parsers shared by the trace reader and the tools. They accept
+ * only the whole token (no trailing garbage) and reject overflow. */
+#ifndef RFSIM_TRACE_PARSE_H
+#define RFSIM_TRACE_PARSE_H
+
+#include <stdint.h>
+
+char *tp_trim(char *s);
+/* Hex with optional 0x prefix. */
+int tp_parse_hex64(const char *s, uint64_t *v);
+int tp_parse_u64(const char *s, uint64_t *v);
+int tp_parse_i64(const char *s, int64_t *v);
+int tp_parse_int(const char *s, int lo, int hi, int *v);
+
+/* Tokenizer over a mutable line: returns the next space-separated token (NUL-terminated in
+ * place) or NULL at the end. */
+char *tp_next_token(char **cursor);
+
+#endif

@@ -1,0 +1,19 @@
+/* Helpers shared by the test programs: temporary folders with fixture files, and where the
+ * shared real traces are (tests that need them are skipped when ../shared is absent). */
+#ifndef RFSIM_TEST_UTIL_H
+#define RFSIM_TEST_UTIL_H
+
+#include <stdio.h>
+
+/* Creates a fresh temporary folder; returns its path (static storage per call site is the
+ * caller's: copy it). */
+int tu_mkdtemp(char *out, size_t n);
+/* Writes `text` to dir/name. */
+int tu_write(const char *dir, const char *name, const char *text);
+/* Removes a folder created by tu_mkdtemp with the files written into it. */
+void tu_rmtree(const char *dir);
+/* Path of a file under the shared traces folder (SHARED env var, default ../shared), or NULL
+ * if it does not exist. */
+const char *tu_shared_trace(const char *rel, char *buf, size_t n);
+
+#endif
