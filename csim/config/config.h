@@ -1,0 +1,181 @@
+/* GPU configuration in GPGPU-Sim option syntax. One table (option_table.c) maps each option name
+ * to a field of gpu_config, so that a user's gpgpusim.config works unchanged: options rfsim
+ * models are parsed and validated, options it does not model are reported once and ignored, and
+ * a malformed value is an error naming file:line. Command-line options override files, applied
+ * in order. Shipped configs live in configs/, each saying what it mirrors. */
+#ifndef RFSIM_CONFIG_H
+#define RFSIM_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/diag.h"
+
+/* Functional-unit / latency classes, as Accel-Sim's trace_opcode_latency_initiation_* options. */
+typedef enum op_unit {
+  UNIT_INT = 0, /* integer pipeline (INTP_OP and ALU_OP in Accel-Sim's opcode tables) */
+  UNIT_SP,      /* single-precision FP */
+  UNIT_DP,      /* double precision */
+  UNIT_SFU,     /* special functions (MUFU) */
+  UNIT_TENSOR,  /* HMMA/IMMA */
+  UNIT_MEM,     /* LD/ST unit */
+  UNIT_CTRL,    /* branch, barrier, exit: resolved at issue, no pipeline */
+  UNIT_COUNT
+} op_unit;
+
+typedef enum sched_policy { SCHED_LRR = 0, SCHED_GTO, SCHED_TWO_LEVEL } sched_policy;
+
+/* -gpgpu_cache:dl1 / dl2 in GPGPU-Sim's string form, e.g.
+ *   "N:64:128:6,L:L:m:N:H,A:128:8,8"  or the older "32:128:4,L:L:m:N,A:32:8,8"
+ * <sector?>:<nsets>:<line>:<assoc>,<repl>:<write>:<alloc>:<write_alloc>[:<set_index>],
+ * <mshr_type>:<mshr_entries>:<mshr_max_merge>,<miss_queue>[:<result_fifo>][,...]
+ * "none" (or an absent option) disables the cache. */
+typedef struct cache_config {
+  int enabled;
+  int sectored;       /* 'S' prefix: 4 x 32-byte sectors per 128-byte line */
+  int nsets;
+  int line_size;      /* bytes */
+  int assoc;
+  char replacement;   /* 'L' LRU, 'F' FIFO */
+  char write_policy;  /* 'R' read-only, 'B' write-back, 'T' write-through, 'E' write-evict,
+                         'L' local write-back / global write-through */
+  char alloc_policy;  /* 'm' on miss, 'f' on fill, 's' streaming */
+  char write_alloc;   /* 'N' no, 'W' write-allocate, 'F' fetch-on-write, 'L' lazy fetch */
+  char set_index_fn;  /* 'L' linear, 'H' Fermi hash, 'P' Kepler hash, 'X' bitwise xor */
+  char mshr_type;     /* 'A' associative, 'F' FIFO, 'T' texture, 'S' sector-associative */
+  int mshr_entries;
+  int mshr_max_merge;
+  int miss_queue_size;
+} cache_config;
+
+/* -gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:
+ *                         nbkgrp=1:CCDL=0:RTPL=0", in DRAM command-clock cycles. */
+typedef struct dram_timing {
+  int nbk, tCCD, tRRD, tRCD, tRAS, tRP, tRC, CL, WL, tCDLR, tWR, nbkgrp, tCCDL, tRTPL;
+} dram_timing;
+
+typedef struct gpu_config {
+  /* Topology. */
+  int n_clusters;                  /* -gpgpu_n_clusters */
+  int n_cores_per_cluster;         /* -gpgpu_n_cores_per_cluster */
+  int n_mem;                       /* -gpgpu_n_mem: DRAM channels */
+  int n_sub_partition_per_mchannel;/* -gpgpu_n_sub_partition_per_mchannel: L2 slices/channel */
+
+  /* SM resources (the CTA admission rule reads these). */
+  int shader_registers;            /* -gpgpu_shader_registers: 32-bit registers per SM */
+  int registers_per_block;         /* -gpgpu_registers_per_block: per-CTA register limit */
+  int shader_cta;                  /* -gpgpu_shader_cta: CTA slots per SM */
+  int max_threads_per_sm;          /* -gpgpu_shader_core_pipeline <threads>:<warp size> */
+  int warp_size;
+  int shmem_size;                  /* -gpgpu_shmem_size: bytes per SM */
+  int shmem_per_block;             /* -gpgpu_shmem_per_block: bytes per CTA limit */
+  int reg_alloc_unit;              /* -rfsim_reg_alloc_unit: registers per thread rounded up
+                                      to this multiple (GPGPU-Sim's padding; 1 = none) */
+
+  /* Issue. */
+  int num_sched_per_core;          /* -gpgpu_num_sched_per_core */
+  sched_policy scheduler;          /* -gpgpu_scheduler lrr|gto|two_level_active:N:... */
+  int two_level_active;            /* active-set size per scheduler for two_level, else 0 */
+  int max_insn_issue_per_warp;     /* -gpgpu_max_insn_issue_per_warp */
+  int dual_issue_diff_exec_units;  /* -gpgpu_dual_issue_diff_exec_units */
+
+  /* Functional units: count of each pipeline per SM, latency and initiation interval.
+   * A count of 0 for INT, DP or TENSOR means that class has no pipeline of its own and runs on
+   * another one (config_exec_unit), as in GPGPU-Sim (Fermi: INT on SP, DP on SFU).
+   * num_units[UNIT_MEM] is always 1, with latency 0 (memory timing comes from the cache/DRAM
+   * fields) and initiation 1; UNIT_CTRL entries are 0. Neither is an option. */
+  int num_units[UNIT_COUNT];       /* -gpgpu_num_{int,sp,dp,sfu,tensor_core}_units */
+  int latency[UNIT_COUNT];         /* -trace_opcode_latency_initiation_{int,sp,dp,sfu,tensor} */
+  int initiation[UNIT_COUNT];      /*   "<latency>,<initiation>" */
+
+  /* Memory hierarchy. */
+  cache_config l1d;                /* -gpgpu_cache:dl1 (per SM) */
+  cache_config l2;                 /* -gpgpu_cache:dl2 (per L2 slice) */
+  int l1_latency;                  /* -gpgpu_l1_latency */
+  int smem_latency;                /* -gpgpu_smem_latency */
+  int shmem_num_banks;             /* -gpgpu_shmem_num_banks */
+  int l2_rop_latency;              /* -gpgpu_l2_rop_latency (L2 clock cycles) */
+  int dram_latency;                /* -dram_latency (DRAM clock cycles) */
+  int icnt_latency;                /* -rfsim_icnt_latency: one-way NoC latency, icnt cycles */
+  int icnt_flit_size;              /* -icnt_flit_size: bytes per flit per port per icnt cycle */
+  double clk_core, clk_icnt, clk_l2, clk_dram; /* MHz, -gpgpu_clock_domains
+                                                  <core>:<icnt>:<l2>:<dram> */
+
+  /* DRAM. */
+  dram_timing dram;                /* -gpgpu_dram_timing_opt */
+  int dram_buswidth;               /* bytes per channel per beat, derived (never set directly):
+                                      dram_chip_buswidth x dram_chips_per_channel */
+  int dram_chip_buswidth;          /* -gpgpu_dram_buswidth: bytes per DRAM chip per beat */
+  int dram_chips_per_channel;      /* -gpgpu_n_mem_per_ctrlr: chips side by side on a channel
+                                      (GPGPU-Sim's Fermi configs: 4 bytes x 2 chips) */
+  int dram_burst_length;           /* -gpgpu_dram_burst_length */
+  int dram_data_command_freq_ratio;/* -dram_data_command_freq_ratio */
+  int dram_sched_queue_size;       /* -gpgpu_frfcfs_dram_sched_queue_size (0 = unlimited) */
+  int dram_scheduler;              /* -gpgpu_dram_scheduler: 0 FIFO, 1 FR-FCFS */
+  int dram_row_bytes;              /* -rfsim_dram_row_bytes: bytes per DRAM row per bank */
+  int mem_chunk_bytes;             /* -rfsim_mem_chunk_bytes: channel interleaving granule
+                                      (GPGPU-Sim's dramid@8 -> 256 bytes) */
+
+  /* rfsim's own. */
+  char policy[32];                 /* -rfsim_policy baseline|... */
+  long long watchdog_cycles;       /* -rfsim_watchdog: cycles without progress before abort */
+  long long max_cycles;            /* -gpgpu_max_cycle: 0 = unlimited */
+  uint64_t seed;                   /* -rfsim_seed */
+} gpu_config;
+
+/* Where notes about unmodelled options go, and which options were already reported, so that
+ * each is reported once across every file and the command line. Initialise with
+ * config_notes_init; it holds no resources. Past CONFIG_NOTES_POOL bytes of distinct names a
+ * repeat may be reported again (a real gpgpusim.config needs about 3 KB). */
+#define CONFIG_NOTES_POOL 16384
+
+typedef struct config_notes {
+  FILE *out;                       /* NULL: count only */
+  int count;                       /* distinct unknown options seen */
+  size_t used;                     /* bytes of names[] in use */
+  char names[CONFIG_NOTES_POOL];   /* reported names, each NUL-terminated */
+} config_notes;
+
+void config_notes_init(config_notes *n, FILE *out);
+
+/* Fills every field with the GTX 480 defaults (so a partial config file still runs); equal to
+ * loading configs/gtx480.config. */
+void config_defaults(gpu_config *c);
+
+/* Reads a GPGPU-Sim style file: `-option value` pairs separated by whitespace (a value in double
+ * quotes may contain spaces and span lines), '#' comments to the end of the line. Unknown
+ * options are reported once through `notes` (may be NULL) and ignored. On error c is unchanged
+ * and d holds "file:line: -option: expected ..., found '...'". */
+int config_load_file(gpu_config *c, const char *path, config_notes *notes, rf_diag *d);
+
+/* Sets one option (name with or without its leading '-'); `origin` and `line` name where it
+ * came from for messages (e.g. "command line", 0). value may be NULL only for a 0/1 option,
+ * which it sets to 1. Returns 1 if the option is unknown (and reports it through notes),
+ * 0 when applied, -1 on a malformed value (c unchanged). */
+int config_set(gpu_config *c, const char *name, const char *value, const char *origin,
+               long line, config_notes *notes, rf_diag *d);
+
+/* Cross-field checks after all files and overrides are in (e.g. warp size 32, caches sane). */
+int config_validate(const gpu_config *c, rf_diag *d);
+
+/* Writes the effective configuration, one `-option value` line each, in a form config_load_file
+ * reads back to an identical struct (stats header, debugging). */
+void config_dump(const gpu_config *c, FILE *out);
+
+/* Lists every option with its help text (for `rfsim -help`). */
+void config_print_help(FILE *out);
+
+static inline int config_num_sms(const gpu_config *c) {
+  return c->n_clusters * c->n_cores_per_cluster;
+}
+
+/* The pipeline class that executes instructions of class u: u itself, or for a class with no
+ * pipelines of its own (count 0) the one GPGPU-Sim issues it to: INT on SP and DP on SFU
+ * (Fermi, Pascal); TENSOR on SP (GPGPU-Sim would never issue it; rfsim's choice). Latency and
+ * initiation interval stay those of u. config_validate guarantees SP and SFU exist. */
+static inline op_unit config_exec_unit(const gpu_config *c, op_unit u) {
+  if (u == UNIT_MEM || u == UNIT_CTRL || c->num_units[u] > 0) return u;
+  return u == UNIT_DP ? UNIT_SFU : UNIT_SP;
+}
+
+#endif

@@ -1,0 +1,94 @@
+/* GTX 480 defaults: the same values as configs/gtx480.config (a test keeps the two equal), so
+ * that a partial config file or a bare command line still describes a real GPU. See that file
+ * for where each value comes from. */
+#include <string.h>
+
+#include "config_internal.h"
+
+static void set_cache(cache_config *cc, int sectored, int nsets, int line, int assoc,
+                      const char *policies, char mshr, int entries, int merge, int missq) {
+  cc->enabled = 1;
+  cc->sectored = sectored;
+  cc->nsets = nsets;
+  cc->line_size = line;
+  cc->assoc = assoc;
+  cc->replacement = policies[0];
+  cc->write_policy = policies[1];
+  cc->alloc_policy = policies[2];
+  cc->write_alloc = policies[3];
+  cc->set_index_fn = policies[4];
+  cc->mshr_type = mshr;
+  cc->mshr_entries = entries;
+  cc->mshr_max_merge = merge;
+  cc->miss_queue_size = missq;
+}
+
+static void set_unit(gpu_config *c, op_unit u, int count, int latency, int initiation) {
+  c->num_units[u] = count;
+  c->latency[u] = latency;
+  c->initiation[u] = initiation;
+}
+
+void config_defaults(gpu_config *c) {
+  memset(c, 0, sizeof *c); /* padding too, so equal configs compare equal with memcmp */
+
+  c->n_clusters = 15;
+  c->n_cores_per_cluster = 1;
+  c->n_mem = 6;
+  c->n_sub_partition_per_mchannel = 2;
+
+  c->shader_registers = 32768;
+  c->registers_per_block = 32768;
+  c->shader_cta = 8;
+  c->max_threads_per_sm = 1536;
+  c->warp_size = 32;
+  c->shmem_size = 49152;
+  c->shmem_per_block = 49152;
+  c->reg_alloc_unit = 4;
+
+  c->num_sched_per_core = 2;
+  c->scheduler = SCHED_LRR;
+  c->two_level_active = 0;
+  c->max_insn_issue_per_warp = 1;
+  c->dual_issue_diff_exec_units = 1;
+
+  set_unit(c, UNIT_INT, 0, 4, 1);
+  set_unit(c, UNIT_SP, 2, 4, 1);
+  set_unit(c, UNIT_DP, 0, 8, 8);
+  set_unit(c, UNIT_SFU, 1, 8, 8);
+  set_unit(c, UNIT_TENSOR, 0, 4, 1);
+  /* UNIT_MEM and UNIT_CTRL are fixed by config_derive below. */
+
+  set_cache(&c->l1d, 0, 32, 128, 4, "LLmNH", 'S', 64, 8, 8);
+  set_cache(&c->l2, 1, 64, 128, 8, "LBmLL", 'A', 256, 4, 4);
+  c->l1_latency = 35;
+  c->smem_latency = 26;
+  c->shmem_num_banks = 32;
+  c->l2_rop_latency = 120;
+  c->dram_latency = 100;
+  c->icnt_latency = 8;
+  c->icnt_flit_size = 40;
+  c->clk_core = 700.0;
+  c->clk_icnt = 700.0;
+  c->clk_l2 = 700.0;
+  c->clk_dram = 924.0;
+
+  c->dram = (dram_timing){.nbk = 16, .tCCD = 2, .tRRD = 6, .tRCD = 12, .tRAS = 28, .tRP = 12,
+                          .tRC = 40, .CL = 12, .WL = 4, .tCDLR = 5, .tWR = 12, .nbkgrp = 4,
+                          .tCCDL = 3, .tRTPL = 2};
+  c->dram_chip_buswidth = 4;
+  c->dram_chips_per_channel = 2;
+  c->dram_burst_length = 8;
+  c->dram_data_command_freq_ratio = 4;
+  c->dram_sched_queue_size = 64;
+  c->dram_scheduler = 1;
+  c->dram_row_bytes = 4096;
+  c->mem_chunk_bytes = 256;
+
+  memcpy(c->policy, "baseline", sizeof "baseline");
+  c->watchdog_cycles = 100000;
+  c->max_cycles = 0;
+  c->seed = 1;
+
+  config_derive(c);
+}

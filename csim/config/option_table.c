@@ -1,0 +1,123 @@
+/* The one table from option name to gpu_config field. Adding an option (e.g. a technique's
+ * -regshare_t) is one row here plus its field in config.h; parsing, range errors, dump and help
+ * all follow from the row. Names are GPGPU-Sim's where GPGPU-Sim has the option, so existing
+ * gpgpusim.config files apply unchanged; rfsim's own options carry the -rfsim_ prefix. */
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "config_internal.h"
+
+#define F(field) offsetof(gpu_config, field)
+
+#define INT(nm, field, lo, hi, hlp) \
+  {.name = nm, .kind = OPT_INT, .offset = F(field), .ilo = lo, .ihi = hi, .help = hlp}
+#define LL(nm, field, lo, hi, hlp) \
+  {.name = nm, .kind = OPT_LL, .offset = F(field), .ilo = lo, .ihi = hi, .help = hlp}
+#define BOOL(nm, field, hlp) {.name = nm, .kind = OPT_BOOL, .offset = F(field), .help = hlp}
+#define DOUBLE(nm, field, lo, hi, hlp) \
+  {.name = nm, .kind = OPT_DOUBLE, .offset = F(field), .dlo = lo, .dhi = hi, .help = hlp}
+#define STR(nm, field, hlp)                                                               \
+  {.name = nm, .kind = OPT_STR, .offset = F(field), .size = sizeof(((gpu_config *)0)->field), \
+   .help = hlp}
+#define CUSTOM(nm, field, a, p, f, hlp) \
+  {.name = nm, .kind = OPT_CUSTOM, .offset = F(field), .arg = a, .parse = p, .format = f, \
+   .help = hlp}
+#define LAT(nm, u, hlp) \
+  CUSTOM(nm, latency[u], u, parse_latency, format_latency, hlp)
+/* Another spelling of the row above: parsed the same, never dumped. */
+#define INT_ALIAS(nm, field, lo, hi, hlp) \
+  {.name = nm, .kind = OPT_INT, .offset = F(field), .ilo = lo, .ihi = hi, .alias = 1, .help = hlp}
+
+/* Generous upper bounds: they catch typos (an extra digit) without limiting real designs. */
+#define BIG (1 << 24)
+
+const opt_def config_options[] = {
+  /* Topology. */
+  INT("gpgpu_n_clusters", n_clusters, 1, 4096, "number of SM clusters"),
+  INT("gpgpu_n_cores_per_cluster", n_cores_per_cluster, 1, 64, "SMs per cluster"),
+  INT("gpgpu_n_mem", n_mem, 1, 1024, "DRAM channels (memory partitions)"),
+  INT("gpgpu_n_sub_partition_per_mchannel", n_sub_partition_per_mchannel, 1, 16,
+      "L2 slices per DRAM channel"),
+
+  /* SM resources. */
+  INT("gpgpu_shader_registers", shader_registers, 1, BIG, "32-bit registers per SM"),
+  INT("gpgpu_registers_per_block", registers_per_block, 1, BIG, "register limit per CTA"),
+  INT("gpgpu_shader_cta", shader_cta, 1, 1024, "CTA slots per SM"),
+  CUSTOM("gpgpu_shader_core_pipeline", max_threads_per_sm, 0, parse_pipeline, format_pipeline,
+         "<max threads per SM>:<warp size>"),
+  INT("gpgpu_shmem_size", shmem_size, 0, BIG, "shared memory bytes per SM"),
+  INT("gpgpu_shmem_per_block", shmem_per_block, 0, BIG, "shared memory byte limit per CTA"),
+  INT("rfsim_reg_alloc_unit", reg_alloc_unit, 1, 256,
+      "registers per thread are rounded up to this multiple (GPGPU-Sim: 4)"),
+
+  /* Issue. */
+  INT("gpgpu_num_sched_per_core", num_sched_per_core, 1, 64, "warp schedulers per SM"),
+  CUSTOM("gpgpu_scheduler", scheduler, 0, parse_scheduler, format_scheduler,
+         "lrr | gto | two_level_active:<active warps per scheduler>[:...]"),
+  INT("gpgpu_max_insn_issue_per_warp", max_insn_issue_per_warp, 1, 8,
+      "instructions one warp may issue per cycle"),
+  BOOL("gpgpu_dual_issue_diff_exec_units", dual_issue_diff_exec_units,
+       "1: a warp's second issue in a cycle must use a different unit"),
+
+  /* Functional units. */
+  INT("gpgpu_num_sp_units", num_units[UNIT_SP], 1, 64, "SP pipelines per SM"),
+  INT("gpgpu_num_sfu_units", num_units[UNIT_SFU], 1, 64, "SFU pipelines per SM"),
+  INT("gpgpu_num_dp_units", num_units[UNIT_DP], 0, 64, "DP pipelines per SM (0: DP on SFU)"),
+  INT("gpgpu_num_int_units", num_units[UNIT_INT], 0, 64, "INT pipelines per SM (0: INT on SP)"),
+  INT("gpgpu_num_tensor_core_units", num_units[UNIT_TENSOR], 0, 64, "tensor pipelines per SM"),
+  INT_ALIAS("gpgpu_num_tensor_units", num_units[UNIT_TENSOR], 0, 64,
+            "alias of -gpgpu_num_tensor_core_units"),
+  LAT("trace_opcode_latency_initiation_int", UNIT_INT, "INT <latency>,<initiation interval>"),
+  LAT("trace_opcode_latency_initiation_sp", UNIT_SP, "SP <latency>,<initiation interval>"),
+  LAT("trace_opcode_latency_initiation_dp", UNIT_DP, "DP <latency>,<initiation interval>"),
+  LAT("trace_opcode_latency_initiation_sfu", UNIT_SFU, "SFU <latency>,<initiation interval>"),
+  LAT("trace_opcode_latency_initiation_tensor", UNIT_TENSOR,
+      "tensor <latency>,<initiation interval>"),
+
+  /* Memory hierarchy. */
+  CUSTOM("gpgpu_cache:dl1", l1d, CACHE_L1D, parse_cache, format_cache,
+         "L1 data cache per SM, GPGPU-Sim cache string or none"),
+  CUSTOM("gpgpu_cache:dl2", l2, CACHE_L2, parse_cache, format_cache,
+         "L2 cache per slice, GPGPU-Sim cache string or none"),
+  INT("gpgpu_l1_latency", l1_latency, 1, 100000, "L1 hit latency, core cycles"),
+  INT("gpgpu_smem_latency", smem_latency, 1, 100000, "shared memory latency, core cycles"),
+  INT("gpgpu_shmem_num_banks", shmem_num_banks, 1, 1024, "shared memory banks (4 bytes wide)"),
+  INT("gpgpu_l2_rop_latency", l2_rop_latency, 0, 100000, "L2 (ROP) latency, L2 cycles"),
+  INT_ALIAS("rop_latency", l2_rop_latency, 0, 100000,
+            "alias of -gpgpu_l2_rop_latency (GPGPU-Sim 3.x)"),
+  INT("dram_latency", dram_latency, 0, 100000, "fixed DRAM latency, DRAM cycles"),
+  INT("rfsim_icnt_latency", icnt_latency, 1, 100000, "one-way NoC latency, icnt cycles"),
+  INT("icnt_flit_size", icnt_flit_size, 1, 4096, "NoC bytes per flit"),
+  CUSTOM("gpgpu_clock_domains", clk_core, 0, parse_clocks, format_clocks,
+         "<core>:<icnt>:<l2>:<dram> clocks, MHz"),
+
+  /* DRAM. */
+  CUSTOM("gpgpu_dram_timing_opt", dram, 0, parse_dram_timing, format_dram_timing,
+         "nbk=..:CCD=..:RRD=..:RCD=..:RAS=..:RP=..:RC=..:CL=..:WL=..:CDLR=..:WR=..[:nbkgrp=..:"
+         "CCDL=..:RTPL=..], DRAM command cycles"),
+  INT("gpgpu_dram_buswidth", dram_chip_buswidth, 1, 1024, "bytes per DRAM chip per beat"),
+  INT("gpgpu_n_mem_per_ctrlr", dram_chips_per_channel, 1, 64, "DRAM chips per channel"),
+  INT("gpgpu_dram_burst_length", dram_burst_length, 1, 64, "beats per DRAM burst"),
+  INT("dram_data_command_freq_ratio", dram_data_command_freq_ratio, 1, 16,
+      "data beats per command clock (GDDR5: 4, HBM: 2)"),
+  INT("gpgpu_frfcfs_dram_sched_queue_size", dram_sched_queue_size, 0, 65536,
+      "DRAM scheduler queue entries (0: unlimited)"),
+  INT("gpgpu_dram_scheduler", dram_scheduler, 0, 1, "0: FIFO, 1: FR-FCFS"),
+  INT("rfsim_dram_row_bytes", dram_row_bytes, 32, BIG, "bytes per DRAM row per bank"),
+  INT("rfsim_mem_chunk_bytes", mem_chunk_bytes, 32, BIG, "channel interleaving granule, bytes"),
+
+  /* rfsim's own. */
+  STR("rfsim_policy", policy, "resource policy (baseline, ...)"),
+  LL("rfsim_watchdog", watchdog_cycles, 1, LLONG_MAX, "cycles without progress before abort"),
+  LL("gpgpu_max_cycle", max_cycles, 0, LLONG_MAX, "stop after this many cycles (0: no limit)"),
+  {.name = "rfsim_seed", .kind = OPT_U64, .offset = F(seed), .help = "random seed"},
+};
+
+const size_t config_option_count = sizeof config_options / sizeof config_options[0];
+
+const opt_def *config_find_option(const char *name) {
+  for (size_t i = 0; i < config_option_count; i++)
+    if (strcmp(config_options[i].name, name) == 0) return &config_options[i];
+  return NULL;
+}

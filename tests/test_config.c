@@ -1,0 +1,833 @@
+/* Tests for csim/config: the shipped configs, every custom value syntax (good and malformed,
+ * with the exact message a user sees), file syntax (comments, quotes, flags, unknown options),
+ * overrides, the once-only notes, dump/load round trips and validation. Run from the repo root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../csim/config/config.h"
+#include "../csim/config/config_internal.h" /* only for the generic double kind */
+
+#define FIXTURES "tests/fixtures/config/"
+#define ORIGIN "command line"
+
+static const char *const shipped[] = {
+  "configs/gtx480.config",  "configs/tesla_c2050.config", "configs/tesla_c2050_scratchpad.config",
+  "configs/gtx980.config",  "configs/titanx.config",      "configs/titanv.config",
+  "configs/locality_rf.config",
+};
+#define NSHIPPED (sizeof shipped / sizeof shipped[0])
+
+/* ---- helpers ---- */
+
+static void load_ok(gpu_config *c, const char *path, config_notes *n) {
+  rf_diag d = {{0}};
+  if (config_load_file(c, path, n, &d) != 0) fail_msg("%s", d.msg);
+}
+
+static void set_ok(gpu_config *c, const char *name, const char *value) {
+  rf_diag d = {{0}};
+  int rc = config_set(c, name, value, ORIGIN, 0, NULL, &d);
+  if (rc != 0) fail_msg("%s %s: rc %d: %s", name, value, rc, d.msg);
+}
+
+/* A malformed value fails with exactly `msg` and leaves the config as it was. */
+static void set_err(const char *name, const char *value, const char *msg) {
+  gpu_config c, before;
+  config_defaults(&c);
+  before = c;
+  rf_diag d = {{0}};
+  assert_int_equal(config_set(&c, name, value, ORIGIN, 0, NULL, &d), -1);
+  assert_string_equal(d.msg, msg);
+  assert_memory_equal(&c, &before, sizeof c);
+}
+
+static void validate_ok(const gpu_config *c) {
+  rf_diag d = {{0}};
+  if (config_validate(c, &d) != 0) fail_msg("%s", d.msg);
+}
+
+static void validate_err(const gpu_config *c, const char *msg) {
+  rf_diag d = {{0}};
+  assert_int_equal(config_validate(c, &d), -1);
+  assert_string_equal(d.msg, msg);
+}
+
+/* Writes text to a fresh temporary file; its path goes to path (PATH_LEN bytes). */
+#define PATH_LEN 64
+static void write_temp(char *path, const char *text) {
+  snprintf(path, PATH_LEN, "/tmp/rfsim_test_config_XXXXXX");
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_non_null(f);
+  assert_int_equal(fputs(text, f) >= 0, 1);
+  assert_int_equal(fclose(f), 0);
+}
+
+/* Loads text as a config file that must fail; checks "<path>:<line>: <rest>". */
+static void file_err(const char *text, long line, const char *rest) {
+  char path[PATH_LEN], want[512];
+  write_temp(path, text);
+  gpu_config c, before;
+  config_defaults(&c);
+  before = c;
+  rf_diag d = {{0}};
+  int rc = config_load_file(&c, path, NULL, &d);
+  unlink(path);
+  assert_int_equal(rc, -1);
+  snprintf(want, sizeof want, "%s:%ld: %s", path, line, rest);
+  assert_string_equal(d.msg, want);
+  assert_memory_equal(&c, &before, sizeof c); /* all or nothing */
+}
+
+/* Dumps c, loads the dump onto `onto`. */
+static void dump_load(const gpu_config *c, gpu_config *onto) {
+  char path[PATH_LEN];
+  write_temp(path, "");
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  config_dump(c, f);
+  assert_int_equal(fclose(f), 0);
+  config_notes n;
+  config_notes_init(&n, NULL);
+  load_ok(onto, path, &n);
+  unlink(path);
+  assert_int_equal(n.count, 0); /* the dump uses only modelled options */
+}
+
+/* Reads everything written to f so far. */
+static char *slurp(FILE *f) {
+  static const size_t cap = 8192;
+  char *buf = calloc(1, cap);
+  assert_non_null(buf);
+  assert_int_equal(fflush(f), 0);
+  rewind(f);
+  size_t n = fread(buf, 1, cap - 1, f);
+  buf[n] = '\0';
+  return buf;
+}
+
+static char *dump_text(const gpu_config *c) {
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  config_dump(c, f);
+  char *s = slurp(f);
+  fclose(f);
+  return s;
+}
+
+/* ---- shipped configs ---- */
+
+static void test_shipped_load_validate_quietly(void **state) {
+  (void)state;
+  for (size_t i = 0; i < NSHIPPED; i++) {
+    gpu_config c;
+    config_defaults(&c);
+    config_notes n;
+    config_notes_init(&n, NULL);
+    load_ok(&c, shipped[i], &n);
+    assert_int_equal(n.count, 0); /* shipped files use only options rfsim models */
+    validate_ok(&c);
+  }
+}
+
+/* Every shipped file sets every option: loaded onto garbage it equals loaded onto defaults. */
+static void test_shipped_are_complete(void **state) {
+  (void)state;
+  for (size_t i = 0; i < NSHIPPED; i++) {
+    gpu_config a, b;
+    config_defaults(&a);
+    memset(&b, 0xA5, sizeof b);
+    load_ok(&a, shipped[i], NULL);
+    load_ok(&b, shipped[i], NULL);
+    char *da = dump_text(&a), *db = dump_text(&b);
+    assert_string_equal(da, db);
+    free(da);
+    free(db);
+  }
+}
+
+static void test_defaults_equal_gtx480(void **state) {
+  (void)state;
+  gpu_config def, file;
+  config_defaults(&def);
+  memset(&file, 0, sizeof file);
+  load_ok(&file, "configs/gtx480.config", NULL);
+  assert_memory_equal(&def, &file, sizeof def);
+  validate_ok(&def);
+}
+
+static long long l2_bytes(const gpu_config *c) {
+  return (long long)c->n_mem * c->n_sub_partition_per_mchannel * c->l2.nsets * c->l2.line_size *
+         c->l2.assoc;
+}
+
+static double dram_gbps(const gpu_config *c) {
+  return c->n_mem * c->dram_buswidth * c->dram_data_command_freq_ratio * c->clk_dram / 1000.0;
+}
+
+/* The values each paper's baseline table states. */
+static void test_shipped_match_papers(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  load_ok(&c, "configs/tesla_c2050.config", NULL); /* register_sharing Table 1 */
+  assert_int_equal(config_num_sms(&c), 14);
+  assert_int_equal(c.shader_cta, 8);
+  assert_int_equal(c.max_threads_per_sm, 1536);
+  assert_int_equal(c.shmem_size, 48 * 1024);
+  assert_int_equal(c.l1d.nsets * c.l1d.line_size * c.l1d.assoc, 16 * 1024);
+  assert_int_equal(l2_bytes(&c), 768 * 1024);
+  assert_int_equal(c.shader_registers, 32768);
+  assert_int_equal(c.scheduler, SCHED_LRR);
+  assert_int_equal(c.num_sched_per_core, 2);
+  assert_int_equal(c.dram_scheduler, 1);
+  assert_int_equal(c.dram.tRRD, 6);
+  assert_int_equal(c.dram.tWR, 12);
+  assert_int_equal(c.dram.tRCD, 12);
+  assert_int_equal(c.dram.tRAS, 28);
+  assert_int_equal(c.dram.tRP, 12);
+  assert_int_equal(c.dram.tRC, 40);
+  assert_int_equal(c.dram.CL, 12);
+  assert_int_equal(c.dram.tCDLR, 5);
+
+  load_ok(&c, "configs/tesla_c2050_scratchpad.config", NULL); /* resource_sharing Table I */
+  assert_int_equal(c.shmem_size, 16384); /* lavaMD, 7200 bytes per CTA: 2 CTAs, as stated */
+  assert_int_equal(c.shmem_per_block, 16384);
+
+  load_ok(&c, "configs/gtx480.config", NULL); /* WarpMan Table 1 */
+  assert_int_equal(config_num_sms(&c), 15);
+  assert_int_equal(c.shader_registers * 4, 128 * 1024);
+  assert_int_equal(c.n_mem, 6);
+  assert_int_equal(c.dram.nbk, 16);
+  assert_true(c.clk_dram == 924.0);
+  assert_int_equal(c.scheduler, SCHED_LRR);
+
+  load_ok(&c, "configs/gtx980.config", NULL); /* FineReg Table I */
+  assert_int_equal(config_num_sms(&c), 16);
+  assert_true(c.clk_core == 1126.0);
+  assert_int_equal(c.max_threads_per_sm / c.warp_size, 64);
+  assert_int_equal(c.shader_cta, 32);
+  assert_int_equal(c.num_sched_per_core, 4);
+  assert_int_equal(c.scheduler, SCHED_GTO);
+  assert_int_equal(c.shader_registers * 4, 256 * 1024);
+  assert_int_equal(c.shmem_size, 96 * 1024);
+  assert_int_equal(c.l1d.nsets * c.l1d.line_size * c.l1d.assoc, 48 * 1024);
+  assert_int_equal(l2_bytes(&c), 2048 * 1024);
+  assert_int_equal(c.l2.assoc, 8);
+  assert_true(dram_gbps(&c) > 352.4 && dram_gbps(&c) < 352.6);
+
+  load_ok(&c, "configs/titanv.config", NULL); /* Accel-Sim SM7_TITANV */
+  assert_int_equal(config_num_sms(&c), 80);
+  assert_int_equal(c.shader_registers, 65536);
+  assert_int_equal(c.shader_cta, 32);
+  assert_int_equal(c.max_threads_per_sm, 2048);
+  assert_int_equal(c.num_sched_per_core, 4);
+  assert_int_equal(c.shmem_size, 96 * 1024);
+  assert_int_equal(c.num_units[UNIT_TENSOR], 4);
+  assert_int_equal(c.latency[UNIT_TENSOR], 8);
+
+  load_ok(&c, "configs/titanx.config", NULL); /* SM6_TITANX */
+  assert_int_equal(config_num_sms(&c), 28);
+  assert_int_equal(l2_bytes(&c), 3 * 1024 * 1024);
+
+  load_ok(&c, "configs/locality_rf.config", NULL); /* locality-aware RF, Section 4 */
+  assert_int_equal(c.shader_registers * 4, 128 * 1024);
+  assert_int_equal(c.scheduler, SCHED_TWO_LEVEL);
+  assert_int_equal(c.two_level_active, 6);
+}
+
+/* ---- custom parsers: good inputs ---- */
+
+static void test_pipeline_scheduler_clocks_latency(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_shader_core_pipeline", "2048:32");
+  assert_int_equal(c.max_threads_per_sm, 2048);
+  assert_int_equal(c.warp_size, 32);
+  set_ok(&c, "gpgpu_shader_core_pipeline", "1024:32:7"); /* extra fields ignored */
+  assert_int_equal(c.max_threads_per_sm, 1024);
+
+  set_ok(&c, "-gpgpu_scheduler", "two_level_active:6:0:1");
+  assert_int_equal(c.scheduler, SCHED_TWO_LEVEL);
+  assert_int_equal(c.two_level_active, 6);
+  set_ok(&c, "-gpgpu_scheduler", "two_level_active:3");
+  assert_int_equal(c.two_level_active, 3);
+  set_ok(&c, "-gpgpu_scheduler", "gto");
+  assert_int_equal(c.scheduler, SCHED_GTO);
+  assert_int_equal(c.two_level_active, 0);
+  set_ok(&c, "-gpgpu_scheduler", "lrr");
+  assert_int_equal(c.scheduler, SCHED_LRR);
+
+  set_ok(&c, "-gpgpu_clock_domains", "1126.5:2000.0:1000:0.5");
+  assert_true(c.clk_core == 1126.5 && c.clk_icnt == 2000.0);
+  assert_true(c.clk_l2 == 1000.0 && c.clk_dram == 0.5);
+
+  set_ok(&c, "-trace_opcode_latency_initiation_dp", "20,8");
+  set_ok(&c, "-trace_opcode_latency_initiation_tensor", "64,32");
+  set_ok(&c, "-trace_opcode_latency_initiation_int", "2,2");
+  set_ok(&c, "-trace_opcode_latency_initiation_sfu", "21,9");
+  set_ok(&c, "-trace_opcode_latency_initiation_sp", "5,1");
+  assert_int_equal(c.latency[UNIT_DP], 20);
+  assert_int_equal(c.initiation[UNIT_DP], 8);
+  assert_int_equal(c.latency[UNIT_TENSOR], 64);
+  assert_int_equal(c.initiation[UNIT_TENSOR], 32);
+  assert_int_equal(c.latency[UNIT_INT], 2);
+  assert_int_equal(c.latency[UNIT_SFU], 21);
+  assert_int_equal(c.initiation[UNIT_SFU], 9);
+  assert_int_equal(c.latency[UNIT_SP], 5);
+
+  set_ok(&c, "-gpgpu_num_int_units", "3");
+  set_ok(&c, "-gpgpu_num_tensor_units", "2"); /* alias of -gpgpu_num_tensor_core_units */
+  assert_int_equal(c.num_units[UNIT_INT], 3);
+  assert_int_equal(c.num_units[UNIT_TENSOR], 2);
+  assert_int_equal(c.num_units[UNIT_MEM], 1);
+  assert_int_equal(config_exec_unit(&c, UNIT_INT), UNIT_INT);
+  assert_int_equal(config_exec_unit(&c, UNIT_TENSOR), UNIT_TENSOR);
+  set_ok(&c, "-gpgpu_num_int_units", "0");
+  set_ok(&c, "-gpgpu_num_tensor_core_units", "0");
+  assert_int_equal(config_exec_unit(&c, UNIT_INT), UNIT_SP); /* Fermi: INT on SP */
+  assert_int_equal(config_exec_unit(&c, UNIT_DP), UNIT_SFU); /* Fermi: DP on SFU */
+  assert_int_equal(config_exec_unit(&c, UNIT_TENSOR), UNIT_SP);
+  assert_int_equal(config_exec_unit(&c, UNIT_MEM), UNIT_MEM);
+  assert_int_equal(config_exec_unit(&c, UNIT_CTRL), UNIT_CTRL);
+  set_ok(&c, "-rop_latency", "99"); /* GPGPU-Sim 3.x name */
+  assert_int_equal(c.l2_rop_latency, 99);
+}
+
+static void expect_cache(const cache_config *cc, int sectored, int sets, int line, int ways,
+                         const char *letters, int entries, int merge, int missq) {
+  assert_int_equal(cc->enabled, 1);
+  assert_int_equal(cc->sectored, sectored);
+  assert_int_equal(cc->nsets, sets);
+  assert_int_equal(cc->line_size, line);
+  assert_int_equal(cc->assoc, ways);
+  char got[7] = {cc->replacement, cc->write_policy, cc->alloc_policy, cc->write_alloc,
+                 cc->set_index_fn, cc->mshr_type, '\0'};
+  assert_string_equal(got, letters);
+  assert_int_equal(cc->mshr_entries, entries);
+  assert_int_equal(cc->mshr_max_merge, merge);
+  assert_int_equal(cc->miss_queue_size, missq);
+}
+
+static void test_cache_strings(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_cache:dl1", "32:128:4,L:L:m:N,A:32:8,8"); /* 3.x, no set index */
+  expect_cache(&c.l1d, 0, 32, 128, 4, "LLmNLA", 32, 8, 8);
+  set_ok(&c, "-gpgpu_cache:dl1", "32:128:4,L:L:m:N:H,A:32:8,8"); /* 3.x with set index */
+  expect_cache(&c.l1d, 0, 32, 128, 4, "LLmNHA", 32, 8, 8);
+  set_ok(&c, "-gpgpu_cache:dl1", "N:64:128:6,L:L:m:N:H,A:128:8,8");
+  expect_cache(&c.l1d, 0, 64, 128, 6, "LLmNHA", 128, 8, 8);
+  set_ok(&c, "-gpgpu_cache:dl1", "S:4:128:96,L:L:s:N:L,A:256:8,16:0,32"); /* fifo, port width */
+  expect_cache(&c.l1d, 1, 4, 128, 96, "LLsNLA", 256, 8, 16);
+  set_ok(&c, "-gpgpu_cache:dl2", "S:32:128:24,F:B:m:L:P,S:192:4,32:0");
+  expect_cache(&c.l2, 1, 32, 128, 24, "FBmLPS", 192, 4, 32);
+  set_ok(&c, "-gpgpu_cache:dl2", "64:128:8,L:T:f:W:X,T:32:4,4:2");
+  expect_cache(&c.l2, 0, 64, 128, 8, "LTfWXT", 32, 4, 4);
+  set_ok(&c, "-gpgpu_cache:dl1", "none");
+  assert_int_equal(c.l1d.enabled, 0);
+  assert_int_equal(c.l1d.nsets, 0);
+  validate_ok(&c);
+}
+
+static void test_dram_timing(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  /* Keys in any order, wrapped the way GPGPU-Sim configs wrap them; bank groups default off. */
+  set_ok(&c, "-gpgpu_dram_timing_opt",
+         "WR=11:CDLR=4:WL=3:CL=11:RC=39: RP=13:RAS=27;RCD=11:RRD=5:CCD=1:nbk=8");
+  dram_timing want = {.nbk = 8, .tCCD = 1, .tRRD = 5, .tRCD = 11, .tRAS = 27, .tRP = 13,
+                      .tRC = 39, .CL = 11, .WL = 3, .tCDLR = 4, .tWR = 11, .nbkgrp = 1,
+                      .tCCDL = 0, .tRTPL = 0};
+  assert_memory_equal(&c.dram, &want, sizeof want);
+  set_ok(&c, "-gpgpu_dram_timing_opt",
+         "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:"
+         "RTPL=2");
+  assert_int_equal(c.dram.nbkgrp, 4);
+  assert_int_equal(c.dram.tCCDL, 3);
+  assert_int_equal(c.dram.tRTPL, 2);
+  set_ok(&c, "-gpgpu_dram_timing_opt", "8:1:5:11:27:13:39:11:3:4:11"); /* legacy positional */
+  assert_memory_equal(&c.dram, &want, sizeof want);
+  set_ok(&c, "-gpgpu_dram_timing_opt", "16:2:6:12:28:12:40:12:4:5:12:4:3:2");
+  assert_int_equal(c.dram.tRTPL, 2);
+}
+
+static void test_simple_kinds(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  set_ok(&c, "-rfsim_policy", "regshare");
+  assert_string_equal(c.policy, "regshare");
+  set_ok(&c, "-rfsim_seed", "18446744073709551615");
+  assert_true(c.seed == UINT64_MAX);
+  set_ok(&c, "-rfsim_watchdog", "5000000000");
+  assert_true(c.watchdog_cycles == 5000000000LL);
+  set_ok(&c, "-gpgpu_dual_issue_diff_exec_units", "0");
+  assert_int_equal(c.dual_issue_diff_exec_units, 0);
+  rf_diag d = {{0}};
+  /* A bare flag. */
+  assert_int_equal(
+      config_set(&c, "-gpgpu_dual_issue_diff_exec_units", NULL, ORIGIN, 0, NULL, &d), 0);
+  assert_int_equal(c.dual_issue_diff_exec_units, 1);
+  set_ok(&c, "-gpgpu_dram_buswidth", "8");
+  set_ok(&c, "-gpgpu_n_mem_per_ctrlr", "3");
+  assert_int_equal(c.dram_buswidth, 24); /* derived: bytes per channel */
+}
+
+/* No shipped option is a double yet (technique options such as a sharing threshold will be);
+ * the generic kind is tested through a row made up here. */
+static void test_double_kind(void **state) {
+  (void)state;
+  const opt_def row = {.name = "test_double", .kind = OPT_DOUBLE,
+                       .offset = offsetof(gpu_config, clk_l2), .dlo = 0.5, .dhi = 10.0};
+  const opt_site site = {ORIGIN, 0, row.name};
+  gpu_config c;
+  config_defaults(&c);
+  rf_diag d = {{0}};
+  assert_int_equal(opt_parse_value(&c, &row, "2.25", &site, &d), 0);
+  assert_true(c.clk_l2 == 2.25);
+  assert_int_equal(opt_parse_value(&c, &row, "11", &site, &d), -1);
+  assert_string_equal(d.msg, "command line: -test_double: expected a number in [0.5, 10], "
+                             "found '11'");
+  assert_int_equal(opt_parse_value(&c, &row, "inf", &site, &d), -1);
+  assert_int_equal(opt_parse_value(&c, &row, "0x2p1", &site, &d), -1);
+  assert_true(c.clk_l2 == 2.25);
+  char buf[32];
+  opt_format_value(&c, &row, buf, sizeof buf);
+  assert_string_equal(buf, "2.25");
+}
+
+/* ---- custom parsers: malformed values, exact messages ---- */
+
+static void test_malformed_values(void **state) {
+  (void)state;
+  set_err("-gpgpu_shader_core_pipeline", "1536",
+          "command line: -gpgpu_shader_core_pipeline: expected <max threads per SM>:<warp size>, "
+          "found '1536'");
+  set_err("-gpgpu_shader_core_pipeline", "1536:x",
+          "command line: -gpgpu_shader_core_pipeline: expected <max threads per SM>:<warp size>, "
+          "found '1536:x'");
+  set_err("-gpgpu_scheduler", "rr",
+          "command line: -gpgpu_scheduler: expected lrr, gto or two_level_active:<active warps>"
+          "[:...], found 'rr'");
+  set_err("-gpgpu_scheduler", "two_level_active:0",
+          "command line: -gpgpu_scheduler: expected lrr, gto or two_level_active:<active warps>"
+          "[:...], found 'two_level_active:0'");
+  set_err("-gpgpu_clock_domains", "700:700:700",
+          "command line: -gpgpu_clock_domains: expected <core>:<icnt>:<l2>:<dram> clocks in MHz, "
+          "each > 0, found '700:700:700'");
+  set_err("-gpgpu_clock_domains", "700:700:0:924",
+          "command line: -gpgpu_clock_domains: expected <core>:<icnt>:<l2>:<dram> clocks in MHz, "
+          "each > 0, found '700:700:0:924'");
+  set_err("-trace_opcode_latency_initiation_sp", "4",
+          "command line: -trace_opcode_latency_initiation_sp: expected <latency>,<initiation "
+          "interval>, integers in [1, 100000], found '4'");
+  set_err("-trace_opcode_latency_initiation_dp", "8,0",
+          "command line: -trace_opcode_latency_initiation_dp: expected <latency>,<initiation "
+          "interval>, integers in [1, 100000], found '8,0'");
+  set_err("-gpgpu_n_clusters", "abc",
+          "command line: -gpgpu_n_clusters: expected an integer in [1, 4096], found 'abc'");
+  set_err("-gpgpu_n_clusters", "0",
+          "command line: -gpgpu_n_clusters: expected an integer in [1, 4096], found '0'");
+  set_err("-gpgpu_n_clusters", "15x",
+          "command line: -gpgpu_n_clusters: expected an integer in [1, 4096], found '15x'");
+  set_err("-gpgpu_n_mem", NULL, "command line: -gpgpu_n_mem: expected a value, found nothing");
+  set_err("-gpgpu_dual_issue_diff_exec_units", "2",
+          "command line: -gpgpu_dual_issue_diff_exec_units: expected 0 or 1, found '2'");
+  set_err("-rfsim_policy", "two words",
+          "command line: -rfsim_policy: expected a name of 1 to 31 characters without spaces, "
+          "quotes or '#', found 'two words'");
+  set_err("-rfsim_seed", "-1",
+          "command line: -rfsim_seed: expected an unsigned integer, found '-1'");
+  set_err("-rfsim_watchdog", "0",
+          "command line: -rfsim_watchdog: expected an integer >= 1, found '0'");
+}
+
+static void test_malformed_caches(void **state) {
+  (void)state;
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:L:m:N",
+          "command line: -gpgpu_cache:dl1: expected <geometry>,<policies>,<mshr>,<miss queue>"
+          "[,<port width>] (or none), found '32:128:4,L:L:m:N'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,Q:L:m:N,A:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected a replacement policy L or F, found 'Q'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:Q:m:N,A:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected a write policy R, B, T, E or L, found 'Q'");
+  set_err("-gpgpu_cache:dl2", "32:128:4,L:B:M:N,A:32:8,8",
+          "command line: -gpgpu_cache:dl2: expected an allocation policy m, f or s, found 'M'");
+  set_err("-gpgpu_cache:dl2", "32:128:4,L:B:m:Y,A:32:8,8",
+          "command line: -gpgpu_cache:dl2: expected a write-allocate policy N, W, F or L, "
+          "found 'Y'");
+  set_err("-gpgpu_cache:dl1", "N:32:128:4,L:L:m:N:Z,A:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected a set index function L, H, P or X, "
+          "found 'Z'");
+  set_err("-gpgpu_cache:dl1", "X:32:128:4,L:L:m:N:H,A:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected a cache type N (normal) or S (sectored), "
+          "found 'X'");
+  set_err("-gpgpu_cache:dl1", "N:32:128,L:L:m:N:H,A:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected [N|S:]<sets>:<line bytes>:<ways>, positive "
+          "integers, found 'N:32:128'");
+  set_err("-gpgpu_cache:dl1", "32:128:0,L:L:m:N,A:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected [N|S:]<sets>:<line bytes>:<ways>, positive "
+          "integers, found '32:128:0'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:L:m,A:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected <repl>:<write>:<alloc>:<write alloc>"
+          "[:<set index>], found 'L:L:m'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:L:m:N,B:32:8,8",
+          "command line: -gpgpu_cache:dl1: expected an MSHR type A, F, T or S, found 'B'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:L:m:N,A:0:8,8",
+          "command line: -gpgpu_cache:dl1: expected a positive MSHR entry count, found '0'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:L:m:N,A:32,8",
+          "command line: -gpgpu_cache:dl1: expected <mshr type>:<entries>:<max merge>, "
+          "found 'A:32'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:L:m:N,A:32:8,8:x",
+          "command line: -gpgpu_cache:dl1: expected <miss queue entries>[:<result fifo "
+          "entries>], found '8:x'");
+  set_err("-gpgpu_cache:dl1", "32:128:4,L:L:m:N,A:32:8,8,wide",
+          "command line: -gpgpu_cache:dl1: expected a data port width in bytes, found 'wide'");
+}
+
+static void test_malformed_dram_timing(void **state) {
+  (void)state;
+  set_err("-gpgpu_dram_timing_opt", "nbk=16:FOO=2",
+          "command line: -gpgpu_dram_timing_opt: expected a DRAM timing key (nbk, CCD, RRD, RCD, "
+          "RAS, RP, RC, CL, WL, CDLR, WR, nbkgrp, CCDL, RTPL), found 'FOO'");
+  set_err("-gpgpu_dram_timing_opt",
+          "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:CL=12:WL=4:CDLR=5:WR=12",
+          "command line: -gpgpu_dram_timing_opt: expected a value for RC (RC=<cycles>), found "
+          "'nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:CL=12:WL=4:CDLR=5:WR=12'");
+  set_err("-gpgpu_dram_timing_opt", "nbk=16:CL=x",
+          "command line: -gpgpu_dram_timing_opt: expected an integer in [0, 100000] for CL, "
+          "found 'x'");
+  set_err("-gpgpu_dram_timing_opt", "nbk=0:CL=1",
+          "command line: -gpgpu_dram_timing_opt: expected an integer in [1, 100000] for nbk, "
+          "found '0'");
+  set_err("-gpgpu_dram_timing_opt", "nbk=16:CL12",
+          "command line: -gpgpu_dram_timing_opt: expected <key>=<cycles>, found 'CL12'");
+  set_err("-gpgpu_dram_timing_opt", "16:2:6",
+          "command line: -gpgpu_dram_timing_opt: expected key=value pairs, or 11 to 14 "
+          "colon-separated timings nbk:CCD:RRD:RCD:RAS:RP:RC:CL:WL:CDLR:WR[:nbkgrp:CCDL:RTPL], "
+          "found '16:2:6'");
+}
+
+/* ---- file syntax ---- */
+
+static void test_gpgpusim_style_file(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  FILE *out = tmpfile();
+  assert_non_null(out);
+  config_notes n;
+  config_notes_init(&n, out);
+  load_ok(&c, FIXTURES "gpgpusim_style.config", &n);
+  assert_int_equal(c.n_clusters, 12);
+  assert_int_equal(c.n_cores_per_cluster, 2);
+  assert_int_equal(c.dram.nbk, 8);
+  assert_int_equal(c.dram.tRP, 13);
+  assert_int_equal(c.dram.CL, 11);
+  assert_int_equal(c.dram.tWR, 11);
+  assert_int_equal(c.dram.nbkgrp, 1);
+  expect_cache(&c.l1d, 0, 32, 128, 4, "LLmNLA", 32, 8, 8);
+  assert_int_equal(c.l2_rop_latency, 110);
+  assert_true(c.clk_core == 575.0 && c.clk_dram == 750.0);
+  assert_int_equal(c.dual_issue_diff_exec_units, 1); /* bare flag after an explicit 0 */
+  assert_int_equal(c.num_units[UNIT_TENSOR], 2);
+  assert_int_equal(c.scheduler, SCHED_TWO_LEVEL); /* not swallowed by the unknown option */
+  assert_int_equal(c.two_level_active, 4);
+  assert_int_equal(c.dram_latency, 90);
+  validate_ok(&c);
+
+  /* Repeats, from the file or the command line, are not noted again. */
+  rf_diag d = {{0}};
+  assert_int_equal(config_set(&c, "-visualizer_enabled", "1", ORIGIN, 0, &n, &d), 1);
+  assert_int_equal(config_set(&c, "-gpgpu_ptx_sim_mode", "1", ORIGIN, 0, &n, &d), 1);
+  assert_int_equal(config_set(&c, "-gpgpu_new_thing", "1", ORIGIN, 0, &n, &d), 1);
+  load_ok(&c, FIXTURES "gpgpusim_style.config", &n);
+  char *text = slurp(out);
+  assert_string_equal(
+      text,
+      "rfsim: note: option -gpgpu_ptx_sim_mode is not modelled and was ignored "
+      "(tests/fixtures/config/gpgpusim_style.config:4)\n"
+      "rfsim: note: option -visualizer_enabled is not modelled and was ignored "
+      "(tests/fixtures/config/gpgpusim_style.config:7)\n"
+      "rfsim: note: option -inter_config_file is not modelled and was ignored "
+      "(tests/fixtures/config/gpgpusim_style.config:15)\n"
+      "rfsim: note: option -power_simulation_enabled is not modelled and was ignored "
+      "(tests/fixtures/config/gpgpusim_style.config:19)\n"
+      "rfsim: note: option -gpgpu_mem_addr_mapping is not modelled and was ignored "
+      "(tests/fixtures/config/gpgpusim_style.config:20)\n"
+      "rfsim: note: option -gpgpu_new_thing is not modelled and was ignored (command line)\n");
+  assert_int_equal(n.count, 6);
+  free(text);
+  fclose(out);
+}
+
+static void test_command_line_overrides_file(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  load_ok(&c, "configs/tesla_c2050.config", NULL);
+  set_ok(&c, "-gpgpu_scheduler", "gto");
+  set_ok(&c, "-gpgpu_shader_registers", "65536");
+  assert_int_equal(c.scheduler, SCHED_GTO);
+  assert_int_equal(c.shader_registers, 65536);
+  assert_int_equal(config_num_sms(&c), 14); /* the rest of the file stays */
+  /* A later file overrides an earlier one, option by option. */
+  char path[PATH_LEN];
+  write_temp(path, "-gpgpu_n_clusters 3\n");
+  load_ok(&c, path, NULL);
+  unlink(path);
+  assert_int_equal(c.n_clusters, 3);
+  assert_int_equal(c.shader_registers, 65536);
+}
+
+static void test_file_syntax_quotes_and_comments(void **state) {
+  (void)state;
+  char path[PATH_LEN];
+  write_temp(path,
+             "#-gpgpu_n_clusters 99\r\n"
+             "  -gpgpu_n_clusters   7  # comment -gpgpu_n_mem 99\r\n"
+             "-rfsim_policy \"quoted\"\n"
+             "-gpgpu_clock_domains \"100:200:300:400\"# comment\n"
+             "-gpgpu_dram_timing_opt \"  nbk=4:CCD=1:RRD=2:RCD=3:RAS=4:RP=5:RC=6:\n"
+             "   # a comment inside a wrapped value\n"
+             "   CL=7:WL=8:CDLR=9:WR=10  \"\n"
+             "-gpgpu_dual_issue_diff_exec_units 0 -gpgpu_n_mem 3 -gpgpu_max_cycle 12\n");
+  gpu_config c;
+  config_defaults(&c);
+  load_ok(&c, path, NULL);
+  unlink(path);
+  assert_int_equal(c.n_clusters, 7);
+  assert_string_equal(c.policy, "quoted");
+  assert_true(c.clk_core == 100.0 && c.clk_icnt == 200.0 && c.clk_dram == 400.0);
+  assert_int_equal(c.dram.nbk, 4);
+  assert_int_equal(c.dram.tRC, 6);
+  assert_int_equal(c.dram.CL, 7);
+  assert_int_equal(c.dram.tWR, 10);
+  assert_int_equal(c.dual_issue_diff_exec_units, 0);
+  assert_int_equal(c.n_mem, 3); /* several options on one line, as GPGPU-Sim allows */
+  assert_int_equal(c.max_cycles, 12);
+
+  /* Like GPGPU-Sim, a valued option takes the next token even if it looks like an option. */
+  file_err("-gpgpu_n_clusters 4\n-gpgpu_n_mem -gpgpu_n_sub_partition_per_mchannel 1\n", 2,
+           "-gpgpu_n_mem: expected an integer in [1, 1024], found "
+           "'-gpgpu_n_sub_partition_per_mchannel'");
+}
+
+static void test_file_errors(void **state) {
+  (void)state;
+  file_err("# header\n\n-gpgpu_shader_cta eight\n", 3,
+           "-gpgpu_shader_cta: expected an integer in [1, 1024], found 'eight'");
+  file_err("-gpgpu_n_clusters 4\n-gpgpu_dram_timing_opt \"nbk=16:CCD=2\n-gpgpu_n_mem 2\n", 2,
+           "-gpgpu_dram_timing_opt: expected a closing '\"', found end of file");
+  file_err("-gpgpu_n_clusters 4\ngpgpu_n_mem 6\n", 2,
+           "expected an option name starting with '-', found 'gpgpu_n_mem'");
+  file_err("-gpgpu_n_clusters 4\n\n-gpgpu_n_mem\n", 3,
+           "-gpgpu_n_mem: expected a value, found end of file");
+  file_err("-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
+           "     CL=12:WL=4:CDLR=5:WR=12:BOGUS=1\"\n", 1,
+           "-gpgpu_dram_timing_opt: expected a DRAM timing key (nbk, CCD, RRD, RCD, RAS, RP, RC, "
+           "CL, WL, CDLR, WR, nbkgrp, CCDL, RTPL), found 'BOGUS'");
+  file_err("-rfsim_policy \"a\"b\n", 1,
+           "-rfsim_policy: expected whitespace after the closing '\"', found 'b'");
+  file_err("-gpgpu_n_clusters 4\n-gpgpu_cache:dl2 64:128:8,L:B:m:W:L,A:32:4\n", 2,
+           "-gpgpu_cache:dl2: expected <geometry>,<policies>,<mshr>,<miss queue>[,<port width>] "
+           "(or none), found '64:128:8,L:B:m:W:L,A:32:4'");
+
+  rf_diag d = {{0}};
+  gpu_config c;
+  config_defaults(&c);
+  assert_int_equal(config_load_file(&c, "tests/fixtures/config/no_such.config", NULL, &d), -1);
+  assert_string_equal(d.msg, "tests/fixtures/config/no_such.config: cannot open config file: "
+                             "No such file or directory");
+}
+
+/* ---- dump / load ---- */
+
+static void test_dump_round_trip(void **state) {
+  (void)state;
+  for (size_t i = 0; i < NSHIPPED; i++) {
+    gpu_config a, b;
+    config_defaults(&a);
+    load_ok(&a, shipped[i], NULL);
+    memset(&b, 0, sizeof b);
+    dump_load(&a, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+  }
+  /* Values no shipped file uses: odd clocks, a disabled L1, a huge seed, two-level. */
+  gpu_config a, b;
+  config_defaults(&a);
+  set_ok(&a, "-gpgpu_clock_domains", "1126.5:0.1:1e-3:2999.999");
+  set_ok(&a, "-gpgpu_cache:dl1", "none");
+  set_ok(&a, "-rfsim_seed", "18446744073709551615");
+  set_ok(&a, "-gpgpu_scheduler", "two_level_active:7:1:0");
+  set_ok(&a, "-rfsim_policy", "finereg");
+  set_ok(&a, "-gpgpu_max_cycle", "123456789012");
+  set_ok(&a, "-gpgpu_dram_timing_opt", "8:1:5:11:27:13:39:11:3:4:11");
+  memset(&b, 0, sizeof b);
+  dump_load(&a, &b);
+  assert_memory_equal(&a, &b, sizeof a);
+}
+
+#define FIELD_OF(f) {#f, offsetof(gpu_config, f), sizeof(((gpu_config *)0)->f)}
+
+/* Every field is reachable through some option: a dump loaded onto two differently poisoned
+ * structs writes each of these fields identically. (num_units/latency/initiation of MEM and
+ * CTRL are fixed, not options; dram_buswidth is derived from two options.) */
+static void test_every_field_settable(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    size_t off, size;
+  } fields[] = {
+    FIELD_OF(n_clusters), FIELD_OF(n_cores_per_cluster), FIELD_OF(n_mem),
+    FIELD_OF(n_sub_partition_per_mchannel), FIELD_OF(shader_registers),
+    FIELD_OF(registers_per_block), FIELD_OF(shader_cta), FIELD_OF(max_threads_per_sm),
+    FIELD_OF(warp_size), FIELD_OF(shmem_size), FIELD_OF(shmem_per_block),
+    FIELD_OF(reg_alloc_unit), FIELD_OF(num_sched_per_core), FIELD_OF(scheduler),
+    FIELD_OF(two_level_active), FIELD_OF(max_insn_issue_per_warp),
+    FIELD_OF(dual_issue_diff_exec_units), FIELD_OF(num_units[UNIT_INT]),
+    FIELD_OF(num_units[UNIT_SP]), FIELD_OF(num_units[UNIT_DP]), FIELD_OF(num_units[UNIT_SFU]),
+    FIELD_OF(num_units[UNIT_TENSOR]), FIELD_OF(latency[UNIT_INT]), FIELD_OF(latency[UNIT_SP]),
+    FIELD_OF(latency[UNIT_DP]), FIELD_OF(latency[UNIT_SFU]), FIELD_OF(latency[UNIT_TENSOR]),
+    FIELD_OF(initiation[UNIT_INT]), FIELD_OF(initiation[UNIT_SP]),
+    FIELD_OF(initiation[UNIT_DP]), FIELD_OF(initiation[UNIT_SFU]),
+    FIELD_OF(initiation[UNIT_TENSOR]), FIELD_OF(l1d.enabled), FIELD_OF(l1d.sectored),
+    FIELD_OF(l1d.nsets), FIELD_OF(l1d.line_size), FIELD_OF(l1d.assoc), FIELD_OF(l1d.replacement),
+    FIELD_OF(l1d.write_policy), FIELD_OF(l1d.alloc_policy), FIELD_OF(l1d.write_alloc),
+    FIELD_OF(l1d.set_index_fn), FIELD_OF(l1d.mshr_type), FIELD_OF(l1d.mshr_entries),
+    FIELD_OF(l1d.mshr_max_merge), FIELD_OF(l1d.miss_queue_size), FIELD_OF(l2.enabled),
+    FIELD_OF(l2.sectored), FIELD_OF(l2.nsets), FIELD_OF(l2.line_size), FIELD_OF(l2.assoc),
+    FIELD_OF(l2.replacement), FIELD_OF(l2.write_policy), FIELD_OF(l2.alloc_policy),
+    FIELD_OF(l2.write_alloc), FIELD_OF(l2.set_index_fn), FIELD_OF(l2.mshr_type),
+    FIELD_OF(l2.mshr_entries), FIELD_OF(l2.mshr_max_merge), FIELD_OF(l2.miss_queue_size),
+    FIELD_OF(l1_latency), FIELD_OF(smem_latency), FIELD_OF(shmem_num_banks),
+    FIELD_OF(l2_rop_latency), FIELD_OF(dram_latency), FIELD_OF(icnt_latency),
+    FIELD_OF(icnt_flit_size), FIELD_OF(clk_core), FIELD_OF(clk_icnt), FIELD_OF(clk_l2),
+    FIELD_OF(clk_dram), FIELD_OF(dram), FIELD_OF(dram_buswidth), FIELD_OF(dram_chip_buswidth),
+    FIELD_OF(dram_chips_per_channel), FIELD_OF(dram_burst_length),
+    FIELD_OF(dram_data_command_freq_ratio), FIELD_OF(dram_sched_queue_size),
+    FIELD_OF(dram_scheduler), FIELD_OF(dram_row_bytes), FIELD_OF(mem_chunk_bytes),
+    FIELD_OF(policy), FIELD_OF(watchdog_cycles), FIELD_OF(max_cycles), FIELD_OF(seed),
+  };
+  gpu_config def, a, b;
+  config_defaults(&def);
+  memset(&a, 0xA5, sizeof a);
+  memset(&b, 0x5A, sizeof b);
+  dump_load(&def, &a);
+  dump_load(&def, &b);
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+    const char *pa = (const char *)&a + fields[i].off, *pb = (const char *)&b + fields[i].off;
+    if (memcmp(pa, pb, fields[i].size) != 0) fail_msg("field %s is not set by any option",
+                                                      fields[i].name);
+    assert_memory_equal(pa, (const char *)&def + fields[i].off, fields[i].size);
+  }
+}
+
+static void test_help_lists_options(void **state) {
+  (void)state;
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  config_print_help(f);
+  char *text = slurp(f);
+  fclose(f);
+  assert_non_null(strstr(text, "-gpgpu_cache:dl1"));
+  assert_non_null(strstr(text, "-rfsim_policy"));
+  assert_non_null(strstr(text, "-rop_latency"));
+  free(text);
+}
+
+/* ---- validation ---- */
+
+static void test_validate_errors(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_shader_core_pipeline", "1536:16");
+  validate_err(&c, "-gpgpu_shader_core_pipeline: expected warp size 32 (rfsim models 32-lane "
+                   "warps and 32-bit active masks), found 16");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_shader_core_pipeline", "1000:32");
+  validate_err(&c, "-gpgpu_shader_core_pipeline: expected max threads per SM to be a positive "
+                   "multiple of the warp size 32, found 1000");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_cache:dl1", "N:48:128:8,L:L:m:N:L,A:32:8,8");
+  validate_err(&c, "-gpgpu_cache:dl1: expected a power-of-two number of sets, found 48");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_cache:dl1", "N:32:64:4,L:L:m:N:L,A:32:8,8");
+  validate_err(&c, "-gpgpu_cache:dl1: expected a 128-byte line (the coalescer works on 128-byte "
+                   "lines), found 64");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_cache:dl2", "S:64:64:8,L:B:m:L:L,A:256:4,4");
+  validate_err(&c, "-gpgpu_cache:dl2: expected a 128-byte line for a sectored cache (4 x 32-byte "
+                   "sectors), found 64");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_cache:dl1", "N:16:128:4,L:L:m:N:H,A:32:8,8");
+  validate_err(&c, "-gpgpu_cache:dl1: expected 32 or 64 sets for the Fermi hash set index (H), "
+                   "found 16");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_cache:dl2", "N:128:128:8,L:B:m:L:P,A:32:8,8");
+  validate_err(&c, "-gpgpu_cache:dl2: expected 16, 32 or 64 sets for the IPOLY hash set index "
+                   "(P), found 128");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_cache:dl2", "N:64:128:8,L:B:s:N:L,A:32:8,8");
+  validate_err(&c, "-gpgpu_cache:dl2: expected allocate-on-miss (m) for a write-back cache, "
+                   "found 's'");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_num_sched_per_core", "64");
+  validate_err(&c, "-gpgpu_num_sched_per_core: expected 1 to 48 (the warps per SM), found 64");
+  config_defaults(&c);
+  set_ok(&c, "-gpgpu_n_sub_partition_per_mchannel", "3");
+  validate_err(&c, "-gpgpu_dram_timing_opt: expected nbk to be a multiple of "
+                   "-gpgpu_n_sub_partition_per_mchannel 3 (banks are split among L2 slices), "
+                   "found 16");
+  config_defaults(&c);
+  set_ok(&c, "-rfsim_mem_chunk_bytes", "64");
+  validate_err(&c, "-rfsim_mem_chunk_bytes: expected a power of two >= the cache line size 128, "
+                   "found 64");
+  config_defaults(&c);
+  c.clk_l2 = 0.0; /* only reachable from code: the parser rejects it */
+  validate_err(&c, "-gpgpu_clock_domains: expected every clock > 0 MHz, found 700:700:0:924");
+  config_defaults(&c);
+  c.num_units[UNIT_MEM] = 2;
+  validate_err(&c, "num_units/latency/initiation[UNIT_MEM]: expected 1/0/1 (not options), "
+                   "found 2/0/1");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_shipped_load_validate_quietly),
+    cmocka_unit_test(test_shipped_are_complete),
+    cmocka_unit_test(test_defaults_equal_gtx480),
+    cmocka_unit_test(test_shipped_match_papers),
+    cmocka_unit_test(test_pipeline_scheduler_clocks_latency),
+    cmocka_unit_test(test_cache_strings),
+    cmocka_unit_test(test_dram_timing),
+    cmocka_unit_test(test_simple_kinds),
+    cmocka_unit_test(test_double_kind),
+    cmocka_unit_test(test_malformed_values),
+    cmocka_unit_test(test_malformed_caches),
+    cmocka_unit_test(test_malformed_dram_timing),
+    cmocka_unit_test(test_gpgpusim_style_file),
+    cmocka_unit_test(test_command_line_overrides_file),
+    cmocka_unit_test(test_file_syntax_quotes_and_comments),
+    cmocka_unit_test(test_file_errors),
+    cmocka_unit_test(test_dump_round_trip),
+    cmocka_unit_test(test_every_field_settable),
+    cmocka_unit_test(test_help_lists_options),
+    cmocka_unit_test(test_validate_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
