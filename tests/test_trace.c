@@ -126,7 +126,7 @@ static int parse_text(const char *kernel_text, counts *c, char *msg, size_t n) {
   int r = count_kernel(path, c, &d);
   /* Report the message without the temporary folder. */
   const char *m = strstr(d.msg, "kernel-1.traceg");
-  snprintf(msg, n, "%s", r < 0 ? (m ? m : d.msg) : "");
+  snprintf(msg, n, "%.500s", r < 0 ? (m ? m : d.msg) : "");
   tu_rmtree(dir);
   return r;
 }

@@ -1,0 +1,129 @@
+/* Warp schedulers: which order each scheduler tries its warps in this cycle.
+ * Warps go to scheduler (slot % num_sched), as in GPGPU-Sim; each scheduler keeps its warps
+ * oldest first, so GTO's "oldest" is the list order and LRR rotates over the same list. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sm_internal.h"
+
+int sched_init(sm *s, rf_diag *d) {
+  int nq = s->cfg->num_sched_per_core;
+  s->scheds = rf_calloc((size_t)nq, sizeof *s->scheds, d);
+  if (!s->scheds) return -1;
+  for (int q = 0; q < nq; q++) {
+    s->scheds[q].warps = rf_calloc((size_t)s->n_warp_slots, sizeof(int), d);
+    s->scheds[q].active = rf_calloc((size_t)s->n_warp_slots, sizeof(int), d);
+    if (!s->scheds[q].warps || !s->scheds[q].active) return -1;
+    s->scheds[q].last_issued = -1;
+  }
+  return 0;
+}
+
+void sched_free(sm *s) {
+  if (!s->scheds) return;
+  for (int q = 0; q < s->cfg->num_sched_per_core; q++) {
+    free(s->scheds[q].warps);
+    free(s->scheds[q].active);
+  }
+  free(s->scheds);
+  s->scheds = NULL;
+}
+
+static sm_sched *sched_of(sm *s, int slot) {
+  return &s->scheds[slot % s->cfg->num_sched_per_core];
+}
+
+/* New warps are the youngest, so appending keeps the list in age order. */
+void sched_add_warp(sm *s, int slot) {
+  sm_sched *q = sched_of(s, slot);
+  q->warps[q->n++] = slot;
+}
+
+static int remove_from(int *list, int *n, int slot) {
+  for (int i = 0; i < *n; i++)
+    if (list[i] == slot) {
+      memmove(list + i, list + i + 1, (size_t)(*n - i - 1) * sizeof *list);
+      (*n)--;
+      return i;
+    }
+  return -1;
+}
+
+void sched_remove_warp(sm *s, int slot) {
+  sm_sched *q = sched_of(s, slot);
+  int pos = remove_from(q->warps, &q->n, slot);
+  if (pos >= 0 && pos < q->rr_next) q->rr_next--;
+  if (q->n == 0 || q->rr_next >= q->n) q->rr_next = 0;
+  remove_from(q->active, &q->n_active, slot);
+  if (q->last_issued == slot) q->last_issued = -1;
+}
+
+/* Two-level: a warp whose next instruction waits on a load, a barrier or has exited leaves the
+ * active set; the oldest pending warps not in such a wait refill it. */
+static int long_wait(const sm *s, int slot) {
+  const sm_warp *w = &s->warps[slot];
+  if (!w->live || w->exited || w->barrier >= 0 || w->pc >= w->tw->n) return 1;
+  const trace_inst *in = &w->tw->insts[w->pc];
+  for (int i = 0; i < in->nsrc; i++)
+    if (w->reg_ready[in->src[i]] == REG_WAITS_ON_MEMORY) return 1;
+  for (int i = 0; i < in->ndst; i++)
+    if (w->reg_ready[in->dst[i]] == REG_WAITS_ON_MEMORY) return 1;
+  return 0;
+}
+
+static int in_list(const int *list, int n, int slot) {
+  for (int i = 0; i < n; i++)
+    if (list[i] == slot) return 1;
+  return 0;
+}
+
+static void refresh_active_set(sm *s, sm_sched *q) {
+  int keep = 0;
+  for (int i = 0; i < q->n_active; i++)
+    if (!long_wait(s, q->active[i])) q->active[keep++] = q->active[i];
+  q->n_active = keep;
+  int limit = s->cfg->two_level_active > 0 ? s->cfg->two_level_active : 1;
+  for (int i = 0; i < q->n && q->n_active < limit; i++) {
+    int slot = q->warps[i];
+    if (!long_wait(s, slot) && !in_list(q->active, q->n_active, slot))
+      q->active[q->n_active++] = slot;
+  }
+}
+
+static int rotate(const int *list, int n, int start, int *order) {
+  for (int i = 0; i < n; i++) order[i] = list[(start + i) % n];
+  return n;
+}
+
+int sched_order(sm *s, int sched, uint64_t now, int *order) {
+  (void)now;
+  sm_sched *q = &s->scheds[sched];
+  switch (s->cfg->scheduler) {
+    case SCHED_GTO: {
+      int n = 0;
+      if (q->last_issued >= 0) order[n++] = q->last_issued;
+      for (int i = 0; i < q->n; i++)
+        if (q->warps[i] != q->last_issued) order[n++] = q->warps[i];
+      return n;
+    }
+    case SCHED_TWO_LEVEL:
+      refresh_active_set(s, q);
+      if (q->rr_next >= q->n_active) q->rr_next = 0;
+      return rotate(q->active, q->n_active, q->rr_next, order);
+    case SCHED_LRR:
+    default:
+      return rotate(q->warps, q->n, q->n ? q->rr_next % q->n : 0, order);
+  }
+}
+
+void sched_issued(sm *s, int sched, int slot) {
+  sm_sched *q = &s->scheds[sched];
+  q->last_issued = s->warps[slot].live ? slot : -1;
+  const int *list = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->active : q->warps;
+  int n = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->n_active : q->n;
+  for (int i = 0; i < n; i++)
+    if (list[i] == slot) {
+      q->rr_next = (i + 1) % n;
+      return;
+    }
+}

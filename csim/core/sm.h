@@ -1,0 +1,73 @@
+/* One streaming multiprocessor: warp slots, schedulers, a register scoreboard, functional-unit
+ * pipelines, barriers, and the LD/ST unit in front of its L1D. Resource decisions (which CTA and
+ * warp may start, which warp may issue) are the policy's. */
+#ifndef RFSIM_SM_H
+#define RFSIM_SM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/diag.h"
+#include "../config/config.h"
+#include "../mem/mem.h"
+#include "../policy/policy.h"
+#include "../trace/trace.h"
+
+/* Why a warp did not issue: also the stall-reason code in waveforms and watchdog reports. */
+typedef enum warp_wait {
+  WAIT_NONE = 0,    /* could issue */
+  WAIT_EMPTY,       /* slot unused */
+  WAIT_SCOREBOARD,  /* an operand's producer has not written back */
+  WAIT_MEMORY,      /* an operand waits on an outstanding load */
+  WAIT_PIPELINE,    /* the functional unit or LD/ST queue is busy */
+  WAIT_BARRIER,     /* at a CTA barrier */
+  WAIT_MEMBAR,      /* MEMBAR waiting for the warp's memory instructions to drain */
+  WAIT_POLICY,      /* the resource policy said not yet */
+  WAIT_EXITED,      /* executed EXIT, loads still outstanding */
+  WAIT_NOT_LAUNCHED,/* belongs to a partially launched CTA, not yet admitted */
+  WAIT_COUNT
+} warp_wait;
+
+const char *warp_wait_name(warp_wait w);
+
+typedef struct sm_counters {
+  uint64_t warp_insts, thread_insts, mem_insts;
+  /* Per scheduler-cycle without an issue, GPGPU-Sim's classification. */
+  uint64_t stall_idle;        /* no warp had an instruction it could try (W0_Idle) */
+  uint64_t stall_scoreboard;  /* warps waited on operands (W0_Scoreboard) */
+  uint64_t stall_pipeline;    /* ready warps found their unit busy */
+  uint64_t stall_barrier;     /* all candidates at barriers or MEMBAR */
+  uint64_t stall_policy;      /* the policy held every ready warp */
+  uint64_t active_cycles;     /* cycles with at least one resident CTA */
+  uint64_t resident_cta_sum, resident_warp_sum; /* summed every cycle, for means */
+  int max_resident_ctas, max_resident_warps;
+  uint64_t shmem_accesses, shmem_passes;
+  uint64_t l1_stall_cycles;   /* LD/ST unit retried an access the L1 could not take */
+  uint64_t ctas_completed, warps_completed;
+} sm_counters;
+
+typedef struct sm sm;
+
+sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d);
+void sm_destroy(sm *s);
+/* Per-kernel reset of counters (the caller accumulates them). */
+void sm_reset_counters(sm *s);
+const sm_counters *sm_get_counters(const sm *s);
+
+int sm_free_cta_slot(const sm *s); /* -1 if all slots are taken */
+/* Starts a CTA in `slot`, taking ownership of tb; launches warps [0, nwarps_now). */
+int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int nwarps_now,
+                  uint64_t now, rf_diag *d);
+/* One core cycle. Returns 1 if anything made progress (issue, completion, memory traffic),
+ * 0 if not, -1 on an internal error (out of memory). */
+int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d);
+int sm_resident_ctas(const sm *s);
+int sm_busy(const sm *s);
+/* The warp issued this cycle (-1 if none) and the first scheduler's stall reason, for waves. */
+int sm_last_issued_warp(const sm *s);
+warp_wait sm_last_stall(const sm *s);
+/* Writes every resident warp's state (for the watchdog). */
+void sm_report_warps(const sm *s, FILE *out);
+const l1d *sm_get_l1d(const sm *s);
+
+#endif

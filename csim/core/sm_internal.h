@@ -1,0 +1,118 @@
+/* SM internals shared by sm.c (warps, CTAs, issue), sched.c (warp ordering) and ldst.c (the
+ * LD/ST unit). Nothing outside csim/core includes this. */
+#ifndef RFSIM_SM_INTERNAL_H
+#define RFSIM_SM_INTERNAL_H
+
+#include "sm.h"
+
+#define SM_MAX_BARRIERS 16
+#define SM_NUM_REGS 256
+#define REG_WAITS_ON_MEMORY UINT64_MAX
+#define LDST_QUEUE 2
+#define MAX_ACCESSES 64
+
+typedef struct sm_warp {
+  uint8_t live;          /* slot holds a launched warp that has not finished */
+  uint8_t exited;        /* executed EXIT (or ran out of trace) */
+  int8_t barrier;        /* barrier id it waits at, or -1 */
+  int cta;               /* CTA slot */
+  int wid;               /* warp id within its CTA */
+  uint64_t age;          /* launch order, for GTO and two-level */
+  const trace_warp *tw;
+  uint32_t pc;           /* index of the next instruction */
+  uint32_t pending_loads;/* load instructions whose data has not returned */
+  uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
+  uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
+  uint64_t launch_cycle;
+} sm_warp;
+
+typedef struct sm_cta {
+  uint8_t used;
+  trace_tb tb;
+  const trace_kernel_info *k;
+  int nwarps, launched, not_exited, finished;
+  int *warp_slot;        /* per warp id: SM warp slot, or -1 while not launched */
+  int at_barrier[SM_MAX_BARRIERS];
+  uint64_t launch_cycle;
+} sm_cta;
+
+/* An in-flight load instruction: its destination registers wait for `remaining` accesses. */
+typedef struct sm_load {
+  int warp;              /* warp slot; -1 = free entry */
+  int remaining;
+  uint8_t ndst;
+  uint8_t dst[TRACE_MAX_DST];
+} sm_load;
+
+typedef struct ldst_entry {
+  int warp;
+  const trace_inst *in;
+  int load;              /* sm_load index for loads/atomics, else -1 */
+  int naccess, next;     /* coalesced accesses and how many were accepted by the L1 */
+  mem_access acc[MAX_ACCESSES];
+  uint64_t busy_until;   /* shared memory: bank-conflict passes */
+} ldst_entry;
+
+/* A timed completion the SM produces itself (shared-memory loads). */
+typedef struct sm_event {
+  uint64_t at;
+  int load;
+} sm_event;
+
+typedef struct sm_sched {
+  int *warps;            /* warp slots owned by this scheduler, oldest first */
+  int n;
+  int rr_next;           /* LRR: position to start from */
+  int last_issued;       /* GTO: warp slot issued last, or -1 */
+  int *active;           /* two-level: active set (warp slots) */
+  int n_active;
+} sm_sched;
+
+struct sm {
+  int id;
+  const gpu_config *cfg;
+  policy *pol;
+  int n_warp_slots, n_cta_slots;
+  sm_warp *warps;
+  uint64_t *reg_ready_pool;
+  sm_cta *ctas;
+  sm_sched *scheds;
+  uint64_t *unit_free;   /* [UNIT_COUNT][max units]: cycle each pipeline accepts again */
+  int unit_stride;
+  sm_load *loads;
+  int nloads, free_load;
+  ldst_entry ldst[LDST_QUEUE];
+  int ldst_head, ldst_count;
+  sm_event *events;      /* min-heap on `at` */
+  int nevents, cap_events;
+  l1d *l1;
+  uint64_t next_age;
+  int resident_ctas, resident_warps;
+  int last_issued;
+  int *order;            /* scratch for sched_order, n_warp_slots entries */
+  warp_wait last_stall;
+  sm_counters cnt;
+};
+
+/* sched.c */
+int sched_init(sm *s, rf_diag *d);
+void sched_free(sm *s);
+void sched_add_warp(sm *s, int slot);
+void sched_remove_warp(sm *s, int slot);
+/* Fills order[] with the scheduler's warps in the order it will try them this cycle. */
+int sched_order(sm *s, int sched, uint64_t now, int *order);
+void sched_issued(sm *s, int sched, int slot);
+
+/* ldst.c */
+int ldst_can_accept(const sm *s);
+int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d);
+int ldst_cycle(sm *s, memsys *m, uint64_t now);
+int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d);
+int event_push(sm *s, uint64_t at, int load, rf_diag *d);
+
+/* sm.c */
+void sm_load_done(sm *s, int load, uint64_t now);
+/* Frees the warp's slot if it has exited and nothing it issued is still in flight. */
+void sm_try_finish(sm *s, int slot);
+
+#endif

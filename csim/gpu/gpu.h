@@ -1,0 +1,33 @@
+/* The GPU: SMs, the memory system, the CTA dispatcher and the cycle loop, with a watchdog that
+ * turns a run that stops making progress into a report and an error instead of a hang. */
+#ifndef RFSIM_GPU_H
+#define RFSIM_GPU_H
+
+#include <stdio.h>
+
+#include "../common/diag.h"
+#include "../config/config.h"
+#include "../stats/stats.h"
+
+typedef struct gpu gpu;
+
+/* Called once per simulated cycle (e.g. the waveform writer); may be NULL. */
+typedef struct gpu_observer {
+  void (*cycle)(void *ctx, const gpu *g, uint64_t now);
+  void *ctx;
+} gpu_observer;
+
+gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d);
+void gpu_destroy(gpu *g);
+void gpu_set_observer(gpu *g, gpu_observer obs);
+/* Runs one kernel trace file to completion; appends its stats to *out (initialised by the
+ * caller). Returns -1 with a message on bad input, deadlock (after writing the watchdog report
+ * to `report`) or an internal error. */
+int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *d);
+/* Totals over all kernels run so far. */
+void gpu_total_stats(const gpu *g, stats_record *out);
+uint64_t gpu_cycle(const gpu *g);
+int gpu_num_sms(const gpu *g);
+const struct sm *gpu_sm(const gpu *g, int i);
+
+#endif

@@ -1,0 +1,13 @@
+/* Self-checks of the memory system for tests; not part of the simulator's API. */
+#ifndef RFSIM_MEMSYS_DEBUG_H
+#define RFSIM_MEMSYS_DEBUG_H
+
+#include <stdint.h>
+
+#include "mem.h"
+
+/* Scans every queue, MSHR table and DRAM bank and returns how many hold something. When
+ * memsys_busy() is false this must be 0: the O(1) work counter and the structures agree. */
+uint64_t memsys_debug_residue(const memsys *m);
+
+#endif

@@ -1,0 +1,8 @@
+#ifndef RFSIM_POLICY_REGISTRY_H
+#define RFSIM_POLICY_REGISTRY_H
+
+#include "policy.h"
+
+extern const policy_ops policy_baseline;
+
+#endif

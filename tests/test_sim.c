@@ -1,0 +1,246 @@
+/* The cycle model end to end on tiny hand-written traces: scheduler orderings cycle by cycle,
+ * the scoreboard, barriers, determinism, and the watchdog on a kernel that deadlocks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../csim/config/config.h"
+#include "../csim/core/sm.h"
+#include "../csim/gpu/gpu.h"
+#include "common/test_util.h"
+
+/* One-SM GTX480 with a single scheduler, so issue order is fully visible. */
+static void tiny_config(gpu_config *c, const char *scheduler) {
+  rf_diag d;
+  config_notes notes;
+  config_notes_init(&notes, NULL);
+  config_defaults(c);
+  if (config_load_file(c, "configs/gtx480.config", &notes, &d) < 0) fail_msg("%s", d.msg);
+  const char *opts[][2] = {{"-gpgpu_n_clusters", "1"},
+                           {"-gpgpu_n_cores_per_cluster", "1"},
+                           {"-gpgpu_num_sched_per_core", "1"},
+                           {"-gpgpu_max_insn_issue_per_warp", "1"},
+                           {"-gpgpu_scheduler", scheduler},
+                           {"-trace_opcode_latency_initiation_int", "4,1"},
+                           {"-gpgpu_num_int_units", "1"}};
+  for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+    if (config_set(c, opts[i][0], opts[i][1], "test", 0, &notes, &d) != 0)
+      fail_msg("%s %s: %s", opts[i][0], opts[i][1], d.msg);
+  if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
+}
+
+/* Kernel text: `ntb` blocks of `nwarps` warps, each warp running `body` (instruction lines,
+ * '\n'-separated, PCs assigned here), with v5 so BAR immediates name barriers. */
+static char *kernel_text(int ntb, int nwarps, const char *const *bodies) {
+  size_t cap = 1 << 16, used = 0;
+  char *t = malloc(cap);
+  assert_non_null(t);
+  used += (size_t)snprintf(t + used, cap - used,
+                           "-kernel name = tiny\n-kernel id = 1\n-grid dim = (%d,1,1)\n"
+                           "-block dim = (%d,1,1)\n-shmem = 0\n-nregs = 16\n"
+                           "-shmem base_addr = 0x7f0000000000\n"
+                           "-local mem base_addr = 0x7e0000000000\n"
+                           "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n",
+                           ntb, nwarps * 32);
+  for (int b = 0; b < ntb; b++) {
+    used += (size_t)snprintf(t + used, cap - used, "#BEGIN_TB\nthread block = %d,0,0\n", b);
+    for (int w = 0; w < nwarps; w++) {
+      const char *body = bodies[w];
+      int n = 0;
+      for (const char *p = body; *p; p++) n += *p == '\n';
+      used += (size_t)snprintf(t + used, cap - used, "warp = %d\ninsts = %d\n", w, n);
+      int pc = 0;
+      for (const char *p = body; *p;) {
+        const char *nl = strchr(p, '\n');
+        used += (size_t)snprintf(t + used, cap - used, "%04x ffffffff %.*s\n", pc, (int)(nl - p),
+                                 p);
+        pc += 16;
+        p = nl + 1;
+      }
+    }
+    used += (size_t)snprintf(t + used, cap - used, "#END_TB\n");
+  }
+  return t;
+}
+
+typedef struct issue_log {
+  int n;
+  uint64_t cycle[256];
+  int warp[256];
+} issue_log;
+
+static void record_issue(void *ctx, const gpu *g, uint64_t now) {
+  issue_log *log = ctx;
+  int w = sm_last_issued_warp(gpu_sm(g, 0));
+  if (w >= 0 && log->n < 256) {
+    log->cycle[log->n] = now;
+    log->warp[log->n++] = w;
+  }
+}
+
+/* Runs kernel text on config c; returns the status, the stats text and the issue log. */
+static int run_kernel(const gpu_config *c, const char *text, issue_log *log, char **stats_text,
+                      char *msg, size_t msg_n, FILE *report) {
+  char dir[256], path[512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
+  snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+  rf_diag d = {{0}};
+  gpu *g = gpu_create(c, report ? report : stderr, &d);
+  if (!g) fail_msg("%s", d.msg);
+  if (log) {
+    memset(log, 0, sizeof *log);
+    gpu_set_observer(g, (gpu_observer){record_issue, log});
+  }
+  stats_record r;
+  stats_init(&r);
+  int rc = gpu_run_kernel(g, path, &r, &d);
+  if (stats_text) {
+    size_t n;
+    FILE *m = open_memstream(stats_text, &n);
+    stats_print_text(&r, m);
+    fclose(m);
+  }
+  snprintf(msg, msg_n, "%.500s", d.msg);
+  stats_free(&r);
+  gpu_destroy(g);
+  tu_rmtree(dir);
+  return rc;
+}
+
+#define INDEPENDENT4 \
+  "1 R1 IADD 0 0\n1 R2 IADD 0 0\n1 R3 IADD 0 0\n1 R4 IADD 0 0\n0 EXIT 0 0\n"
+
+static void expect_order(const char *scheduler, const int *expected, int n) {
+  gpu_config c;
+  tiny_config(&c, scheduler);
+  const char *bodies[] = {INDEPENDENT4, INDEPENDENT4};
+  char *text = kernel_text(1, 2, bodies);
+  issue_log log;
+  char msg[1024];
+  assert_int_equal(run_kernel(&c, text, &log, NULL, msg, sizeof msg, NULL), 0);
+  free(text);
+  assert_int_equal(log.n, n);
+  for (int i = 0; i < n; i++) {
+    if (log.warp[i] != expected[i] || log.cycle[i] != log.cycle[0] + (uint64_t)i)
+      fail_msg("%s: issue %d: expected warp %d at cycle %llu, found warp %d at cycle %llu",
+               scheduler, i, expected[i], (unsigned long long)(log.cycle[0] + (uint64_t)i),
+               log.warp[i], (unsigned long long)log.cycle[i]);
+  }
+}
+
+/* Loose round robin alternates between the two warps every cycle. */
+static void test_lrr_order(void **state) {
+  (void)state;
+  const int expected[] = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+  expect_order("lrr", expected, 10);
+}
+
+/* Greedy-then-oldest keeps issuing the same warp while it can. */
+static void test_gto_order(void **state) {
+  (void)state;
+  const int expected[] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+  expect_order("gto", expected, 10);
+}
+
+/* A dependent chain issues once every `latency` cycles: the scoreboard holds the next one. */
+static void test_scoreboard_chain(void **state) {
+  (void)state;
+  gpu_config c;
+  tiny_config(&c, "gto");
+  const char *bodies[] = {"1 R1 IADD 0 0\n1 R2 IADD 1 R1 0\n1 R3 IADD 1 R2 0\n0 EXIT 1 R3 0\n"};
+  char *text = kernel_text(1, 1, bodies);
+  issue_log log;
+  char msg[1024];
+  assert_int_equal(run_kernel(&c, text, &log, NULL, msg, sizeof msg, NULL), 0);
+  free(text);
+  assert_int_equal(log.n, 4);
+  for (int i = 1; i < 4; i++) assert_int_equal(log.cycle[i] - log.cycle[i - 1], 4);
+}
+
+/* A barrier holds the early warp until the other arrives. */
+static void test_barrier_waits(void **state) {
+  (void)state;
+  gpu_config c;
+  tiny_config(&c, "gto");
+  const char *bodies[] = {"0 BAR.SYNC 0 0\n0 EXIT 0 0\n",
+                          "1 R1 IADD 0 0\n1 R2 IADD 1 R1 0\n0 BAR.SYNC 0 0\n0 EXIT 0 0\n"};
+  char *text = kernel_text(1, 2, bodies);
+  issue_log log;
+  char msg[1024];
+  assert_int_equal(run_kernel(&c, text, &log, NULL, msg, sizeof msg, NULL), 0);
+  free(text);
+  /* warp 0: BAR; warp 1: IADD, IADD (4 cycles later), BAR, EXIT (greedy); only then can
+   * warp 0 leave the barrier. */
+  const int expected[] = {0, 1, 1, 1, 1, 0};
+  assert_int_equal(log.n, 6);
+  for (int i = 0; i < 6; i++) assert_int_equal(log.warp[i], expected[i]);
+  assert_int_equal(log.cycle[2] - log.cycle[1], 4);
+  assert_true(log.cycle[5] > log.cycle[3]);
+}
+
+/* Two warps wait at different named barriers (tracer v5 immediates): nothing can progress. */
+static void test_watchdog_reports_barrier_deadlock(void **state) {
+  (void)state;
+  gpu_config c;
+  tiny_config(&c, "lrr");
+  rf_diag d;
+  assert_int_equal(config_set(&c, "-rfsim_watchdog", "500", "test", 0, NULL, &d), 0);
+  const char *bodies[] = {"0 BAR.SYNC 0 0 0x0\n0 EXIT 0 0\n", "0 BAR.SYNC 0 0 0x1\n0 EXIT 0 0\n"};
+  char *text = kernel_text(1, 2, bodies);
+  char msg[1024], *report_text = NULL;
+  size_t report_n;
+  FILE *report = open_memstream(&report_text, &report_n);
+  int rc = run_kernel(&c, text, NULL, NULL, msg, sizeof msg, report);
+  fclose(report);
+  free(text);
+  assert_int_equal(rc, -1);
+  assert_non_null(strstr(msg, "deadlock: kernel 1 (tiny) made no progress for 500 cycles"));
+  assert_non_null(strstr(report_text, "warp 0, pc index 1/2 next EXIT at PC 0x10: waiting at "
+                                      "barrier 0 (1 of 2 live warps arrived)"));
+  assert_non_null(strstr(report_text, "warp 1, pc index 1/2 next EXIT at PC 0x10: waiting at "
+                                      "barrier 1 (1 of 2 live warps arrived)"));
+  free(report_text);
+}
+
+/* Memory-heavy multi-CTA kernel, run twice: byte-identical stats. */
+static void test_determinism(void **state) {
+  (void)state;
+  gpu_config c;
+  tiny_config(&c, "gto");
+  rf_diag d;
+  assert_int_equal(config_set(&c, "-gpgpu_n_clusters", "2", "test", 0, NULL, &d), 0);
+  const char *bodies[] = {
+      "1 R1 LDG.E 0 4 1 0x10000 4\n1 R2 LDG.E 0 4 1 0x20000 128\n1 R3 FFMA 2 R1 R2 0\n"
+      "0 STG.E 2 R3 R1 4 1 0x30000 4\n0 EXIT 0 0\n",
+      "1 R1 LDG.E 0 4 1 0x10080 4\n1 R2 LDG.E 0 4 1 0x28000 256\n1 R3 FFMA 2 R1 R2 0\n"
+      "0 STG.E 2 R3 R1 4 1 0x30080 4\n0 EXIT 0 0\n"};
+  char *text = kernel_text(8, 2, bodies);
+  char *s1 = NULL, *s2 = NULL, msg[512];
+  assert_int_equal(run_kernel(&c, text, NULL, &s1, msg, sizeof msg, NULL), 0);
+  assert_int_equal(run_kernel(&c, text, NULL, &s2, msg, sizeof msg, NULL), 0);
+  free(text);
+  assert_string_equal(s1, s2);
+  assert_non_null(strstr(s1, "gpgpu_n_tot_w_icount = 80\n"));
+  assert_non_null(strstr(s1, "gpu_sim_insn = 2560\n"));
+  assert_non_null(strstr(s1, "gpu_completed_cta = 8\n"));
+  free(s1);
+  free(s2);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_lrr_order),
+      cmocka_unit_test(test_gto_order),
+      cmocka_unit_test(test_scoreboard_chain),
+      cmocka_unit_test(test_barrier_waits),
+      cmocka_unit_test(test_watchdog_reports_barrier_deadlock),
+      cmocka_unit_test(test_determinism),
+  };
+  return cmocka_run_group_tests_name("cycle model", tests, NULL, NULL);
+}
