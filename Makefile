@@ -15,7 +15,7 @@ LIB_SRC  := $(filter-out csim/main.c csim/hw/%,$(shell find csim -name "*.c" | s
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
-TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps test demo bench clean workloads

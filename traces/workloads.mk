@@ -1,0 +1,21 @@
+# The project's generated workload suite: build/traces/<name>/kernelslist.g for every
+# traces/<name>.spec. Included by the top-level Makefile (which defines BIN and BUILD).
+# A trace folder is regenerated only when its spec or bin/tracegen changes; tracegen writes the
+# folder atomically, so an interrupted make never leaves a folder that looks complete.
+
+WORKLOAD_SPECS := $(sort $(wildcard traces/*.spec))
+WORKLOAD_NAMES := $(WORKLOAD_SPECS:traces/%.spec=%)
+WORKLOAD_LISTS := $(WORKLOAD_NAMES:%=$(BUILD)/traces/%/kernelslist.g)
+
+workloads: $(WORKLOAD_LISTS)
+
+$(BUILD)/traces/%/kernelslist.g: traces/%.spec $(BIN)/tracegen
+	@mkdir -p $(BUILD)/traces
+	$(BIN)/tracegen $< $(BUILD)/traces/$*
+
+# The real traces replicated for the speed benchmark: matrixmul (1 TB, 4,416 warp insts) tiled
+# to 240 TBs = 1,059,840 warp insts. Built on demand (`make bench` or by name), not by `test`.
+$(BUILD)/traces/matrixmul_x240/kernelslist.g: $(SHARED)/traces/matrixmul_sm61/kernelslist.g \
+    $(BIN)/tracetile
+	@mkdir -p $(BUILD)/traces
+	$(BIN)/tracetile $< $(BUILD)/traces/matrixmul_x240 --tbs 240
