@@ -136,7 +136,7 @@ void cache_spec_format(const cache_config *cc, char *buf, size_t n) {
 }
 
 static cache_config *which(gpu_config *c, const opt_def *o) {
-  return o->arg == CACHE_L1D ? &c->l1d : &c->l2;
+  return o->arg == CACHE_L1D ? &c->l1d : o->arg == CACHE_L1I ? &c->l1i : &c->l2;
 }
 
 int parse_cache(gpu_config *c, const opt_def *o, const char *v, const opt_site *s, rf_diag *d) {
@@ -144,5 +144,6 @@ int parse_cache(gpu_config *c, const opt_def *o, const char *v, const opt_site *
 }
 
 void format_cache(const gpu_config *c, const opt_def *o, char *buf, size_t n) {
-  cache_spec_format(o->arg == CACHE_L1D ? &c->l1d : &c->l2, buf, n);
+  cache_spec_format(o->arg == CACHE_L1D ? &c->l1d : o->arg == CACHE_L1I ? &c->l1i : &c->l2, buf,
+                    n);
 }

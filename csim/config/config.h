@@ -91,6 +91,9 @@ typedef struct gpu_config {
   /* Memory hierarchy. */
   cache_config l1d;                /* -gpgpu_cache:dl1 (per SM) */
   cache_config l2;                 /* -gpgpu_cache:dl2 (per L2 slice) */
+  cache_config l1i;                /* -gpgpu_cache:il1 (per SM) */
+  int perfect_inst_cache;          /* -gpgpu_perfect_inst_const_cache: fetch never misses */
+  int inst_fetch_throughput;       /* -gpgpu_inst_fetch_throughput: warps fetched per cycle */
   int l1_latency;                  /* -gpgpu_l1_latency */
   int smem_latency;                /* -gpgpu_smem_latency */
   int shmem_num_banks;             /* -gpgpu_shmem_num_banks */
@@ -120,6 +123,8 @@ typedef struct gpu_config {
   char policy[32];                 /* -rfsim_policy baseline|... */
   long long watchdog_cycles;       /* -rfsim_watchdog: cycles without progress before abort */
   long long max_cycles;            /* -gpgpu_max_cycle: 0 = unlimited */
+  int kernel_launch_latency;       /* -gpgpu_kernel_launch_latency: cycles from a kernel's
+                                      start until its first CTA can be dispatched */
   uint64_t seed;                   /* -rfsim_seed */
 } gpu_config;
 

@@ -60,6 +60,9 @@ void config_defaults(gpu_config *c) {
   /* UNIT_MEM and UNIT_CTRL are fixed by config_derive below. */
 
   set_cache(&c->l1d, 0, 32, 128, 4, "LLmNH", 'S', 64, 8, 8);
+  set_cache(&c->l1i, 0, 4, 128, 4, "LRfNL", 'A', 2, 48, 4);
+  c->perfect_inst_cache = 0;
+  c->inst_fetch_throughput = 1;
   set_cache(&c->l2, 1, 64, 128, 8, "LBmLL", 'A', 256, 4, 4);
   c->l1_latency = 35;
   c->smem_latency = 26;
@@ -88,6 +91,7 @@ void config_defaults(gpu_config *c) {
   memcpy(c->policy, "baseline", sizeof "baseline");
   c->watchdog_cycles = 100000;
   c->max_cycles = 0;
+  c->kernel_launch_latency = 0;
   c->seed = 1;
 
   config_derive(c);

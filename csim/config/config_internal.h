@@ -91,7 +91,7 @@ int parse_dram_timing(gpu_config *c, const opt_def *o, const char *v, const opt_
 void format_dram_timing(const gpu_config *c, const opt_def *o, char *buf, size_t n);
 
 /* Cache selector for parse_cache/format_cache (opt_def.arg). */
-enum { CACHE_L1D = 0, CACHE_L2 = 1 };
+enum { CACHE_L1D = 0, CACHE_L2 = 1, CACHE_L1I = 2 };
 
 /* Standalone cache string parse/format, for tests and the validator's messages. */
 int cache_spec_parse(cache_config *out, const char *v, const opt_site *s, rf_diag *d);

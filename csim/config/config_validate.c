@@ -131,6 +131,10 @@ static int check_units(const gpu_config *c, rf_diag *d) {
 static int check_memory(const gpu_config *c, rf_diag *d) {
   if (check_cache(&c->l1d, "gpgpu_cache:dl1", 1, d) != 0) return -1;
   if (check_cache(&c->l2, "gpgpu_cache:dl2", 0, d) != 0) return -1;
+  if (check_cache(&c->l1i, "gpgpu_cache:il1", 1, d) != 0) return -1;
+  CHECK(c->l1i.enabled || c->perfect_inst_cache,
+        "-gpgpu_cache:il1: expected a cache (or -gpgpu_perfect_inst_const_cache 1), found none%s",
+        "");
   CHECK(c->l1_latency >= 1 && c->smem_latency >= 1,
         "-gpgpu_l1_latency/-gpgpu_smem_latency: expected >= 1, found %d/%d", c->l1_latency,
         c->smem_latency);

@@ -80,6 +80,12 @@ const opt_def config_options[] = {
          "L1 data cache per SM, GPGPU-Sim cache string or none"),
   CUSTOM("gpgpu_cache:dl2", l2, CACHE_L2, parse_cache, format_cache,
          "L2 cache per slice, GPGPU-Sim cache string or none"),
+  CUSTOM("gpgpu_cache:il1", l1i, CACHE_L1I, parse_cache, format_cache,
+         "L1 instruction cache per SM, GPGPU-Sim cache string"),
+  BOOL("gpgpu_perfect_inst_const_cache", perfect_inst_cache,
+       "instruction fetches always hit (no L1I misses)"),
+  INT("gpgpu_inst_fetch_throughput", inst_fetch_throughput, 1, 64,
+      "warps whose instructions are fetched per cycle"),
   INT("gpgpu_l1_latency", l1_latency, 1, 100000, "L1 hit latency, core cycles"),
   INT("gpgpu_smem_latency", smem_latency, 1, 100000, "shared memory latency, core cycles"),
   INT("gpgpu_shmem_num_banks", shmem_num_banks, 1, 1024, "shared memory banks (4 bytes wide)"),
@@ -111,6 +117,8 @@ const opt_def config_options[] = {
   STR("rfsim_policy", policy, "resource policy (baseline, ...)"),
   LL("rfsim_watchdog", watchdog_cycles, 1, LLONG_MAX, "cycles without progress before abort"),
   LL("gpgpu_max_cycle", max_cycles, 0, LLONG_MAX, "stop after this many cycles (0: no limit)"),
+  INT("gpgpu_kernel_launch_latency", kernel_launch_latency, 0, BIG,
+      "cycles from kernel start until its first CTA is dispatched"),
   {.name = "rfsim_seed", .kind = OPT_U64, .offset = F(seed), .help = "random seed"},
 };
 

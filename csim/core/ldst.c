@@ -123,15 +123,22 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
   int moved = 0;
   mem_access a;
   while (memsys_pop_reply(m, s->id, &a)) {
-    l1d_fill(s->l1, &a, now);
+    l1d_fill(a.space == SPACE_INST ? s->l1i : s->l1, &a, now);
     moved = 1;
   }
-  if (l1d_peek_outgoing(s->l1, &a) && memsys_can_send(m, s->id)) {
+  /* One request per cycle leaves the SM; instruction misses go first, since every warp of the
+   * SM may be waiting on them. */
+  l1d *src = s->l1i && l1d_peek_outgoing(s->l1i, &a) ? s->l1i : s->l1;
+  if (l1d_peek_outgoing(src, &a) && memsys_can_send(m, s->id)) {
     memsys_send(m, &a, now);
-    l1d_pop_outgoing(s->l1);
+    l1d_pop_outgoing(src);
     moved = 1;
   }
   uint32_t token;
+  while (s->l1i && l1d_pop_done(s->l1i, now, &token)) {
+    fetch_done(s, (int)token);
+    moved = 1;
+  }
   while (l1d_pop_done(s->l1, now, &token)) {
     sm_load_done(s, (int)token, now);
     moved = 1;

@@ -6,7 +6,7 @@
 const char *warp_wait_name(warp_wait w) {
   static const char *const names[WAIT_COUNT] = {
       "ready",   "empty",  "scoreboard", "memory", "pipeline",
-      "barrier", "membar", "policy",     "exited", "not-launched"};
+      "barrier", "membar", "policy",     "exited", "not-launched", "fetch"};
   return w < WAIT_COUNT ? names[w] : "?";
 }
 
@@ -35,6 +35,13 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   for (int w = 0; w < s->n_warp_slots; w++)
     s->warps[w].reg_ready = s->reg_ready_pool + (size_t)w * SM_NUM_REGS;
   s->l1 = l1d_create(c, id, d);
+  if (s->l1 && !c->perfect_inst_cache) {
+    s->l1i = l1_cache_create(&c->l1i, 0, "L1I", id, d);
+    if (!s->l1i) {
+      sm_destroy(s);
+      return NULL;
+    }
+  }
   if (!s->l1) {
     sm_destroy(s);
     return NULL;
@@ -49,6 +56,7 @@ void sm_destroy(sm *s) {
     free(s->ctas[i].warp_slot);
   }
   if (s->l1) l1d_destroy(s->l1);
+  if (s->l1i) l1d_destroy(s->l1i);
   sched_free(s);
   free(s->warps);
   free(s->reg_ready_pool);
@@ -66,9 +74,11 @@ int sm_resident_ctas(const sm *s) { return s->resident_ctas; }
 int sm_last_issued_warp(const sm *s) { return s->last_issued; }
 warp_wait sm_last_stall(const sm *s) { return s->last_stall; }
 const l1d *sm_get_l1d(const sm *s) { return s->l1; }
+const l1d *sm_get_l1i(const sm *s) { return s->l1i; }
 
 int sm_busy(const sm *s) {
-  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || l1d_busy(s->l1);
+  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || l1d_busy(s->l1) ||
+         (s->l1i && l1d_busy(s->l1i));
 }
 
 int sm_free_cta_slot(const sm *s) {
@@ -206,6 +216,7 @@ static warp_wait check_issue(const sm *s, int slot, const trace_inst *in, uint64
   const sm_warp *w = &s->warps[slot];
   if (w->barrier >= 0) return WAIT_BARRIER;
   if (w->exited) return WAIT_EXITED;
+  if (w->pc >= w->fetched) return WAIT_FETCH;
   if (in->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads)) return WAIT_MEMBAR;
   warp_wait why = WAIT_NONE;
   for (int i = 0; i < in->nsrc; i++) {
@@ -249,7 +260,9 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
     c->at_barrier[b]++;
     release_barriers(s, c);
   }
-  if (in->kind == OPK_EXIT || w->pc == w->tw->n) do_exit(s, slot);
+  /* A warp is done when its trace is: an EXIT earlier in the trace only retired some threads
+   * (real traces carry predicated-off `EXIT` with mask 0 ahead of the work of the others). */
+  if (w->pc == w->tw->n) do_exit(s, slot);
   return 0;
 }
 
@@ -339,6 +352,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   admit_pending_warps(s, now);
   int issued = issue_stage(s, now, d);
   if (issued < 0) return -1;
+  fetch_stage(s, now);
   if (s->pol->ops->tick) s->pol->ops->tick(s->pol, s->id, now);
   s->cnt.active_cycles++;
   s->cnt.resident_cta_sum += (uint64_t)s->resident_ctas;
@@ -367,6 +381,8 @@ void sm_report_warps(const sm *s, FILE *out) {
               c->at_barrier[w->barrier], c->not_exited);
     else if (why == WAIT_EXITED)
       fprintf(out, ": exited, %u loads outstanding", w->pending_loads);
+    else if (w->pc >= w->fetched)
+      fprintf(out, ": waiting for instruction fetch%s", w->fetching ? " (L1I miss)" : "");
     else
       fprintf(out, ": %u loads outstanding, %u memory instructions queued", w->pending_loads,
               w->queued_mem);

@@ -25,6 +25,7 @@ typedef enum warp_wait {
   WAIT_POLICY,      /* the resource policy said not yet */
   WAIT_EXITED,      /* executed EXIT, loads still outstanding */
   WAIT_NOT_LAUNCHED,/* belongs to a partially launched CTA, not yet admitted */
+  WAIT_FETCH,       /* its next instruction is not yet fetched (L1I miss or fetch slot) */
   WAIT_COUNT
 } warp_wait;
 
@@ -69,5 +70,6 @@ warp_wait sm_last_stall(const sm *s);
 /* Writes every resident warp's state (for the watchdog). */
 void sm_report_warps(const sm *s, FILE *out);
 const l1d *sm_get_l1d(const sm *s);
+const l1d *sm_get_l1i(const sm *s); /* NULL with a perfect instruction cache */
 
 #endif

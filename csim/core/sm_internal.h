@@ -10,6 +10,11 @@
 #define REG_WAITS_ON_MEMORY UINT64_MAX
 #define LDST_QUEUE 2
 #define MAX_ACCESSES 64
+#define IBUFFER_SIZE 2           /* decoded instructions per warp, as GPGPU-Sim's ibuffer */
+/* Where instructions live in the simulated address space (GPGPU-Sim's PROGRAM_MEM_START);
+ * each kernel gets its own 16 MB window so kernels do not share I-cache lines. */
+#define CODE_BASE 0xF0000000ull
+#define CODE_WINDOW_SHIFT 24
 
 typedef struct sm_warp {
   uint8_t live;          /* slot holds a launched warp that has not finished */
@@ -20,6 +25,9 @@ typedef struct sm_warp {
   uint64_t age;          /* launch order, for GTO and two-level */
   const trace_warp *tw;
   uint32_t pc;           /* index of the next instruction */
+  uint32_t fetched;      /* instructions [pc, fetched) sit decoded in the instruction buffer */
+  uint8_t fetching;      /* an L1I access for this warp is outstanding */
+  uint8_t fetch_count;   /* instructions that access brings */
   uint32_t pending_loads;/* load instructions whose data has not returned */
   uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
   uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
@@ -86,6 +94,8 @@ struct sm {
   sm_event *events;      /* min-heap on `at` */
   int nevents, cap_events;
   l1d *l1;
+  l1d *l1i;              /* NULL with -gpgpu_perfect_inst_const_cache 1 */
+  int fetch_next;        /* round-robin start of the fetch stage */
   uint64_t next_age;
   int resident_ctas, resident_warps;
   int last_issued;
@@ -109,6 +119,10 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d);
 int ldst_cycle(sm *s, memsys *m, uint64_t now);
 int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d);
 int event_push(sm *s, uint64_t at, int load, rf_diag *d);
+
+/* fetch.c */
+void fetch_stage(sm *s, uint64_t now);
+void fetch_done(sm *s, int slot);
 
 /* sm.c */
 void sm_load_done(sm *s, int load, uint64_t now);

@@ -210,6 +210,9 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
   int have_next = trace_kernel_next_tb(kt, &next, d);
   if (have_next < 0) return -1;
   uint64_t last_progress = g->now;
+  /* The driver's launch overhead (GPGPU-Sim's -gpgpu_kernel_launch_latency) counts in the
+   * kernel's cycles, as it does in GPGPU-Sim. */
+  uint64_t dispatch_from = g->now + (uint64_t)g->cfg->kernel_launch_latency;
   int rc = 0;
   while (have_next || any_busy(g)) {
     if (g->cfg->max_cycles > 0 && g->now >= (uint64_t)g->cfg->max_cycles) {
@@ -228,10 +231,12 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
       progress |= p;
     }
     if (rc < 0) break;
-    if (have_next && (rc = dispatch(g, kt, &next, &have_next, k, d)) < 0) break;
+    if (have_next && g->now >= dispatch_from &&
+        (rc = dispatch(g, kt, &next, &have_next, k, d)) < 0)
+      break;
     if (g->obs.cycle) g->obs.cycle(g->obs.ctx, g, g->now);
     g->now++;
-    if (progress) {
+    if (progress || g->now <= dispatch_from) {
       last_progress = g->now;
     } else if (g->now - last_progress > (uint64_t)g->cfg->watchdog_cycles) {
       watchdog_report(g, k, g->now - last_progress);

@@ -36,25 +36,29 @@ struct l1d {
 };
 
 l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
-  if (c->l1_latency < 0)
-    return rf_fail(d, "L1D: expected a latency >= 0, found %d", c->l1_latency), NULL;
+  return l1_cache_create(&c->l1d, c->l1_latency, "L1D", sm, d);
+}
+
+l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int sm, rf_diag *d) {
+  if (latency < 0)
+    return rf_fail(d, "%s: expected a latency >= 0, found %d", name, latency), NULL;
   if (sm < 0 || sm > UINT16_MAX)
-    return rf_fail(d, "L1D: expected an SM id in 0..%d, found %d", UINT16_MAX, sm), NULL;
+    return rf_fail(d, "%s: expected an SM id in 0..%d, found %d", name, UINT16_MAX, sm), NULL;
   l1d *l = rf_calloc(1, sizeof *l, d);
   if (!l) return NULL;
-  l->enabled = c->l1d.enabled;
+  l->enabled = cc->enabled;
   l->sm = sm;
-  l->latency = c->l1_latency;
+  l->latency = latency;
   int ok;
   if (l->enabled) {
-    ok = !cache_core_init(&l->core, &c->l1d, &l->stats, "L1D", d);
+    ok = !cache_core_init(&l->core, cc, &l->stats, name, d);
     if (ok) {
       l->core.owner = (uint16_t)sm;
       l->line_shift = l->core.line_shift;
       l->out = &l->core.out;
     }
   } else {
-    int q = c->l1d.miss_queue_size > 0 ? c->l1d.miss_queue_size : BYPASS_QUEUE_DEFAULT;
+    int q = cc->miss_queue_size > 0 ? cc->miss_queue_size : BYPASS_QUEUE_DEFAULT;
     ok = !access_ring_init(&l->bypass_out, (uint32_t)q, d);
     l->out = &l->bypass_out;
   }

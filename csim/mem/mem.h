@@ -51,6 +51,9 @@ typedef struct cache_stats {
 typedef struct l1d l1d;
 
 l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d);
+/* The same first-level cache with another geometry and hit latency: the L1 instruction cache
+ * (read-only; its accesses carry space SPACE_INST so replies can be routed back to it). */
+l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int sm, rf_diag *d);
 void l1d_destroy(l1d *l);
 /* Presents one access. Loads: L1_HIT completes after l1_latency (token via l1d_pop_done);
  * L1_MISS completes when the line returns; L1_STALL means nothing happened, retry later.

@@ -37,7 +37,8 @@ typedef enum mem_space {
   SPACE_LOCAL,
   SPACE_CONST,
   SPACE_TEX,
-  SPACE_GENERIC /* LD/ST: resolved per address against the kernel's shared/local windows */
+  SPACE_GENERIC, /* LD/ST: resolved per address against the kernel's shared/local windows */
+  SPACE_INST     /* instruction fetch (never in a trace; routes L1I traffic) */
 } mem_space;
 
 typedef struct trace_inst {

@@ -1,0 +1,58 @@
+/* Instruction fetch: each cycle up to -gpgpu_inst_fetch_throughput warps whose instruction
+ * buffer has room get their next instructions through the L1I (one line, at most IBUFFER_SIZE
+ * instructions), as GPGPU-Sim's fetch/decode stages do. The instructions are issuable from the
+ * next cycle on (hit) or from the cycle the miss is filled. With a perfect instruction cache
+ * (-gpgpu_perfect_inst_const_cache 1) only the fetch bandwidth remains. */
+#include "sm_internal.h"
+
+static uint64_t code_addr(const sm *s, const sm_warp *w, uint32_t index) {
+  uint64_t kernel = (uint64_t)(unsigned)s->ctas[w->cta].k->id;
+  return CODE_BASE + (kernel << CODE_WINDOW_SHIFT) + w->tw->insts[index].pc;
+}
+
+/* How many instructions from `fetched` come from the same I-cache line (at most the room). */
+static uint8_t fetch_group(const sm *s, const sm_warp *w) {
+  uint64_t line = (uint64_t)s->cfg->l1i.line_size;
+  uint64_t first = code_addr(s, w, w->fetched) / line;
+  uint32_t room = IBUFFER_SIZE - (w->fetched - w->pc);
+  uint8_t n = 1;
+  while (n < room && w->fetched + n < w->tw->n && code_addr(s, w, w->fetched + n) / line == first)
+    n++;
+  return n;
+}
+
+void fetch_done(sm *s, int slot) {
+  sm_warp *w = &s->warps[slot];
+  w->fetched += w->fetch_count;
+  w->fetching = 0;
+}
+
+static int wants_fetch(const sm_warp *w) {
+  return w->live && !w->exited && !w->fetching && w->fetched < w->tw->n &&
+         w->fetched - w->pc < IBUFFER_SIZE;
+}
+
+void fetch_stage(sm *s, uint64_t now) {
+  int budget = s->cfg->inst_fetch_throughput;
+  for (int i = 0; i < s->n_warp_slots && budget > 0; i++) {
+    int slot = (s->fetch_next + i) % s->n_warp_slots;
+    sm_warp *w = &s->warps[slot];
+    if (!wants_fetch(w)) continue;
+    uint8_t n = fetch_group(s, w);
+    if (!s->l1i) {
+      w->fetched += n;
+    } else {
+      uint64_t line = (uint64_t)s->cfg->l1i.line_size;
+      uint64_t addr = code_addr(s, w, w->fetched);
+      uint32_t off = (uint32_t)(addr % line);
+      mem_access a = {.addr = addr - off, .token = (uint32_t)slot,
+                      .sector_mask = (uint8_t)(1u << (off / MEM_SECTOR_BYTES)),
+                      .space = SPACE_INST, .sm = (uint16_t)s->id};
+      if (l1d_access(s->l1i, &a, now) == L1_STALL) break; /* MSHRs full: the stage waits */
+      w->fetching = 1;
+      w->fetch_count = n;
+    }
+    budget--;
+    s->fetch_next = (slot + 1) % s->n_warp_slots;
+  }
+}
