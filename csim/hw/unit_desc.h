@@ -1,0 +1,108 @@
+/* Expands a unit descriptor into its hw_unit_desc definition. Include it once, at the end of
+ * the unit's C reference (csim/hw/<tech>/<unit>.c), after defining HW_UNIT_NAME, HW_UNIT_DEF
+ * and HW_UNIT_TECH (a string), and after <unit>_ref_reset / <unit>_ref_step. The RTL entry
+ * point hw_rtl_<unit> is a weak reference: it is non-NULL exactly when the unit's generated
+ * shim (build/hw/<unit>/shim.o, see hw.mk) is linked into the program. */
+#include <stddef.h>
+
+#include "unit.h"
+
+#ifndef HW_CAT
+#define HW_CAT_(a, b) a##b
+#define HW_CAT(a, b) HW_CAT_(a, b)
+#define HW_CAT3(a, b, c) HW_CAT(HW_CAT(a, b), c)
+#define HW_STR_(x) #x
+#define HW_STR(x) HW_STR_(x)
+#endif
+
+#define HW_U_(suffix) HW_CAT(HW_UNIT_NAME, suffix)
+
+/* parameters */
+#define HW_PARAM(n, dflt) {#n, (dflt)},
+#define HW_IN(n, w)
+#define HW_OUT(n, w)
+#define HW_STATE(n, w)
+#define HW_INW(n, w, mw)
+#define HW_OUTW(n, w, mw)
+#define HW_STATEW(n, w, mw)
+static const hw_param_desc HW_U_(_params_)[] = {
+#include HW_UNIT_DEF
+    {NULL, 0}};
+#undef HW_PARAM
+#undef HW_IN
+#undef HW_OUT
+#undef HW_STATE
+#undef HW_INW
+#undef HW_OUTW
+#undef HW_STATEW
+
+/* ports, with their storage and offsets */
+#define HW_PARAM(n, dflt)
+#define HW_IN(n, w) {#n, HW_DIR_IN, 0, offsetof(HW_U_(_in), n)},
+#define HW_OUT(n, w) {#n, HW_DIR_OUT, 0, offsetof(HW_U_(_out), n)},
+#define HW_STATE(n, w) {#n, HW_DIR_STATE, 0, offsetof(HW_U_(_state), n)},
+#define HW_INW(n, w, mw) {#n, HW_DIR_IN, HW_WORDS(mw), offsetof(HW_U_(_in), n)},
+#define HW_OUTW(n, w, mw) {#n, HW_DIR_OUT, HW_WORDS(mw), offsetof(HW_U_(_out), n)},
+#define HW_STATEW(n, w, mw) {#n, HW_DIR_STATE, HW_WORDS(mw), offsetof(HW_U_(_state), n)},
+static const hw_port_desc HW_U_(_ports_)[] = {
+#include HW_UNIT_DEF
+    {NULL, HW_DIR_IN, 0, 0}};
+#undef HW_IN
+#undef HW_OUT
+#undef HW_STATE
+#undef HW_INW
+#undef HW_OUTW
+#undef HW_STATEW
+
+/* widths under given parameters */
+#define HW_P(n) p[HW_CAT3(HW_UNIT_NAME, _P_, n)]
+#define HW_IN(n, w) if (port == i++) return (unsigned)(w);
+#define HW_OUT(n, w) if (port == i++) return (unsigned)(w);
+#define HW_STATE(n, w) if (port == i++) return (unsigned)(w);
+#define HW_INW(n, w, mw) if (port == i++) return (unsigned)(w);
+#define HW_OUTW(n, w, mw) if (port == i++) return (unsigned)(w);
+#define HW_STATEW(n, w, mw) if (port == i++) return (unsigned)(w);
+static unsigned HW_U_(_width_)(unsigned port, const int64_t *p) {
+  unsigned i = 0;
+  (void)p;
+#include HW_UNIT_DEF
+  return 0;
+}
+#undef HW_P
+#undef HW_PARAM
+#undef HW_IN
+#undef HW_OUT
+#undef HW_STATE
+#undef HW_INW
+#undef HW_OUTW
+#undef HW_STATEW
+
+static void HW_U_(_reset_thunk_)(void *s, void *o, const int64_t *p) {
+  HW_U_(_ref_reset)(s, o, p);
+}
+static void HW_U_(_step_thunk_)(void *s, const void *in, void *o, const int64_t *p) {
+  HW_U_(_ref_step)(s, in, o, p);
+}
+
+extern const hw_rtl_ops *HW_CAT(hw_rtl_, HW_UNIT_NAME)(void) __attribute__((weak));
+
+const hw_unit_desc HW_U_(_desc) = {
+    HW_STR(HW_UNIT_NAME),
+    HW_UNIT_TECH,
+    HW_U_(_params_),
+    sizeof HW_U_(_params_) / sizeof HW_U_(_params_)[0] - 1,
+    HW_U_(_ports_),
+    sizeof HW_U_(_ports_) / sizeof HW_U_(_ports_)[0] - 1,
+    sizeof(HW_U_(_in)),
+    sizeof(HW_U_(_out)),
+    sizeof(HW_U_(_state)),
+    HW_U_(_width_),
+    HW_U_(_reset_thunk_),
+    HW_U_(_step_thunk_),
+    HW_CAT(hw_rtl_, HW_UNIT_NAME),
+};
+
+#undef HW_U_
+#undef HW_UNIT_NAME
+#undef HW_UNIT_DEF
+#undef HW_UNIT_TECH
