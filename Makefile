@@ -4,7 +4,7 @@
 # or with sudo available, and say what they install.
 
 CC      ?= cc
-CFLAGS  ?= -O2 -g
+CFLAGS  ?= -O3 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP
 LDLIBS  += -lm
 BUILD   := build
@@ -44,12 +44,19 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o $(BUILD)/
 deps:
 	@bash tools/deps.sh
 
--include traces/workloads.mk
+include traces/workloads.mk
+include hw.mk
 
-test: deps all $(TESTS) workloads
-	@SHARED=$(SHARED) bash tests/run.sh $(TESTS)
+test: deps all $(TESTS) $(HW_TESTS) workloads
+	@SHARED=$(SHARED) bash tests/run.sh $(TESTS) $(HW_TESTS)
+
+demo: deps all $(BUILD)/traces/warpman_st/kernelslist.g
+	@bash tools/demo.sh
+
+bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g
+	@bash tools/bench.sh
 
 clean:
-	rm -rf $(BUILD) $(BIN)
+	rm -rf $(BUILD) $(BIN) out
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

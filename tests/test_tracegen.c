@@ -130,7 +130,7 @@ static int same_file(const char *a, const char *b) {
 typedef void (*tb_fn)(const trace_kernel_info *in, const trace_tb *tb, void *arg);
 
 static void for_each_tb(const char *dir, const char *name, tb_fn fn, void *arg) {
-  char path[1024];
+  char path[2100];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   rf_diag d = {{0}};
   trace_kernel *k;

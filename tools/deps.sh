@@ -2,7 +2,7 @@
 # Installs the Debian packages rfsim needs, if any are missing. Runs apt-get only as root or
 # through sudo; otherwise it names what is missing and stops, so nothing fails later obscurely.
 set -euo pipefail
-packages=(build-essential libcmocka-dev verilator yosys iverilog gtkwave opensta
+packages=(build-essential zlib1g-dev libcmocka-dev verilator yosys iverilog gtkwave opensta
           qflow-tech-osu018 gnuplot-nox xvfb)
 missing=()
 for p in "${packages[@]}"; do

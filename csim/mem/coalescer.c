@@ -47,47 +47,58 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int line_size,
   return n;
 }
 
-/* Insertion sort: the inputs are short (at most a few hundred) and usually nearly sorted,
- * since warps mostly access consecutive or strided words. */
-static void sort_u64(uint64_t *v, int n) {
-  for (int i = 1; i < n; i++) {
-    uint64_t x = v[i];
-    int j = i - 1;
-    while (j >= 0 && v[j] > x) {
-      v[j + 1] = v[j];
-      j--;
-    }
-    v[j + 1] = x;
-  }
-}
-
 /* Words per lane we track: 64-byte accesses (the widest any GPU issues per thread is 16). */
 #define MAX_WORDS_PER_LANE 16
+#define WORD_SET_SLOTS 1024 /* power of two, above 32 lanes x MAX_WORDS_PER_LANE */
+#define MAX_BANKS 1024      /* config.c bounds -gpgpu_shmem_num_banks to this */
 
+/* Linear in the number of words: this runs for every shared-memory instruction. Each distinct
+ * word (lanes reading the same word share one broadcast) adds one pass to its bank's queue;
+ * the deepest queue is the number of passes. */
 int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks) {
   if (!mask) return 0;
   if (banks < 1) banks = 1;
+  if (banks > MAX_BANKS) banks = MAX_BANKS;
   if (width < 1) width = 1;
-  uint64_t words[32 * MAX_WORDS_PER_LANE];
-  int n = 0;
+  /* Fast paths for the two commonest shapes: a broadcast (every lane one word) and unit-stride
+   * words (consecutive words land in distinct banks). */
+  if (width <= 4) {
+    int first = __builtin_ctz(mask), unit_stride = 1, same = 1, k = 0;
+    uint64_t base = addrs[first];
+    for (int lane = first; lane < 32; lane++) {
+      if (!(mask >> lane & 1u)) continue;
+      uint64_t a = addrs[lane];
+      same &= a / 4 == base / 4;
+      unit_stride &= a == base + 4u * (uint64_t)k && a % 4 == 0 && base % 4 == 0;
+      k++;
+    }
+    if (same || (unit_stride && k <= banks)) return 1;
+  }
+  /* Size the word set and clear only what this access can touch: this is a hot path. */
+  int words_per_lane = (width + 3) / 4 + 1;
+  if (words_per_lane > MAX_WORDS_PER_LANE) words_per_lane = MAX_WORDS_PER_LANE;
+  uint32_t slots = 64;
+  while (slots < 2u * (uint32_t)__builtin_popcount(mask) * (uint32_t)words_per_lane) slots *= 2;
+  if (slots > WORD_SET_SLOTS) slots = WORD_SET_SLOTS;
+  uint64_t slot_word[WORD_SET_SLOTS];
+  uint8_t slot_used[WORD_SET_SLOTS];
+  uint16_t depth[MAX_BANKS];
+  memset(slot_used, 0, slots);
+  memset(depth, 0, (size_t)banks * sizeof depth[0]);
+  int passes = 1, pow2 = (banks & (banks - 1)) == 0;
   for (int lane = 0; lane < 32; lane++) {
     if (!(mask >> lane & 1u)) continue;
     uint64_t first = addrs[lane] / 4, last = (addrs[lane] + (uint64_t)width - 1) / 4;
     if (last < first || last - first >= MAX_WORDS_PER_LANE) last = first + MAX_WORDS_PER_LANE - 1;
-    for (uint64_t w = first; w <= last; w++) words[n++] = w;
-  }
-  /* Distinct words only: lanes reading the same word are served by one broadcast. */
-  sort_u64(words, n);
-  int u = 0;
-  for (int i = 0; i < n; i++)
-    if (u == 0 || words[i] != words[u - 1]) words[u++] = words[i];
-  /* The pass count is the deepest bank queue: sort the bank numbers and take the longest run. */
-  for (int i = 0; i < u; i++) words[i] %= (uint64_t)banks;
-  sort_u64(words, u);
-  int passes = 1, run = 1;
-  for (int i = 1; i < u; i++) {
-    run = words[i] == words[i - 1] ? run + 1 : 1;
-    if (run > passes) passes = run;
+    for (uint64_t w = first; w <= last; w++) {
+      uint32_t h = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (slots - 1);
+      while (slot_used[h] && slot_word[h] != w) h = (h + 1) & (slots - 1);
+      if (slot_used[h]) continue;
+      slot_used[h] = 1;
+      slot_word[h] = w;
+      int bank = pow2 ? (int)(w & (uint64_t)(banks - 1)) : (int)(w % (uint64_t)banks);
+      if (++depth[bank] > passes) passes = depth[bank];
+    }
   }
   return passes;
 }

@@ -33,6 +33,30 @@ static int width_from_modifiers(const char *opcode) {
   return 0;
 }
 
+static int decode_opcode(const inst_context *ctx, const char *opcode, int *op, int *width) {
+  size_t len = strlen(opcode);
+  opcode_cache_entry *e = NULL;
+  if (ctx->cache && len < sizeof e->text) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)opcode[i]) * 16777619u;
+    e = &ctx->cache[h % OPCODE_CACHE_SLOTS];
+    if (e->op >= 0 && !strcmp(e->text, opcode)) {
+      *op = e->op;
+      *width = e->width;
+      return 0;
+    }
+  }
+  *op = opcode_lookup(opcode, (int)strcspn(opcode, "."));
+  if (*op < 0) return -1;
+  *width = width_from_modifiers(opcode);
+  if (e) {
+    memcpy(e->text, opcode, len + 1);
+    e->op = (int16_t)*op;
+    e->width = (uint8_t)*width;
+  }
+  return 0;
+}
+
 static int parse_addresses(const inst_context *ctx, char **cur, uint32_t mask, uint64_t *addrs,
                            rf_diag *d) {
   char *tok = tp_next_token(cur);
@@ -126,9 +150,9 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64
 
   char *opcode = tp_next_token(&cur);
   if (!opcode) return FAIL("expected an opcode, found end of line");
-  int base_len = (int)strcspn(opcode, ".");
-  int op = opcode_lookup(opcode, base_len);
-  if (op < 0) return FAIL("expected a SASS opcode, found '%s'", opcode);
+  int op, modifier_width;
+  if (decode_opcode(ctx, opcode, &op, &modifier_width) < 0)
+    return FAIL("expected a SASS opcode, found '%s'", opcode);
   const opcode_class *cls = opcode_get(op);
   in->opcode = (uint16_t)op;
   in->kind = cls->kind;
@@ -173,7 +197,7 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64
     in->unit = UNIT_INT;
     in->space = SPACE_NONE;
   } else if (is_memory_op) {
-    int w = width_from_modifiers(opcode);
+    int w = modifier_width;
     in->width = (uint8_t)(w ? w : (mem_width <= 16 ? mem_width : 4));
     in->is_mem = 1;
     if (in->space == SPACE_GENERIC) in->space = resolve_generic(ctx, addrs, in->mask);

@@ -4,7 +4,17 @@
 
 #include "trace.h"
 
+/* Decoded full opcode strings (e.g. "LDS.U.32"): a kernel uses a few dozen, so a small
+ * direct-mapped cache spares the table search and modifier scan on almost every line. */
+#define OPCODE_CACHE_SLOTS 256
+typedef struct opcode_cache_entry {
+  char text[40];
+  int16_t op;    /* -1: empty */
+  uint8_t width; /* from modifiers, 0 if none */
+} opcode_cache_entry;
+
 typedef struct inst_context {
+  opcode_cache_entry *cache; /* OPCODE_CACHE_SLOTS entries, or NULL */
   const char *path;
   long line;
   int tracer_version;

@@ -15,6 +15,7 @@ struct trace_kernel {
   int at_begin_tb;     /* the header loop consumed the first #BEGIN_TB */
   long tbs_seen;
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
+  opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
 };
 
 #define HDR_GRID 1
@@ -126,6 +127,7 @@ int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d) {
   *out = NULL;
   trace_kernel *k = rf_calloc(1, sizeof *k, d);
   if (!k) return -1;
+  for (int i = 0; i < OPCODE_CACHE_SLOTS; i++) k->opcodes[i].op = -1;
   k->path = strdup(path);
   if (!k->path) {
     free(k);
@@ -176,8 +178,8 @@ static int read_warp(trace_kernel *k, trace_warp *w, long ninsts, rf_diag *d) {
   w->insts = rf_calloc((size_t)ninsts, sizeof *w->insts, d);
   if (!w->insts) return -1;
   uint32_t addr_cap = 0;
-  inst_context ctx = {k->path, 0, k->info.tracer_version, k->info.lineinfo, k->info.shmem_base,
-                      k->info.local_base};
+  inst_context ctx = {k->opcodes, k->path, 0, k->info.tracer_version, k->info.lineinfo,
+                      k->info.shmem_base, k->info.local_base};
   uint64_t lane_addrs[TRACE_WARP_SIZE];
   for (long i = 0; i < ninsts; i++) {
     char *s;
