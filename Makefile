@@ -6,19 +6,20 @@
 CC      ?= cc
 CFLAGS  ?= -O3 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP
-LDLIBS  += -lm
+# csim/hw (unit ports, FST writer) is part of librfsim, so every program links fstapi + zlib.
+LDLIBS  += $(HW_C_LIBS) -lm
 BUILD   := build
 BIN     := bin
 SHARED  ?= ../shared
 
-LIB_SRC  := $(filter-out csim/main.c csim/hw/%,$(shell find csim -name "*.c" | sort))
+LIB_SRC  := $(filter-out csim/main.c csim/hw/selftest/%,$(shell find csim -name "*.c" | sort))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo bench clean workloads
+.PHONY: all deps test demo bench clean workloads experiments-warpman
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -30,15 +31,12 @@ $(BUILD)/librfsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/rfsim: $(BUILD)/csim/main.o $(BUILD)/librfsim.a
+$(BIN)/%: $(BUILD)/tools/%.o $(BUILD)/librfsim.a | $(BUILD)/hw/libfst.a
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BIN)/%: $(BUILD)/tools/%.o $(BUILD)/librfsim.a
-	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
-
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
+                  | $(BUILD)/hw/libfst.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
 
 deps:
@@ -47,11 +45,39 @@ deps:
 include traces/workloads.mk
 include hw.mk
 
+# bin/rfsim links the Verilated model of every technique unit (so -hw rtl|lockstep work), with
+# g++ for the Verilator runtime. build/hw/rfsim-broken is the same program with the test-only
+# broken variants of HW_BROKEN_UNITS (the lockstep self-test of the whole simulator).
+SIM_UNITS        := $(filter-out $(call hw_units_of,selftest),$(HW_UNITS))
+SIM_BROKEN_UNITS := $(foreach u,$(SIM_UNITS),\
+                      $(if $(filter $(u),$(HW_BROKEN_UNITS)),$(u)-broken,$(u)))
+SIM_RTL_DEPS      = $(call hw_rtl_objs,$(1)) $(HW_B)/libverilated.a $(HW_B)/libfst.a
+
+$(BIN)/rfsim: $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS))
+	@mkdir -p $(BIN)
+	$(HW_CXX) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) -o $@
+
+# test_warpman runs the policy with the units in -hw rtl and lockstep (it links their RTL) and
+# runs bin/rfsim and build/hw/rfsim-broken.
+$(BUILD)/tests/test_warpman: $(BUILD)/tests/test_warpman.o $(BUILD)/tests/common/test_util.o \
+                             $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS)) \
+                             | $(BIN)/rfsim $(HW_B)/rfsim-broken
+	$(HW_CXX) $(BUILD)/tests/test_warpman.o $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
+	  $(call hw_rtl_link,$(SIM_UNITS)) -lcmocka -o $@
+
+$(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
+                      $(call SIM_RTL_DEPS,$(SIM_BROKEN_UNITS))
+	$(HW_CXX) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) -o $@
+
 test: deps all $(TESTS) $(HW_TESTS) workloads
 	@SHARED=$(SHARED) bash tests/run.sh $(TESTS) $(HW_TESTS)
 
 demo: deps all $(BUILD)/traces/warpman_st/kernelslist.g
 	@bash tools/demo.sh
+
+# WarpMan modes on the WarpMan workloads: out/experiments/warpman.md and .png (about a minute).
+experiments-warpman: all workloads
+	@bash tools/experiments_warpman.sh
 
 bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g
 	@bash tools/bench.sh

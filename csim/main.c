@@ -1,7 +1,11 @@
 /* rfsim command line, in Accel-Sim's form:
  *   rfsim -trace path/kernelslist.g -config configs/gtx480.config [-config more.config]
- *         [-option value ...] [-stats_json FILE]
- * Config files apply in the order given, then command-line options override them. */
+ *         [-option value ...] [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst
+ *         [-wave_window START:END]]
+ * Config files apply in the order given, then command-line options override them. -hw, -wave
+ * and -wave_window say how to run, not what GPU to model, so they are options of the run only
+ * (not config rows). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +14,9 @@
 
 #include "config/config.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_wave.h"
+#include "hw/unit.h"
+#include "hw/wave.h"
 #include "policy/policy.h"
 #include "stats/stats.h"
 #include "trace/trace.h"
@@ -19,11 +26,18 @@ static void usage(FILE *out) {
   policy_list(policies, sizeof policies);
   fprintf(out,
           "usage: rfsim -trace KERNELSLIST -config FILE [-config FILE ...] [-option value ...]\n"
-          "             [-stats_json FILE]\n"
+          "             [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst]\n"
+          "             [-wave_window START:END]\n"
           "  -trace FILE        Accel-Sim kernelslist.g (tracer versions 3, 4, 5)\n"
           "  -config FILE       GPGPU-Sim style option file; several are applied in order\n"
           "  -option value      any config option; overrides the files\n"
           "  -stats_json FILE   also write the stats as JSON (written only on success)\n"
+          "  -hw MODE           the policy's hardware units: c (C reference, default), rtl\n"
+          "                     (Verilated RTL) or lockstep (both, compared every cycle; the\n"
+          "                     first difference stops the run)\n"
+          "  -wave FILE.fst     waveform (GTKWave FST) of every unit and of each SM's issue,\n"
+          "                     stall reason and residency; FILE.gtkw opens it\n"
+          "  -wave_window S:E   record only cycles S..E (either may be empty: 0 / the end)\n"
           "  -rfsim_policy P    resource policy: %s\n"
           "  -dump_config       print the effective configuration and exit\n"
           "Stats are printed to standard output as `name = value` lines.\n",
@@ -33,6 +47,9 @@ static void usage(FILE *out) {
 typedef struct cli {
   const char *trace;
   const char *stats_json;
+  const char *wave;
+  uint64_t wave_from, wave_to;
+  hw_mode hw;
   const char **configs;
   int nconfigs;
   int dump_config;
@@ -59,12 +76,48 @@ static void report_speed(const gpu *g, const stats_record *total, double seconds
           (double)ru.ru_maxrss / 1024.0);
 }
 
+/* "START:END" in cycles; either side may be empty. 0 or -1 with d. */
+static int parse_window(const char *v, uint64_t *from, uint64_t *to, rf_diag *d) {
+  const char *colon = strchr(v, ':');
+  char *end;
+  *from = 0;
+  *to = WAVE_NO_END;
+  if (!colon) goto bad;
+  if (colon != v) {
+    if (*v < '0' || *v > '9') goto bad;
+    *from = strtoull(v, &end, 10);
+    if (end != colon) goto bad;
+  }
+  if (colon[1] != '\0') {
+    if (colon[1] < '0' || colon[1] > '9') goto bad;
+    *to = strtoull(colon + 1, &end, 10);
+    if (*end != '\0') goto bad;
+  }
+  if (*to < *from) goto bad;
+  return 0;
+bad:
+  return rf_fail(d, "command line: -wave_window: expected START:END in cycles with START <= END "
+                    "(either may be empty), found '%s'", v);
+}
+
 static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   double t0 = seconds_now();
   trace_list *list;
   if (trace_list_read(o->trace, &list, d) < 0) return -1;
-  gpu *g = gpu_create(cfg, stderr, d);
-  if (!g) {
+  gpu_hw hw = {o->hw, NULL};
+  if (o->wave) {
+    hw.wave = wave_open(o->wave, o->wave_from, o->wave_to, d);
+    if (!hw.wave) {
+      trace_list_free(list);
+      return -1;
+    }
+  }
+  gpu *g = gpu_create_hw(cfg, &hw, stderr, d);
+  gpu_wave *gw = g && hw.wave ? gpu_wave_attach(g, hw.wave, d) : NULL;
+  if (!g || (hw.wave && !gw)) {
+    gpu_destroy(g);
+    rf_diag ignore;
+    wave_close(hw.wave, &ignore);
     trace_list_free(list);
     return -1;
   }
@@ -94,12 +147,21 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   for (int i = 0; i < nk; i++) stats_free(&kstats[i]);
   free(kstats);
   gpu_destroy(g);
+  gpu_wave_free(gw);
+  /* Also after a failure (a lockstep mismatch names this file): what was recorded up to the
+   * stop is a complete waveform. */
+  rf_diag wd;
+  if (wave_close(hw.wave, &wd) < 0 && rc == 0) {
+    *d = wd;
+    rc = -1;
+  }
   trace_list_free(list);
   return rc;
 }
 
 int main(int argc, char **argv) {
   cli o = {0};
+  o.wave_to = WAVE_NO_END;
   rf_diag d = {{0}};
   gpu_config cfg;
   config_defaults(&cfg);
@@ -108,6 +170,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rfsim: error: out of memory\n");
     return 1;
   }
+  int bad_run_option = 0;
   /* First pass: files and rfsim's own switches; second pass: option overrides. */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -131,10 +194,23 @@ int main(int argc, char **argv) {
       free(o.configs);
       return 2;
     }
-    if (!strcmp(a, "-trace")) o.trace = argv[i + 1];
-    else if (!strcmp(a, "-config")) o.configs[o.nconfigs++] = argv[i + 1];
-    else if (!strcmp(a, "-stats_json")) o.stats_json = argv[i + 1];
+    const char *v = argv[i + 1];
+    if (!strcmp(a, "-trace")) o.trace = v;
+    else if (!strcmp(a, "-config")) o.configs[o.nconfigs++] = v;
+    else if (!strcmp(a, "-stats_json")) o.stats_json = v;
+    else if (!strcmp(a, "-wave")) o.wave = v;
+    else if (!strcmp(a, "-wave_window") && parse_window(v, &o.wave_from, &o.wave_to, &d) < 0)
+      bad_run_option = 1;
+    else if (!strcmp(a, "-hw") && hw_mode_parse(v, &o.hw) < 0) {
+      rf_fail(&d, "command line: -hw: expected c, rtl or lockstep, found '%s'", v);
+      bad_run_option = 1;
+    }
     i++;
+  }
+  if (bad_run_option) {
+    fprintf(stderr, "rfsim: error: %s\n", d.msg);
+    free(o.configs);
+    return 2;
   }
   config_notes notes;
   config_notes_init(&notes, stderr);
@@ -145,7 +221,9 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "-dump_config")) continue;
     const char *v = argv[++i];
-    if (!strcmp(a, "-trace") || !strcmp(a, "-config") || !strcmp(a, "-stats_json")) continue;
+    if (!strcmp(a, "-trace") || !strcmp(a, "-config") || !strcmp(a, "-stats_json") ||
+        !strcmp(a, "-wave") || !strcmp(a, "-wave_window") || !strcmp(a, "-hw"))
+      continue;
     int r = config_set(&cfg, a, v, "command line", 0, NULL, &d);
     if (r == 1) {
       rf_fail(&d, "command line: unknown option %s (see rfsim -help)", a);

@@ -721,6 +721,7 @@ static void test_every_field_settable(void **state) {
     FIELD_OF(dram_data_command_freq_ratio), FIELD_OF(dram_sched_queue_size),
     FIELD_OF(dram_scheduler), FIELD_OF(dram_row_bytes), FIELD_OF(mem_chunk_bytes),
     FIELD_OF(policy), FIELD_OF(watchdog_cycles), FIELD_OF(max_cycles), FIELD_OF(seed),
+    FIELD_OF(warpman_mode), FIELD_OF(warpman_threshold), FIELD_OF(warpman_duel_window),
   };
   gpu_config def, a, b;
   config_defaults(&def);

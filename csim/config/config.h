@@ -25,6 +25,15 @@ typedef enum op_unit {
 
 typedef enum sched_policy { SCHED_LRR = 0, SCHED_GTO, SCHED_TWO_LEVEL } sched_policy;
 
+/* -warpman_mode (warpman_warp_level_divergence sec. 4 and 6.1; csim/policy/warpman.c). */
+typedef enum warpman_mode {
+  WARPMAN_OFF = 0,   /* thread-block-level management: the baseline's decisions */
+  WARPMAN_TEMP,      /* 'temp': a finished warp releases its registers and warp slot at once */
+  WARPMAN_SPATIAL,   /* 'temp+spatial': also partial TBs into leftover registers */
+  WARPMAN_DUELING,   /* SM 0 temp+spatial, SM 1 temp; the rest follow the better IPC */
+  WARPMAN_THRESHOLD  /* temp+spatial, no partial TB once -warpman_threshold warps are resident */
+} warpman_mode;
+
 /* -gpgpu_cache:dl1 / dl2 in GPGPU-Sim's string form, e.g.
  *   "N:64:128:6,L:L:m:N:H,A:128:8,8"  or the older "32:128:4,L:L:m:N,A:32:8,8"
  * <sector?>:<nsets>:<line>:<assoc>,<repl>:<write>:<alloc>:<write_alloc>[:<set_index>],
@@ -126,6 +135,11 @@ typedef struct gpu_config {
   int kernel_launch_latency;       /* -gpgpu_kernel_launch_latency: cycles from a kernel's
                                       start until its first CTA can be dispatched */
   uint64_t seed;                   /* -rfsim_seed */
+
+  /* WarpMan (with -rfsim_policy warpman). */
+  warpman_mode warpman_mode;       /* -warpman_mode off|temp|spatial|dueling|threshold */
+  int warpman_threshold;           /* -warpman_threshold: resident warps that stop partial TBs */
+  long long warpman_duel_window;   /* -warpman_duel_window: cycles per SM-dueling sample */
 } gpu_config;
 
 /* Where notes about unmodelled options go, and which options were already reported, so that

@@ -94,5 +94,9 @@ void config_defaults(gpu_config *c) {
   c->kernel_launch_latency = 0;
   c->seed = 1;
 
+  c->warpman_mode = WARPMAN_OFF;
+  c->warpman_threshold = 36;
+  c->warpman_duel_window = 2000;
+
   config_derive(c);
 }

@@ -79,6 +79,9 @@ void format_pipeline(const gpu_config *c, const opt_def *o, char *buf, size_t n)
 int parse_scheduler(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
                     rf_diag *d);
 void format_scheduler(const gpu_config *c, const opt_def *o, char *buf, size_t n);
+int parse_warpman_mode(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                       rf_diag *d);
+void format_warpman_mode(const gpu_config *c, const opt_def *o, char *buf, size_t n);
 int parse_clocks(gpu_config *c, const opt_def *o, const char *v, const opt_site *s, rf_diag *d);
 void format_clocks(const gpu_config *c, const opt_def *o, char *buf, size_t n);
 int parse_latency(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,

@@ -199,6 +199,16 @@ static int check_rfsim(const gpu_config *c, rf_diag *d) {
   CHECK(c->watchdog_cycles >= 1, "-rfsim_watchdog: expected >= 1, found %lld",
         c->watchdog_cycles);
   CHECK(c->max_cycles >= 0, "-gpgpu_max_cycle: expected >= 0, found %lld", c->max_cycles);
+  CHECK(c->warpman_mode >= WARPMAN_OFF && c->warpman_mode <= WARPMAN_THRESHOLD,
+        "-warpman_mode: expected off, temp, spatial, dueling or threshold, found mode %d",
+        (int)c->warpman_mode);
+  CHECK(c->warpman_mode == WARPMAN_OFF || strcmp(c->policy, "warpman") == 0,
+        "-warpman_mode: expected off unless -rfsim_policy is warpman, found -rfsim_policy %s",
+        c->policy);
+  CHECK(c->warpman_threshold >= 1, "-warpman_threshold: expected >= 1, found %d",
+        c->warpman_threshold);
+  CHECK(c->warpman_duel_window >= 1, "-warpman_duel_window: expected >= 1, found %lld",
+        c->warpman_duel_window);
   return 0;
 }
 

@@ -114,12 +114,20 @@ const opt_def config_options[] = {
   INT("rfsim_mem_chunk_bytes", mem_chunk_bytes, 32, BIG, "channel interleaving granule, bytes"),
 
   /* rfsim's own. */
-  STR("rfsim_policy", policy, "resource policy (baseline, ...)"),
+  STR("rfsim_policy", policy, "resource policy (baseline, warpman)"),
   LL("rfsim_watchdog", watchdog_cycles, 1, LLONG_MAX, "cycles without progress before abort"),
   LL("gpgpu_max_cycle", max_cycles, 0, LLONG_MAX, "stop after this many cycles (0: no limit)"),
   INT("gpgpu_kernel_launch_latency", kernel_launch_latency, 0, BIG,
       "cycles from kernel start until its first CTA is dispatched"),
   {.name = "rfsim_seed", .kind = OPT_U64, .offset = F(seed), .help = "random seed"},
+
+  /* WarpMan (-rfsim_policy warpman). */
+  CUSTOM("warpman_mode", warpman_mode, 0, parse_warpman_mode, format_warpman_mode,
+         "off | temp | spatial (temp+spatial) | dueling | threshold"),
+  INT("warpman_threshold", warpman_threshold, 1, 4096,
+      "threshold mode: no partial TB while this many warps are resident (paper: 36)"),
+  LL("warpman_duel_window", warpman_duel_window, 1, LLONG_MAX,
+     "dueling mode: cycles over which the two dueling SMs' IPC is compared"),
 };
 
 const size_t config_option_count = sizeof config_options / sizeof config_options[0];

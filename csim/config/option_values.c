@@ -223,6 +223,26 @@ void format_scheduler(const gpu_config *c, const opt_def *o, char *buf, size_t n
   snprintf(buf, n, "?");
 }
 
+static const char *const warpman_modes[] = {"off", "temp", "spatial", "dueling", "threshold"};
+
+int parse_warpman_mode(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                       rf_diag *d) {
+  (void)o;
+  for (int i = 0; i < (int)(sizeof warpman_modes / sizeof warpman_modes[0]); i++)
+    if (strcmp(v, warpman_modes[i]) == 0) {
+      c->warpman_mode = (warpman_mode)i;
+      return 0;
+    }
+  return opt_fail(d, s, "off, temp, spatial, dueling or threshold", v);
+}
+
+void format_warpman_mode(const gpu_config *c, const opt_def *o, char *buf, size_t n) {
+  (void)o;
+  unsigned m = (unsigned)c->warpman_mode;
+  snprintf(buf, n, "%s", m < sizeof warpman_modes / sizeof warpman_modes[0] ? warpman_modes[m]
+                                                                           : "?");
+}
+
 int parse_clocks(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
                  rf_diag *d) {
   (void)o;

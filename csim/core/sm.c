@@ -71,6 +71,7 @@ void sm_destroy(sm *s) {
 void sm_reset_counters(sm *s) { memset(&s->cnt, 0, sizeof s->cnt); }
 const sm_counters *sm_get_counters(const sm *s) { return &s->cnt; }
 int sm_resident_ctas(const sm *s) { return s->resident_ctas; }
+int sm_resident_warps(const sm *s) { return s->resident_warps; }
 int sm_last_issued_warp(const sm *s) { return s->last_issued; }
 warp_wait sm_last_stall(const sm *s) { return s->last_stall; }
 const l1d *sm_get_l1d(const sm *s) { return s->l1; }
@@ -139,6 +140,10 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
   return 0;
 }
 
+/* A barrier opens when every warp of the CTA that has not exited has arrived. not_exited starts
+ * at the CTA's full warp count, so warps not launched yet (a partial TB under a warp-level
+ * policy) count as not arrived and the launched ones wait for them (csim/policy/warpman.c says
+ * why that cannot deadlock). */
 static void release_barriers(sm *s, sm_cta *c) {
   for (int b = 0; b < SM_MAX_BARRIERS; b++) {
     if (c->at_barrier[b] == 0 || c->at_barrier[b] < c->not_exited) continue;
@@ -153,7 +158,7 @@ static void release_barriers(sm *s, sm_cta *c) {
 
 static void finish_cta(sm *s, int cta_slot) {
   sm_cta *c = &s->ctas[cta_slot];
-  if (s->pol->ops->cta_exit) s->pol->ops->cta_exit(s->pol, s->id, cta_slot, c->k);
+  if (s->pol->ops->cta_exit) s->pol->ops->cta_exit(s->pol, s->id, cta_slot, c->k, s->now);
   trace_tb_free(&c->tb);
   c->used = 0;
   s->resident_ctas--;
@@ -172,7 +177,8 @@ void sm_try_finish(sm *s, int slot) {
   s->cnt.warps_completed++;
   c->warp_slot[w->wid] = -1;
   c->finished++;
-  if (s->pol->ops->warp_exit) s->pol->ops->warp_exit(s->pol, s->id, cta, w->wid, c->k);
+  if (s->pol->ops->warp_exit)
+    s->pol->ops->warp_exit(s->pol, s->id, cta, w->wid, c->k, s->now);
   if (c->finished == c->nwarps) finish_cta(s, cta);
 }
 
@@ -272,7 +278,7 @@ static void admit_pending_warps(sm *s, uint64_t now) {
   for (int i = 0; i < s->n_cta_slots; i++) {
     sm_cta *c = &s->ctas[i];
     while (c->used && c->launched < c->nwarps &&
-           s->pol->ops->warp_admit(s->pol, s->id, i, c->launched, c->k)) {
+           s->pol->ops->warp_admit(s->pol, s->id, i, c->launched, c->k, now)) {
       if (launch_warp(s, i, c->launched, now) < 0) break;
     }
   }
@@ -343,6 +349,7 @@ static int issue_stage(sm *s, uint64_t now, rf_diag *d) {
 }
 
 int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
+  s->now = now;
   int progress = ldst_cycle(s, m, now);
   if (s->resident_ctas == 0) {
     s->last_issued = -1;

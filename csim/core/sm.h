@@ -63,6 +63,7 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
  * 0 if not, -1 on an internal error (out of memory). */
 int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d);
 int sm_resident_ctas(const sm *s);
+int sm_resident_warps(const sm *s); /* launched and not finished */
 int sm_busy(const sm *s);
 /* The warp issued this cycle (-1 if none) and the first scheduler's stall reason, for waves. */
 int sm_last_issued_warp(const sm *s);

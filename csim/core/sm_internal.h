@@ -98,6 +98,7 @@ struct sm {
   int fetch_next;        /* round-robin start of the fetch stage */
   uint64_t next_age;
   int resident_ctas, resident_warps;
+  uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
   int *order;            /* scratch for sched_order, n_warp_slots entries */
   warp_wait last_stall;

@@ -32,12 +32,17 @@ struct gpu {
 };
 
 gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d) {
+  gpu_hw hw = {HW_C, NULL};
+  return gpu_create_hw(c, &hw, report, d);
+}
+
+gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag *d) {
   gpu *g = rf_calloc(1, sizeof *g, d);
   if (!g) return NULL;
   g->cfg = c;
   g->report = report;
   g->n_sms = config_num_sms(c);
-  if (policy_create(&g->pol, c, g->n_sms, d) < 0) {
+  if (policy_create(&g->pol, c, g->n_sms, hw->mode, hw->wave, d) < 0) {
     free(g);
     return NULL;
   }
@@ -69,6 +74,7 @@ void gpu_destroy(gpu *g) {
 void gpu_set_observer(gpu *g, gpu_observer obs) { g->obs = obs; }
 uint64_t gpu_cycle(const gpu *g) { return g->now; }
 int gpu_num_sms(const gpu *g) { return g->n_sms; }
+const gpu_config *gpu_get_config(const gpu *g) { return g->cfg; }
 const struct sm *gpu_sm(const gpu *g, int i) { return g->sms[i]; }
 
 static void add_counters(sm_counters *a, const sm_counters *b) {
@@ -168,6 +174,7 @@ static void emit_sums(const gpu *g, const run_sums *r, stats_record *out) {
 void gpu_total_stats(const gpu *g, stats_record *out) {
   stats_u64(out, "kernels", (uint64_t)g->nkernels);
   emit_sums(g, &g->total, out);
+  if (g->pol.ops->stats) g->pol.ops->stats(&g->pol, out, 1);
 }
 
 static int any_busy(const gpu *g) {
@@ -194,7 +201,7 @@ static int dispatch(gpu *g, trace_kernel *kt, trace_tb *next, int *have_next,
     sm *s = g->sms[id];
     int slot = sm_free_cta_slot(s);
     if (slot < 0) continue;
-    int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k);
+    int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k, next, g->now);
     if (nwarps <= 0) continue;
     if (sm_launch_cta(s, slot, next, k, nwarps, g->now, d) < 0) return -1;
     g->next_sm = (id + 1) % g->n_sms;
@@ -234,6 +241,15 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     if (have_next && g->now >= dispatch_from &&
         (rc = dispatch(g, kt, &next, &have_next, k, d)) < 0)
       break;
+    if (g->pol.ops->cycle) {
+      for (int i = 0; i < g->n_sms && rc == 0; i++) {
+        const sm *s = g->sms[i];
+        policy_sm_view v = {sm_resident_ctas(s), sm_resident_warps(s),
+                            sm_get_counters(s)->warp_insts};
+        rc = g->pol.ops->cycle(&g->pol, i, &v, g->now, d);
+      }
+      if (rc < 0) break;
+    }
     if (g->obs.cycle) g->obs.cycle(g->obs.ctx, g, g->now);
     g->now++;
     if (progress || g->now <= dispatch_from) {
@@ -281,6 +297,7 @@ int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *
               (uint64_t)policy_max_ctas(g->cfg, k, &limiter));
     stats_str(out, "rfsim_occupancy_limiter", limiter);
     emit_sums(g, &r, out);
+    if (g->pol.ops->stats) g->pol.ops->stats(&g->pol, out, 0);
     g->total.cycles += r.cycles;
     add_counters(&g->total.sm, &r.sm);
     counters_add(&g->total.l1, &r.l1, N_COUNTERS(r.l1));

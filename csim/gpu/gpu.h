@@ -7,6 +7,7 @@
 
 #include "../common/diag.h"
 #include "../config/config.h"
+#include "../hw/unit.h"
 #include "../stats/stats.h"
 
 typedef struct gpu gpu;
@@ -17,7 +18,15 @@ typedef struct gpu_observer {
   void *ctx;
 } gpu_observer;
 
+/* How the run simulates the policy's hardware units, and where their waveforms go. */
+typedef struct gpu_hw {
+  hw_mode mode;   /* -hw c|rtl|lockstep */
+  hw_wave *wave;  /* -wave FILE.fst, or NULL; units add their signals in gpu_create_hw */
+} gpu_hw;
+
+/* gpu_create: -hw c, no waveform. */
 gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d);
+gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag *d);
 void gpu_destroy(gpu *g);
 void gpu_set_observer(gpu *g, gpu_observer obs);
 /* Runs one kernel trace file to completion; appends its stats to *out (initialised by the
@@ -28,6 +37,7 @@ int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *
 void gpu_total_stats(const gpu *g, stats_record *out);
 uint64_t gpu_cycle(const gpu *g);
 int gpu_num_sms(const gpu *g);
+const gpu_config *gpu_get_config(const gpu *g);
 const struct sm *gpu_sm(const gpu *g, int i);
 
 #endif

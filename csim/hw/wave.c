@@ -145,7 +145,9 @@ int wave_add_signal_ex(hw_wave *w, const char *group, const char *name, unsigned
   s->fmt = fmt;
   s->group = dup_str(group, d);
   s->name = dup_str(name, d);
-  s->cur = rf_calloc(s->words < 2 ? 2 : s->words, sizeof(uint32_t), d);
+  /* One spare word: fstWriterEmitValueChangeVec32 reads val[bits / 32] even when bits is a
+   * multiple of 32 (it then uses none of it). */
+  s->cur = rf_calloc((s->words < 2 ? 2 : s->words) + 1, sizeof(uint32_t), d);
   if (!s->group || !s->name || !s->cur) {
     free(s->group);
     free(s->name);

@@ -32,16 +32,21 @@ static int baseline_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag 
 
 /* Every CTA of a kernel needs the same resources, so the dynamic fit check reduces to counting
  * resident CTAs against the static max_cta bound. */
-static int baseline_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k) {
+static int baseline_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
+                              const trace_tb *tb, uint64_t now) {
   (void)cta_slot;
+  (void)tb;
+  (void)now;
   baseline_sm *s = &((baseline_sm *)p->state)[sm];
   if (s->ctas >= s->max_ctas) return 0;
   s->ctas++;
   return k->warps_per_tb;
 }
 
-static void baseline_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info *k) {
+static void baseline_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
+                              uint64_t now) {
   (void)cta_slot;
+  (void)now;
   (void)k;
   ((baseline_sm *)p->state)[sm].ctas--;
 }

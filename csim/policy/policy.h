@@ -12,6 +12,8 @@
 
 #include "../common/diag.h"
 #include "../config/config.h"
+#include "../hw/unit.h"
+#include "../stats/stats.h"
 #include "../trace/trace.h"
 
 /* What the SM tells the policy about one warp when asking whether it may issue. */
@@ -21,6 +23,13 @@ typedef struct policy_warp {
   int warp;       /* warp id within its CTA */
   int slot;       /* SM-local warp slot */
 } policy_warp;
+
+/* What the GPU tells the policy about one SM once per cycle (policy_ops.cycle). */
+typedef struct policy_sm_view {
+  int resident_ctas;
+  int resident_warps;     /* launched and not finished */
+  uint64_t warp_insts;    /* warp instructions the SM issued in this kernel so far */
+} policy_sm_view;
 
 typedef struct policy policy;
 
@@ -32,30 +41,43 @@ typedef struct policy_ops {
   void (*destroy)(policy *p);
   /* A kernel is about to start; may reject shapes it cannot ever run (error with reason). */
   int (*kernel_begin)(policy *p, const trace_kernel_info *k, rf_diag *d);
-  /* May SM `sm` accept the next CTA now? Returns how many of its warps to launch now
-   * (0 = not now; k->warps_per_tb = the whole CTA). On a non-zero answer the policy has
-   * allocated the resources for those warps. */
-  int (*cta_admit)(policy *p, int sm, int cta_slot, const trace_kernel_info *k);
+  /* May SM `sm` accept the next CTA, `tb`, in `cta_slot` now? Returns how many of its warps to
+   * launch now (0 = not now; k->warps_per_tb = the whole CTA). On a non-zero answer the policy
+   * has allocated the resources for those warps (warps 0..n-1). */
+  int (*cta_admit)(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
+                   const trace_tb *tb, uint64_t now);
   /* For CTAs launched partially: may warp `warp` of `cta_slot` start now? (1 = allocated) */
-  int (*warp_admit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k);
+  int (*warp_admit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
+                    uint64_t now);
   /* May this warp issue `in` this cycle? (Lock-based techniques answer 0 to make it retry.) */
   int (*may_issue)(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now);
-  void (*warp_exit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k);
-  void (*cta_exit)(policy *p, int sm, int cta_slot, const trace_kernel_info *k);
+  /* A warp left its slot (exited, nothing in flight); then, after its last warp, the CTA. */
+  void (*warp_exit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
+                    uint64_t now);
+  void (*cta_exit)(policy *p, int sm, int cta_slot, const trace_kernel_info *k, uint64_t now);
+  /* Called by the SM in cycles it has resident CTAs, after issue. */
   void (*tick)(policy *p, int sm, uint64_t now);
-  /* Technique counters as `name = value` lines (may be NULL). */
-  void (*print_stats)(const policy *p, FILE *out);
+  /* Called by the GPU for every SM every cycle of a kernel, after CTA dispatch and before the
+   * waveform tick: the place to step hardware units (policy->hw_mode, policy->wave). -1 (with
+   * d, e.g. a lockstep mismatch) stops the run. */
+  int (*cycle)(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d);
+  /* Appends technique counters to a kernel's record (total = 0, called after the kernel) or
+   * to the run's total (total = 1). Printed as `name = value` lines and written to JSON. */
+  void (*stats)(const policy *p, stats_record *out, int total);
 } policy_ops;
 
 struct policy {
   const policy_ops *ops;
   const gpu_config *cfg;
   int n_sms;
+  hw_mode hw_mode;  /* how the technique's hardware units run (-hw c|rtl|lockstep) */
+  hw_wave *wave;    /* -wave: NULL for none; units add their signals in create */
   void *state;
 };
 
 /* Looks up the policy named by cfg->policy and creates it. */
-int policy_create(policy *p, const gpu_config *cfg, int n_sms, rf_diag *d);
+int policy_create(policy *p, const gpu_config *cfg, int n_sms, hw_mode mode, hw_wave *wave,
+                  rf_diag *d);
 void policy_destroy(policy *p);
 /* Names of all policies, for --help and error messages ("baseline, ..."). */
 void policy_list(char *buf, size_t n);

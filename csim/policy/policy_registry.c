@@ -3,7 +3,7 @@
 #include "policy_registry.h"
 
 /* Adding a technique: implement a policy_ops and list it here. */
-static const policy_ops *const all_policies[] = {&policy_baseline};
+static const policy_ops *const all_policies[] = {&policy_baseline, &policy_warpman};
 
 enum { N_POLICIES = sizeof all_policies / sizeof all_policies[0] };
 
@@ -14,13 +14,16 @@ void policy_list(char *buf, size_t n) {
     used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", all_policies[i]->name);
 }
 
-int policy_create(policy *p, const gpu_config *cfg, int n_sms, rf_diag *d) {
+int policy_create(policy *p, const gpu_config *cfg, int n_sms, hw_mode mode, hw_wave *wave,
+                  rf_diag *d) {
   memset(p, 0, sizeof *p);
   for (int i = 0; i < N_POLICIES; i++) {
     if (strcmp(all_policies[i]->name, cfg->policy)) continue;
     p->ops = all_policies[i];
     p->cfg = cfg;
     p->n_sms = n_sms;
+    p->hw_mode = mode;
+    p->wave = wave;
     return p->ops->create ? p->ops->create(p, d) : 0;
   }
   char names[256];

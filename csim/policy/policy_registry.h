@@ -4,5 +4,6 @@
 #include "policy.h"
 
 extern const policy_ops policy_baseline;
+extern const policy_ops policy_warpman;
 
 #endif

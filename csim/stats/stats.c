@@ -8,6 +8,7 @@
 void stats_init(stats_record *r) { memset(r, 0, sizeof *r); }
 
 void stats_free(stats_record *r) {
+  for (int i = 0; i < r->n; i++) free(r->e[i].v);
   free(r->e);
   memset(r, 0, sizeof *r);
 }
@@ -45,6 +46,22 @@ void stats_str(stats_record *r, const char *name, const char *v) {
   if (e) snprintf(e->s, sizeof e->s, "%s", v);
 }
 
+void stats_series(stats_record *r, const char *name, const double *v, int n) {
+  double *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+  if (!copy) {
+    r->oom = 1;
+    return;
+  }
+  stat_entry *e = add(r, name, STAT_SERIES);
+  if (!e) {
+    free(copy);
+    return;
+  }
+  if (n > 0) memcpy(copy, v, (size_t)n * sizeof *copy);
+  e->v = copy;
+  e->nv = n;
+}
+
 double stats_ratio(double num, double den) { return den != 0 ? num / den : 0.0; }
 
 void stats_print_text(const stats_record *r, FILE *out) {
@@ -54,6 +71,7 @@ void stats_print_text(const stats_record *r, FILE *out) {
       case STAT_U64: fprintf(out, "%s = %llu\n", e->name, (unsigned long long)e->u); break;
       case STAT_F64: fprintf(out, "%s = %.4f\n", e->name, e->f); break;
       case STAT_STR: fprintf(out, "%s = %s\n", e->name, e->s); break;
+      case STAT_SERIES: break;
     }
   }
 }
@@ -80,6 +98,11 @@ static void json_record(FILE *f, const stats_record *r, const char *indent) {
       case STAT_U64: fprintf(f, "%llu", (unsigned long long)e->u); break;
       case STAT_F64: fprintf(f, "%.6f", e->f); break;
       case STAT_STR: json_string(f, e->s); break;
+      case STAT_SERIES:
+        fputc('[', f);
+        for (int k = 0; k < e->nv; k++) fprintf(f, "%s%.6g", k ? ", " : "", e->v[k]);
+        fputc(']', f);
+        break;
     }
   }
   fprintf(f, "\n%s}", indent);

@@ -8,7 +8,8 @@
 
 #include "../common/diag.h"
 
-typedef enum stat_kind { STAT_U64, STAT_F64, STAT_STR } stat_kind;
+/* STAT_SERIES: a sequence of numbers, written to JSON as an array and left out of the text. */
+typedef enum stat_kind { STAT_U64, STAT_F64, STAT_STR, STAT_SERIES } stat_kind;
 
 typedef struct stat_entry {
   char name[64];
@@ -16,6 +17,8 @@ typedef struct stat_entry {
   uint64_t u;
   double f;
   char s[256];
+  double *v;  /* STAT_SERIES: nv values, owned by the record */
+  int nv;
 } stat_entry;
 
 typedef struct stats_record {
@@ -29,6 +32,8 @@ void stats_free(stats_record *r);
 void stats_u64(stats_record *r, const char *name, uint64_t v);
 void stats_f64(stats_record *r, const char *name, double v);
 void stats_str(stats_record *r, const char *name, const char *v);
+/* Copies v[0..n) into the record (JSON only). */
+void stats_series(stats_record *r, const char *name, const double *v, int n);
 /* Ratio helper: 0 when the denominator is 0 (GPGPU-Sim prints 0 rather than nan). */
 double stats_ratio(double num, double den);
 
