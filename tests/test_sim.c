@@ -34,37 +34,9 @@ static void tiny_config(gpu_config *c, const char *scheduler) {
   if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
 }
 
-/* Kernel text: `ntb` blocks of `nwarps` warps, each warp running `body` (instruction lines,
- * '\n'-separated, PCs assigned here), with v5 so BAR immediates name barriers. */
 static char *kernel_text(int ntb, int nwarps, const char *const *bodies) {
-  size_t cap = 1 << 16, used = 0;
-  char *t = malloc(cap);
+  char *t = tu_kernel_text("tiny", ntb, nwarps, 16, bodies, nwarps);
   assert_non_null(t);
-  used += (size_t)snprintf(t + used, cap - used,
-                           "-kernel name = tiny\n-kernel id = 1\n-grid dim = (%d,1,1)\n"
-                           "-block dim = (%d,1,1)\n-shmem = 0\n-nregs = 16\n"
-                           "-shmem base_addr = 0x7f0000000000\n"
-                           "-local mem base_addr = 0x7e0000000000\n"
-                           "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n",
-                           ntb, nwarps * 32);
-  for (int b = 0; b < ntb; b++) {
-    used += (size_t)snprintf(t + used, cap - used, "#BEGIN_TB\nthread block = %d,0,0\n", b);
-    for (int w = 0; w < nwarps; w++) {
-      const char *body = bodies[w];
-      int n = 0;
-      for (const char *p = body; *p; p++) n += *p == '\n';
-      used += (size_t)snprintf(t + used, cap - used, "warp = %d\ninsts = %d\n", w, n);
-      int pc = 0;
-      for (const char *p = body; *p;) {
-        const char *nl = strchr(p, '\n');
-        used += (size_t)snprintf(t + used, cap - used, "%04x ffffffff %.*s\n", pc, (int)(nl - p),
-                                 p);
-        pc += 16;
-        p = nl + 1;
-      }
-    }
-    used += (size_t)snprintf(t + used, cap - used, "#END_TB\n");
-  }
   return t;
 }
 

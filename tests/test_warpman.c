@@ -260,34 +260,8 @@ static void test_directed_lockstep(void **state) {
 
 /* A kernel of ntb TBs of 16 warps, 26 registers per thread, every warp running `body`. */
 static char *kernel_text(int ntb, const char *const *bodies, int nbodies) {
-  size_t cap = 1 << 20, used = 0;
-  char *t = malloc(cap);
+  char *t = tu_kernel_text("directed", ntb, 16, 26, bodies, nbodies);
   assert_non_null(t);
-  used += (size_t)snprintf(t + used, cap - used,
-                           "-kernel name = directed\n-kernel id = 1\n-grid dim = (%d,1,1)\n"
-                           "-block dim = (512,1,1)\n-shmem = 0\n-nregs = 26\n"
-                           "-shmem base_addr = 0x7f0000000000\n"
-                           "-local mem base_addr = 0x7e0000000000\n"
-                           "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n",
-                           ntb);
-  for (int b = 0; b < ntb; b++) {
-    used += (size_t)snprintf(t + used, cap - used, "#BEGIN_TB\nthread block = %d,0,0\n", b);
-    for (int w = 0; w < 16; w++) {
-      const char *body = bodies[w % nbodies];
-      int n = 0;
-      for (const char *p = body; *p; p++) n += *p == '\n';
-      used += (size_t)snprintf(t + used, cap - used, "warp = %d\ninsts = %d\n", w, n);
-      int pc = 0;
-      for (const char *p = body; *p;) {
-        const char *nl = strchr(p, '\n');
-        used += (size_t)snprintf(t + used, cap - used, "%04x ffffffff %.*s\n", pc, (int)(nl - p),
-                                 p);
-        pc += 16;
-        p = nl + 1;
-      }
-    }
-    used += (size_t)snprintf(t + used, cap - used, "#END_TB\n");
-  }
   return t;
 }
 

@@ -1,6 +1,7 @@
 #include "test_util.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,4 +42,61 @@ const char *tu_shared_trace(const char *rel, char *buf, size_t n) {
   const char *shared = getenv("SHARED");
   snprintf(buf, n, "%s/traces/%s", shared && *shared ? shared : "../shared", rel);
   return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+/* Appends to a growing buffer; returns 0, or -1 (buffer freed) when out of memory. */
+static int append(char **buf, size_t *used, size_t *cap, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(*buf + *used, *cap - *used, fmt, ap);
+    va_end(ap);
+    if (n < 0) return -1;
+    if ((size_t)n < *cap - *used) {
+      *used += (size_t)n;
+      return 0;
+    }
+    char *nb = realloc(*buf, *cap * 2);
+    if (!nb) {
+      free(*buf);
+      *buf = NULL;
+      return -1;
+    }
+    *buf = nb;
+    *cap *= 2;
+  }
+}
+
+char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
+                     const char *const *bodies, int nbodies) {
+  size_t cap = 1 << 16, used = 0;
+  char *t = malloc(cap);
+  if (!t || append(&t, &used, &cap,
+                   "-kernel name = %s\n-kernel id = 1\n-grid dim = (%d,1,1)\n"
+                   "-block dim = (%d,1,1)\n-shmem = 0\n-nregs = %d\n"
+                   "-shmem base_addr = 0x7f0000000000\n"
+                   "-local mem base_addr = 0x7e0000000000\n"
+                   "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n",
+                   name, ntb, nwarps * 32, nregs) < 0)
+    return NULL;
+  for (int b = 0; b < ntb; b++) {
+    if (append(&t, &used, &cap, "#BEGIN_TB\nthread block = %d,0,0\n", b) < 0) return NULL;
+    for (int w = 0; w < nwarps; w++) {
+      const char *body = bodies[w % nbodies];
+      int n = 0;
+      for (const char *p = body; *p; p++) n += *p == '\n';
+      if (append(&t, &used, &cap, "warp = %d\ninsts = %d\n", w, n) < 0) return NULL;
+      int pc = 0;
+      for (const char *p = body; *p;) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) nl = p + strlen(p);
+        if (append(&t, &used, &cap, "%04x ffffffff %.*s\n", pc, (int)(nl - p), p) < 0)
+          return NULL;
+        pc += 16;
+        p = *nl ? nl + 1 : nl;
+      }
+    }
+    if (append(&t, &used, &cap, "#END_TB\n") < 0) return NULL;
+  }
+  return t;
 }

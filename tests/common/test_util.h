@@ -16,4 +16,10 @@ void tu_rmtree(const char *dir);
  * if it does not exist. */
 const char *tu_shared_trace(const char *rel, char *buf, size_t n);
 
+/* Text of a tracer-v5 kernel file (so BAR immediates name barriers): `ntb` blocks of `nwarps`
+ * warps, warp w running bodies[w % nbodies] (instruction lines without PC and mask, each ending
+ * in '\n'; PCs are assigned here, every lane active). Returns a malloc'd string or NULL. */
+char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
+                     const char *const *bodies, int nbodies);
+
 #endif
