@@ -10,11 +10,10 @@
 
 /* What one kernel (or the whole run) adds up to. */
 typedef struct run_sums {
-  uint64_t cycles, sm_cycles;
+  uint64_t cycles;
   sm_counters sm;
   cache_stats l1;
   memsys_stats mem;
-  uint64_t ctas;
 } run_sums;
 
 struct gpu {
@@ -101,7 +100,6 @@ static void add_counters(sm_counters *a, const sm_counters *b) {
 
 /* The memory-side counters are cumulative; a kernel's share is the difference of snapshots.
  * Every field of these structs is a uint64_t counter, so they are handled as arrays. */
-#define COUNTER_ARRAY(s) ((uint64_t *)(void *)&(s))
 #define N_COUNTERS(s) (sizeof(s) / sizeof(uint64_t))
 
 static void counters_sub(void *a, const void *b, size_t n) {

@@ -55,6 +55,21 @@ static int name_ok(const char *s, int allow_dots) {
   return 1;
 }
 
+/* Releases the writer's memory (the FST file itself is closed by the caller). */
+static void wave_free(hw_wave *w) {
+  if (w->sig) {
+    for (int i = 0; i < w->n; i++) {
+      free(w->sig[i].group);
+      free(w->sig[i].name);
+      free(w->sig[i].cur);
+    }
+    free(w->sig);
+  }
+  free(w->path);
+  free(w->tmp_path);
+  free(w);
+}
+
 hw_wave *wave_open(const char *path, uint64_t window_start, uint64_t window_end, rf_diag *d) {
   if (!path || !*path) {
     rf_fail(d, "waveform: expected a file name, found an empty one");
@@ -98,17 +113,7 @@ hw_wave *wave_open(const char *path, uint64_t window_start, uint64_t window_end,
   }
   return w;
 fail:
-  if (w->sig) {
-    for (int i = 0; i < w->n; i++) {
-      free(w->sig[i].group);
-      free(w->sig[i].name);
-      free(w->sig[i].cur);
-    }
-    free(w->sig);
-  }
-  free(w->path);
-  free(w->tmp_path);
-  free(w);
+  wave_free(w);
   return NULL;
 }
 
@@ -393,14 +398,6 @@ int wave_close(hw_wave *w, rf_diag *d) {
     rc = rf_fail(d, "waveform %s: cannot rename %s: %s", w->path, w->tmp_path, strerror(errno));
   }
   if (rc == 0) rc = write_gtkw(w, d);
-  for (int i = 0; i < w->n; i++) {
-    free(w->sig[i].group);
-    free(w->sig[i].name);
-    free(w->sig[i].cur);
-  }
-  free(w->sig);
-  free(w->path);
-  free(w->tmp_path);
-  free(w);
+  wave_free(w);
   return rc;
 }
