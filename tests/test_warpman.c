@@ -6,7 +6,8 @@
  *  - mode off reproduces the baseline policy cycle for cycle; temp keeps more warps resident on
  *    an imbalanced workload (warpman_st); threshold 1 is temp and a huge threshold is spatial;
  *  - RTRU and lifetime stats agree with each other on a two-warp TB;
- *  - a whole workload in -hw rtl and lockstep gives the C mode's stats;
+ *  - a whole workload in -hw rtl and lockstep gives the C mode's stats; every WarpMan workload
+ *    in every mode that uses the units passes lockstep with the C mode's stats;
  *  - bin/rfsim: a lockstep run with the broken wm_wlbuf RTL stops with the mismatch message;
  *    a -wave run writes an FST that fst2vcd reads, with the SM and unit signals, and a .gtkw.
  * Needs the generated workloads (make workloads), bin/rfsim and build/hw/rfsim-broken. */
@@ -455,6 +456,35 @@ static void test_lockstep_whole_workload(void **state) {
   stats_free(&rl);
 }
 
+/* Lockstep on every WarpMan workload of the suite, in each mode that drives the units: no
+ * mismatch anywhere, and the stats equal the C reference run's (about 5 s in all). */
+static void test_lockstep_every_warpman_workload(void **state) {
+  (void)state;
+  static const char *const names[] = {"bt", "ct", "hg", "hs", "mc", "mm", "nn",
+                                      "pf", "ray", "rs", "sn", "sr", "st"};
+  static const char *const modes[] = {"temp", "spatial", "dueling", "threshold"};
+  int partial_runs = 0;
+  for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+    gpu_config c;
+    warpman_config(&c, modes[m]);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+      char list[128];
+      snprintf(list, sizeof list, "build/traces/warpman_%s/kernelslist.g", names[i]);
+      stats_record rc, rl;
+      char *tc = run_list(&c, HW_C, list, &rc);
+      char *tl = run_list(&c, HW_LOCKSTEP, list, &rl);
+      if (strcmp(tc, tl) != 0) fail_msg("%s (%s): lockstep stats differ from C", list, modes[m]);
+      partial_runs += su(&rc, "warpman_partial_tbs") > 0;
+      free(tc);
+      free(tl);
+      stats_free(&rc);
+      stats_free(&rl);
+    }
+  }
+  /* the suite does exercise partial TBs through the workload buffer */
+  assert_true(partial_runs >= 5);
+}
+
 static void test_config_errors(void **state) {
   (void)state;
   gpu_config c;
@@ -586,6 +616,7 @@ int main(void) {
       cmocka_unit_test(test_temp_keeps_more_warps_resident),
       cmocka_unit_test(test_threshold_and_dueling),
       cmocka_unit_test(test_lockstep_whole_workload),
+      cmocka_unit_test(test_lockstep_every_warpman_workload),
       cmocka_unit_test(test_config_errors),
       cmocka_unit_test(test_broken_rtl_stops_the_simulator),
       cmocka_unit_test(test_wave_run),
