@@ -19,7 +19,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo bench clean workloads experiments-warpman
+.PHONY: all deps test demo waves waves-screenshot bench clean workloads experiments-warpman
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -72,14 +72,21 @@ $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
 test: deps all $(TESTS) $(HW_TESTS) workloads
 	@SHARED=$(SHARED) bash tests/run.sh $(TESTS) $(HW_TESTS)
 
-demo: deps all $(BUILD)/traces/warpman_st/kernelslist.g
+demo: deps all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
 	@bash tools/demo.sh
+
+# Opens the demo's waveform in GTKWave; waves-screenshot renders it headless (Xvfb) to
+# docs/demo_waves.png, the picture in the README.
+waves:
+	@bash tools/waves.sh
+waves-screenshot:
+	@bash tools/waves.sh --screenshot docs/demo_waves.png
 
 # WarpMan modes on the WarpMan workloads: out/experiments/warpman.md and .png (about a minute).
 experiments-warpman: all workloads
 	@bash tools/experiments_warpman.sh
 
-bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g
+bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_ray/kernelslist.g
 	@bash tools/bench.sh
 
 clean:
