@@ -19,7 +19,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo waves waves-screenshot bench clean workloads experiments-warpman
+.PHONY: all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -85,6 +85,19 @@ waves-screenshot:
 # WarpMan modes on the WarpMan workloads: out/experiments/warpman.md and .png (about a minute).
 experiments-warpman: all workloads
 	@bash tools/experiments_warpman.sh
+
+# resource_sharing Tables VI and VIII (resident TBs with register / scratchpad sharing), each
+# entry beside the paper's; fails if any differs.
+REGSHARE_SET1 := backprop btree hotspot lib mum mriq sgemm stencil
+SPSHARE_SET2  := conv1 conv2 lavamd nw1 nw2 srad1 srad2
+occupancy-tables: all workloads
+	@bin/occupancy -config configs/tesla_c2050.config -resource registers \
+	  -paper traces/paper/resource_sharing_table6.txt \
+	  $(foreach w,$(REGSHARE_SET1),$(BUILD)/traces/regshare_$(w)/kernelslist.g)
+	@echo
+	@bin/occupancy -config configs/tesla_c2050_scratchpad.config -resource scratchpad \
+	  -paper traces/paper/resource_sharing_table8.txt \
+	  $(foreach w,$(SPSHARE_SET2),$(BUILD)/traces/spshare_$(w)/kernelslist.g)
 
 bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_ray/kernelslist.g
 	@bash tools/bench.sh
