@@ -149,7 +149,7 @@ static void warp_exit(harness *h, int slot, int warp) {
 /* Ends the cycle: the units take their edge. */
 static void end_cycle(harness *h) {
   rf_diag d;
-  policy_sm_view v = {1, h->resident_warps, 0};
+  policy_sm_view v = {1, h->resident_warps, 0, 0};
   if (h->p.ops->cycle(&h->p, 0, &v, h->now, &d) < 0) fail_msg("%s", d.msg);
   h->now++;
 }

@@ -95,9 +95,33 @@ static int rotate(const int *list, int n, int start, int *order) {
   return n;
 }
 
+static int base_order(sm *s, sm_sched *q, int *order);
+
+/* A policy's warp classes (e.g. owner-warp-first) go first, lowest class first; within a class
+ * the base scheduler's order is kept (a stable counting sort). */
+#define SCHED_MAX_CLASSES 8
 int sched_order(sm *s, int sched, uint64_t now, int *order) {
   (void)now;
   sm_sched *q = &s->scheds[sched];
+  int n = base_order(s, q, order);
+  int nclass = s->pol->warp_priorities;
+  if (nclass <= 1 || n <= 1 || !s->pol->ops->warp_priority) return n;
+  if (nclass > SCHED_MAX_CLASSES) nclass = SCHED_MAX_CLASSES;
+  int count[SCHED_MAX_CLASSES + 1] = {0};
+  int *cls = s->order_tmp;
+  for (int i = 0; i < n; i++) {
+    int c = s->pol->ops->warp_priority(s->pol, s->id, order[i]);
+    cls[i] = c < 0 ? 0 : c >= nclass ? nclass - 1 : c;
+    count[cls[i] + 1]++;
+  }
+  for (int c = 1; c <= nclass; c++) count[c] += count[c - 1];
+  int *sorted = s->order_tmp + n;
+  for (int i = 0; i < n; i++) sorted[count[cls[i]]++] = order[i];
+  memcpy(order, sorted, (size_t)n * sizeof *order);
+  return n;
+}
+
+static int base_order(sm *s, sm_sched *q, int *order) {
   switch (s->cfg->scheduler) {
     case SCHED_GTO: {
       int n = 0;

@@ -28,7 +28,8 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->ctas = rf_calloc((size_t)s->n_cta_slots, sizeof *s->ctas, d);
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
-  if (!s->order || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0) {
+  s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
+  if (!s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0) {
     sm_destroy(s);
     return NULL;
   }
@@ -63,6 +64,7 @@ void sm_destroy(sm *s) {
   free(s->ctas);
   free(s->unit_free);
   free(s->order);
+  free(s->order_tmp);
   free(s->loads);
   free(s->events);
   free(s);
@@ -113,6 +115,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
   c->launched++;
   s->resident_warps++;
   sched_add_warp(s, slot);
+  if (s->pol->ops->warp_start) s->pol->ops->warp_start(s->pol, s->id, cta_slot, wid, slot, now);
   return slot;
 }
 

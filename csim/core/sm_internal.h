@@ -101,6 +101,7 @@ struct sm {
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
   int *order;            /* scratch for sched_order, n_warp_slots entries */
+  int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
   sm_counters cnt;
 };

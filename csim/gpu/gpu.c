@@ -242,8 +242,10 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     if (g->pol.ops->cycle) {
       for (int i = 0; i < g->n_sms && rc == 0; i++) {
         const sm *s = g->sms[i];
-        policy_sm_view v = {sm_resident_ctas(s), sm_resident_warps(s),
-                            sm_get_counters(s)->warp_insts};
+        const sm_counters *sc = sm_get_counters(s);
+        policy_sm_view v = {sm_resident_ctas(s), sm_resident_warps(s), sc->warp_insts,
+                            sc->stall_idle + sc->stall_scoreboard + sc->stall_pipeline +
+                                sc->stall_barrier + sc->stall_policy};
         rc = g->pol.ops->cycle(&g->pol, i, &v, g->now, d);
       }
       if (rc < 0) break;

@@ -29,6 +29,7 @@ typedef struct policy_sm_view {
   int resident_ctas;
   int resident_warps;     /* launched and not finished */
   uint64_t warp_insts;    /* warp instructions the SM issued in this kernel so far */
+  uint64_t stall_cycles;  /* scheduler-cycles in which nothing issued, this kernel so far */
 } policy_sm_view;
 
 typedef struct policy policy;
@@ -49,6 +50,11 @@ typedef struct policy_ops {
   /* For CTAs launched partially: may warp `warp` of `cta_slot` start now? (1 = allocated) */
   int (*warp_admit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
                     uint64_t now);
+  /* Warp `warp` of `cta_slot` was given SM warp slot `slot` (after cta_admit / warp_admit). */
+  void (*warp_start)(policy *p, int sm, int cta_slot, int warp, int slot, uint64_t now);
+  /* Scheduling class of a warp slot when p->warp_priorities is set: each scheduler tries lower
+   * classes first, keeping its own (LRR/GTO/...) order within a class (e.g. owner-warp-first). */
+  int (*warp_priority)(const policy *p, int sm, int slot);
   /* May this warp issue `in` this cycle? (Lock-based techniques answer 0 to make it retry.) */
   int (*may_issue)(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now);
   /* A warp left its slot (exited, nothing in flight); then, after its last warp, the CTA. */
@@ -72,6 +78,7 @@ struct policy {
   int n_sms;
   hw_mode hw_mode;  /* how the technique's hardware units run (-hw c|rtl|lockstep) */
   hw_wave *wave;    /* -wave: NULL for none; units add their signals in create */
+  int warp_priorities; /* number of warp_priority classes in use (0: none; set by create) */
   void *state;
 };
 
