@@ -22,6 +22,17 @@ row() {
   if [[ "$p" =~ ^[0-9]+$ ]]; then diff=$(( f - p )); [ $diff -ge 0 ] && diff="+$diff"; else p=${p:-"-"}; diff="-"; fi
   printf "$fmt" "$n" "$f" "$m" "$c" "$t" "$d" "$(printf '%.0f' "$a")" "$s" "$fm" "$p" "$diff"
   [ -n "$why" ] && echo "$why" | fold -s -w 90 | sed 's/^/    /'
+  # "unit|paper fields|f1 f2 ...": which traced flops the paper's formula counts
+  local pf
+  pf=$(awk -F'|' -v n="$n" '$1 == n && $2 == "paper fields" { print $3 }' "$ref")
+  if [ -n "$pf" ] && [ -f "$out/$n.json" ]; then
+    sed -n 's/.*"state": {\(.*\)},$/\1/p' "$out/$n.json" | tr -d '"' | tr ',' '\n' |
+      awk -F': *' -v pf=" $pf " -v paper="$p" '
+        { gsub(/ /, "", $1); if (index(pf, " " $1 " ")) { c = c (c ? " + " : "") $1 " " $2; cs += $2 }
+          else { x = x (x ? " + " : "") $1 " " $2; xs += $2 } }
+        END { printf "    paper-counted flops: %s = %d (paper %s)\n", c, cs, paper
+              if (x) printf "    beyond the paper:    %s = %d\n", x, xs }'
+  fi
   return 0
 }
 for t in "$@"; do
@@ -34,4 +45,5 @@ echo "transist: CMOS transistors (yosys stat -tech cmos + 24 per flop); depth: l
 echo "area: ${lib:-liberty} cells in um^2 (no wiring); slack: OpenSTA worst setup slack at"
 echo "${mhz:-?} MHz (GTX 480 core clock 700 MHz), fmax: the clock the worst path allows, both in"
 echo "this library (OSU 0.18 um; the GTX 480 is 40 nm); paper/diff: the paper's flop-bit figure"
-echo "and measured minus paper. Per-unit detail and critical paths: $out/<name>.txt"
+echo "and measured minus paper; paper-counted flops: the descriptor's flops that the paper's"
+echo "formula counts, and those it does not. Per-unit detail and critical paths: $out/<name>.txt"

@@ -140,6 +140,16 @@ typedef struct gpu_config {
   warpman_mode warpman_mode;       /* -warpman_mode off|temp|spatial|dueling|threshold */
   int warpman_threshold;           /* -warpman_threshold: resident warps that stop partial TBs */
   long long warpman_duel_window;   /* -warpman_duel_window: cycles per SM-dueling sample */
+
+  /* Register sharing (-rfsim_policy regshare) and scratchpad sharing (spshare), resource_sharing
+   * sec. III-IV: csim/policy/regshare.c, spshare.c. */
+  double regshare_t;               /* -regshare_t: threshold t, sharing % = (1 - t) * 100 */
+  int regshare_owf;                /* -regshare_owf: owner-warp-first scheduling */
+  int regshare_unroll;             /* -regshare_unroll: renumber registers by first use */
+  int regshare_dyn;                /* -regshare_dyn: dynamic warp execution */
+  long long regshare_dyn_period;   /* -regshare_dyn_period: cycles between stall comparisons */
+  double spshare_t;                /* -spshare_t: threshold t of scratchpad sharing */
+  int spshare_owf;                 /* -spshare_owf: owner-warp-first scheduling */
 } gpu_config;
 
 /* Where notes about unmodelled options go, and which options were already reported, so that

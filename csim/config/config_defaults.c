@@ -97,6 +97,14 @@ void config_defaults(gpu_config *c) {
   c->warpman_mode = WARPMAN_OFF;
   c->warpman_threshold = 36;
   c->warpman_duel_window = 2000;
+  /* the papers' evaluated setting: 90% sharing with every optimization */
+  c->regshare_t = 0.1;
+  c->regshare_owf = 1;
+  c->regshare_unroll = 1;
+  c->regshare_dyn = 1;
+  c->regshare_dyn_period = 1000;
+  c->spshare_t = 0.1;
+  c->spshare_owf = 1;
 
   config_derive(c);
 }

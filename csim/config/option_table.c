@@ -114,7 +114,7 @@ const opt_def config_options[] = {
   INT("rfsim_mem_chunk_bytes", mem_chunk_bytes, 32, BIG, "channel interleaving granule, bytes"),
 
   /* rfsim's own. */
-  STR("rfsim_policy", policy, "resource policy (baseline, warpman)"),
+  STR("rfsim_policy", policy, "resource policy (baseline, warpman, regshare, spshare)"),
   LL("rfsim_watchdog", watchdog_cycles, 1, LLONG_MAX, "cycles without progress before abort"),
   LL("gpgpu_max_cycle", max_cycles, 0, LLONG_MAX, "stop after this many cycles (0: no limit)"),
   INT("gpgpu_kernel_launch_latency", kernel_launch_latency, 0, BIG,
@@ -128,6 +128,20 @@ const opt_def config_options[] = {
       "threshold mode: no partial TB while this many warps are resident (paper: 36)"),
   LL("warpman_duel_window", warpman_duel_window, 1, LLONG_MAX,
      "dueling mode: cycles over which the two dueling SMs' IPC is compared"),
+
+  /* Register sharing (-rfsim_policy regshare), scratchpad sharing (spshare). */
+  DOUBLE("regshare_t", regshare_t, 0.001, 1.0,
+         "register sharing threshold t: pairs get (1+t)*Rtb registers, (1-t)*100 % shared"),
+  BOOL("regshare_owf", regshare_owf, "owner-warp-first scheduling (owner > unshared > non-owner)"),
+  BOOL("regshare_unroll", regshare_unroll,
+       "unroll and reorder register declarations: number registers by first use"),
+  BOOL("regshare_dyn", regshare_dyn,
+       "dynamic warp execution: throttle non-owner memory instructions by SM0's stalls"),
+  LL("regshare_dyn_period", regshare_dyn_period, 1, LLONG_MAX,
+     "dynamic warp execution: cycles between stall comparisons with SM0 (paper: 1000)"),
+  DOUBLE("spshare_t", spshare_t, 0.001, 1.0,
+         "scratchpad sharing threshold t: pairs get (1+t)*Rtb bytes, (1-t)*100 % shared"),
+  BOOL("spshare_owf", spshare_owf, "scratchpad sharing: owner-warp-first scheduling"),
 };
 
 const size_t config_option_count = sizeof config_options / sizeof config_options[0];

@@ -22,6 +22,7 @@ typedef struct policy_warp {
   int cta_slot;   /* SM-local CTA slot */
   int warp;       /* warp id within its CTA */
   int slot;       /* SM-local warp slot */
+  const trace_warp *tw; /* its trace: the address pool of its memory instructions */
 } policy_warp;
 
 /* What the GPU tells the policy about one SM once per cycle (policy_ops.cycle). */

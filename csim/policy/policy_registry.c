@@ -3,7 +3,7 @@
 #include "policy_registry.h"
 
 /* Adding a technique: implement a policy_ops and list it here. */
-static const policy_ops *const all_policies[] = {&policy_baseline, &policy_warpman};
+static const policy_ops *const all_policies[] = {&policy_baseline, &policy_warpman, &policy_regshare};
 
 enum { N_POLICIES = sizeof all_policies / sizeof all_policies[0] };
 

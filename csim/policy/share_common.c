@@ -1,0 +1,194 @@
+#include "share_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int share_core_init(share_core *c, const policy *p, double t, rf_diag *d) {
+  memset(c, 0, sizeof *c);
+  c->t_milli = share_t_milli(t);
+  c->warp_slots = p->cfg->max_threads_per_sm / p->cfg->warp_size;
+  c->cta_slots = p->cfg->shader_cta;
+  if (c->warp_slots > 64)
+    return rf_fail(d, "-rfsim_policy %s: expected at most 64 warp slots per SM (the units' warp "
+                      "masks), found %d", p->cfg->policy, c->warp_slots);
+  c->sm = rf_calloc((size_t)p->n_sms, sizeof *c->sm, d);
+  if (!c->sm) return -1;
+  for (int i = 0; i < p->n_sms; i++) {
+    c->sm[i].cta = rf_calloc((size_t)c->cta_slots, sizeof *c->sm[i].cta, d);
+    if (!c->sm[i].cta) return -1;
+  }
+  return 0;
+}
+
+void share_core_free(share_core *c, int n_sms) {
+  for (int i = 0; c->sm && i < n_sms; i++) free(c->sm[i].cta);
+  free(c->sm);
+  c->sm = NULL;
+}
+
+int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_info *k,
+                            share_resource r, rf_diag *d) {
+  share_plan_compute(p->cfg, k, r, c->t_milli, &c->plan);
+  if (c->plan.baseline == 0)
+    return rf_fail(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
+                      "memory) does not fit on an SM", k->name, k->threads_per_tb, k->nregs,
+                   k->shmem);
+  if (k->warps_per_tb > SHARE_MAX_TB_WARPS)
+    return rf_fail(d, "kernel %s: expected at most %d warps per thread block, found %d", k->name,
+                   SHARE_MAX_TB_WARPS, k->warps_per_tb);
+  c->warps_per_tb = k->warps_per_tb;
+  for (int i = 0; i < p->n_sms; i++) c->sm[i].cfg_due = 1;
+  share_counts_add(&c->total, &c->kern);
+  memset(&c->kern, 0, sizeof c->kern);
+  return 0;
+}
+
+static int push(share_fifo *q, share_write w) {
+  if (q->n == SHARE_QUEUE) return -1;
+  q->e[(q->head + q->n++) % SHARE_QUEUE] = w;
+  return 0;
+}
+
+int share_core_pop(share_core *c, int sm, share_fifo *q, share_write *w) {
+  if (q->n == 0) return 0;
+  *w = q->e[q->head];
+  q->head = (q->head + 1) % SHARE_QUEUE;
+  q->n--;
+  if (w->cta >= 0) c->sm[sm].cta[w->cta].pending--;
+  return 1;
+}
+
+/* Queues a bit write of a TB's warps; the TB waits until it is applied. The queues hold at
+ * most a few writes per TB event and there are at most cta_slots TBs, so they never fill. */
+static void queue_warps(share_core *c, int sm, int cta, uint64_t mask, int sharing, int owner) {
+  if (!mask) return;
+  share_write w = {cta, sharing, owner, mask};
+  if (push(&c->sm[sm].warp_q, w) == 0) c->sm[sm].cta[cta].pending++;
+}
+
+static void set_owner(share_core *c, int sm, int cta, int owner) {
+  share_cta *t = &c->sm[sm].cta[cta];
+  if (t->owner == owner) return;
+  t->owner = owner;
+  queue_warps(c, sm, cta, t->live & ~t->unwritten, t->paired, owner);
+}
+
+int share_core_cta_admit(share_core *c, int sm, int cta_slot, const trace_kernel_info *k) {
+  (void)k;
+  share_sm *m = &c->sm[sm];
+  if (cta_slot >= c->plan.resident || m->resident >= c->plan.resident) return 0;
+  share_cta *t = &m->cta[cta_slot];
+  t->resident = 1;
+  /* `pending` carries over: writes queued for the slot's previous TB still count down */
+  t->live = t->unwritten = 0;
+  t->paired = cta_slot >= c->plan.unshared;
+  t->pair = t->paired ? (cta_slot - c->plan.unshared) / 2 : -1;
+  t->partner = t->paired ? c->plan.unshared + 2 * t->pair + !((cta_slot - c->plan.unshared) & 1)
+                         : -1;
+  t->owner = 0;
+  if (t->paired) {
+    share_cta *q = &m->cta[t->partner];
+    if (q->resident) set_owner(c, sm, t->partner, 1);
+    else t->owner = 1;
+  }
+  share_write w = {cta_slot, cta_slot, t->paired ? t->partner : c->cta_slots, 0};
+  if (push(&m->tb_q, w) == 0) t->pending++;
+  m->resident++;
+  c->kern.tbs++;
+  c->kern.shared_tbs += (uint64_t)t->paired;
+  return c->warps_per_tb;
+}
+
+void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int slot) {
+  share_cta *t = &c->sm[sm].cta[cta_slot];
+  if (warp < SHARE_MAX_TB_WARPS) t->slot_of[warp] = slot;
+  t->live |= (uint64_t)1 << slot;
+  t->unwritten |= (uint64_t)1 << slot;
+  t->pending++; /* until share_core_flush_launches queues its bits */
+}
+
+void share_core_flush_launches(share_core *c, int sm) {
+  share_sm *m = &c->sm[sm];
+  for (int i = 0; i < c->cta_slots; i++) {
+    share_cta *t = &m->cta[i];
+    if (!t->unwritten) continue;
+    t->pending -= __builtin_popcountll(t->unwritten);
+    queue_warps(c, sm, i, t->unwritten, t->paired, t->owner);
+    t->unwritten = 0;
+  }
+}
+
+void share_core_cta_exit(share_core *c, int sm, int cta_slot) {
+  share_sm *m = &c->sm[sm];
+  share_cta *t = &m->cta[cta_slot];
+  if (t->paired && t->owner && m->cta[t->partner].resident) {
+    set_owner(c, sm, t->partner, 1);
+    c->kern.ownership_changes++;
+  }
+  t->resident = 0;
+  t->owner = 0;
+  t->live = 0;
+  m->resident--;
+}
+
+void share_core_take_ownership(share_core *c, int sm, int cta_slot) {
+  share_cta *t = &c->sm[sm].cta[cta_slot];
+  if (!t->paired || t->owner) return;
+  set_owner(c, sm, cta_slot, 1);
+  if (c->sm[sm].cta[t->partner].resident) set_owner(c, sm, t->partner, 0);
+  c->kern.ownership_changes++;
+}
+
+int share_core_busy(const share_core *c, int sm) {
+  const share_sm *m = &c->sm[sm];
+  if (m->cfg_due || m->tb_q.n || m->warp_q.n) return 1;
+  for (int i = 0; i < c->cta_slots; i++)
+    if (m->cta[i].unwritten) return 1;
+  return 0;
+}
+
+uint64_t share_bits(const uint32_t *words, unsigned lo, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; i++) {
+    unsigned b = lo + i;
+    v |= (uint64_t)((words[b / 32] >> (b % 32)) & 1u) << i;
+  }
+  return v;
+}
+
+void share_counts_add(share_counts *a, const share_counts *b) {
+  a->tbs += b->tbs;
+  a->shared_tbs += b->shared_tbs;
+  a->grants += b->grants;
+  a->lock_waits += b->lock_waits;
+  a->setup_waits += b->setup_waits;
+  a->ownership_changes += b->ownership_changes;
+  a->dwe_blocked += b->dwe_blocked;
+}
+
+void share_core_stats(const share_core *c, const char *prefix, stats_record *out, int total) {
+  share_counts all = c->total;
+  share_counts_add(&all, &c->kern);
+  const share_counts *s = total ? &all : &c->kern;
+  char name[96];
+#define STAT_U(field, v) \
+  (snprintf(name, sizeof name, "%s_%s", prefix, field), stats_u64(out, name, (uint64_t)(v)))
+  if (!total) {
+    STAT_U("t_milli", c->t_milli);
+    STAT_U("baseline_tbs_per_sm", c->plan.baseline);
+    STAT_U("tbs_per_sm", c->plan.resident);
+    STAT_U("pairs_per_sm", c->plan.pairs);
+    STAT_U("unshared_tbs_per_sm", c->plan.unshared);
+    STAT_U("private_units", c->plan.private_units);
+    snprintf(name, sizeof name, "%s_limit", prefix);
+    stats_str(out, name, c->plan.limit);
+  }
+  STAT_U("tbs", s->tbs);
+  STAT_U("shared_tbs", s->shared_tbs);
+  STAT_U("lock_grants", s->grants);
+  STAT_U("lock_wait_issue_attempts", s->lock_waits);
+  STAT_U("setup_wait_issue_attempts", s->setup_waits);
+  STAT_U("ownership_changes", s->ownership_changes);
+  STAT_U("dwe_blocked_issue_attempts", s->dwe_blocked);
+#undef STAT_U
+}

@@ -1,0 +1,103 @@
+/* What register sharing and scratchpad sharing have in common (resource_sharing sec. III-IV):
+ * the per-kernel plan (share_plan.h) fixed into CTA-slot roles, thread-block ownership within a
+ * pair, owner-warp-first classes, and the FIFOs that feed the dispatcher's writes into the
+ * technique's hardware unit one per port per cycle.
+ *
+ * Roles: with U unshared TBs and S pairs, CTA slots 0..U-1 hold unshared TBs and slots U+2s,
+ * U+2s+1 pair s; slots >= M are never used. The dispatcher fills the lowest free slot, so a TB
+ * that replaces a finished one takes over its role and its partner.
+ * Ownership (the papers' "owner block"): the TB the other waits for. The first TB of a pair to
+ * arrive owns; when the owner finishes its partner becomes owner and the TB launched in its
+ * place is the non-owner; a non-owner that is granted the shared resource (the owner never
+ * claimed it, or released all of it) becomes the owner. */
+#ifndef RFSIM_SHARE_COMMON_H
+#define RFSIM_SHARE_COMMON_H
+
+#include <stdint.h>
+
+#include "policy.h"
+#include "share_plan.h"
+
+#define SHARE_MAX_TB_WARPS 64
+#define SHARE_QUEUE 256
+
+typedef struct share_cta {
+  int resident;
+  int paired;                   /* its slot belongs to a pair */
+  int pair;                     /* pair index s (paired only) */
+  int partner;                  /* partner CTA slot (paired only) */
+  int owner;                    /* TB owns its pair's shared resource */
+  int pending;                  /* unit writes still queued: its warps wait for them */
+  uint64_t live;                /* its warps' SM warp slots */
+  uint64_t unwritten;           /* launched warp slots whose bits are not yet queued */
+  int slot_of[SHARE_MAX_TB_WARPS];
+} share_cta;
+
+/* A write for one of the unit's write ports. */
+typedef struct share_write {
+  int cta;                      /* whose `pending` it holds, -1 none */
+  int a, b;                     /* tb_wr: tb, partner; warp_wr: sharing, owner */
+  uint64_t mask;                /* warp_wr: warp slots */
+} share_write;
+
+typedef struct share_fifo {
+  share_write e[SHARE_QUEUE];
+  int head, n;
+} share_fifo;
+
+typedef struct share_sm {
+  share_cta *cta;               /* per CTA slot */
+  share_fifo tb_q, warp_q;      /* pending tb_wr / warp_wr port writes */
+  int cfg_due;                  /* kernel start: the unit's configuration write is due */
+  int resident;
+} share_sm;
+
+typedef struct share_counts {
+  uint64_t tbs, shared_tbs;     /* TBs dispatched, of which in a pair */
+  uint64_t grants;              /* shared-resource locks granted */
+  uint64_t lock_waits;          /* issue attempts refused for a lock (retried next cycle) */
+  uint64_t setup_waits;         /* issue attempts while a TB's unit writes were queued */
+  uint64_t ownership_changes;   /* owner finished (transfer) or non-owner granted */
+  uint64_t dwe_blocked;         /* non-owner memory instructions held by dynamic warp execution */
+} share_counts;
+
+typedef struct share_core {
+  share_plan plan;              /* of the current kernel */
+  int t_milli;
+  int warps_per_tb;
+  int warp_slots;
+  int cta_slots;
+  share_sm *sm;
+  share_counts kern, total;
+} share_core;
+
+int share_core_init(share_core *c, const policy *p, double t, rf_diag *d);
+void share_core_free(share_core *c, int n_sms);
+/* New kernel: its plan; every SM's unit gets a configuration write. -1 if one TB never fits. */
+int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_info *k,
+                            share_resource r, rf_diag *d);
+/* Admission by role (0 = not now); queues the TB's partner write and ownership. */
+int share_core_cta_admit(share_core *c, int sm, int cta_slot, const trace_kernel_info *k);
+void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int slot);
+/* A TB finished: ownership passes to its partner if it owned. */
+void share_core_cta_exit(share_core *c, int sm, int cta_slot);
+/* Makes TB `cta_slot` the owner of its pair (a grant to a non-owner); queues the bit writes. */
+void share_core_take_ownership(share_core *c, int sm, int cta_slot);
+/* Moves the launched warps' bit writes into the queue (once per cycle, before popping). */
+void share_core_flush_launches(share_core *c, int sm);
+/* Pops the next write of a port's queue into *w (1) or returns 0; releases its CTA's hold. */
+int share_core_pop(share_core *c, int sm, share_fifo *q, share_write *w);
+/* 1 if any write is queued or due on this SM (the unit must step). */
+int share_core_busy(const share_core *c, int sm);
+
+/* Owner-warp-first class of a TB's warps: 0 owner, 1 unshared, 2 non-owner. */
+enum { SHARE_CLASS_OWNER = 0, SHARE_CLASS_UNSHARED = 1, SHARE_CLASS_NONOWNER = 2 };
+
+/* Bits [lo, lo+width) of a little-endian array of 32-bit words (a wide port). */
+uint64_t share_bits(const uint32_t *words, unsigned lo, unsigned width);
+
+void share_counts_add(share_counts *a, const share_counts *b);
+/* Appends <prefix>_* counters and the plan to a stats record. */
+void share_core_stats(const share_core *c, const char *prefix, stats_record *out, int total);
+
+#endif
