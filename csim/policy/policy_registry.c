@@ -3,7 +3,8 @@
 #include "policy_registry.h"
 
 /* Adding a technique: implement a policy_ops and list it here. */
-static const policy_ops *const all_policies[] = {&policy_baseline, &policy_warpman, &policy_regshare};
+static const policy_ops *const all_policies[] = {&policy_baseline, &policy_warpman, &policy_regshare,
+                                                  &policy_spshare};
 
 enum { N_POLICIES = sizeof all_policies / sizeof all_policies[0] };
 
