@@ -57,12 +57,13 @@ $(BIN)/rfsim: $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM
 	@mkdir -p $(BIN)
 	$(HW_CXX) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) -o $@
 
-# test_warpman runs the policy with the units in -hw rtl and lockstep (it links their RTL) and
-# runs bin/rfsim and build/hw/rfsim-broken.
-$(BUILD)/tests/test_warpman: $(BUILD)/tests/test_warpman.o $(BUILD)/tests/common/test_util.o \
+# The technique tests run policies with their units in -hw rtl and lockstep, so they link the
+# units' RTL; test_warpman also runs bin/rfsim and build/hw/rfsim-broken.
+SIM_TESTS := test_warpman test_sharing
+$(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o \
                              $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS)) \
                              | $(BIN)/rfsim $(HW_B)/rfsim-broken
-	$(HW_CXX) $(BUILD)/tests/test_warpman.o $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
+	$(HW_CXX) $< $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
 	  $(call hw_rtl_link,$(SIM_UNITS)) -lcmocka -o $@
 
 $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \

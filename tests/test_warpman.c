@@ -64,37 +64,7 @@ static double sf(const stats_record *r, const char *name) { return find_stat(r, 
  * of all records without the line naming the -hw mode (malloc'ed). */
 static char *run_list(const gpu_config *c, hw_mode mode, const char *list_path,
                       stats_record *total) {
-  rf_diag d = {{0}};
-  trace_list *l;
-  if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
-  if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s", d.msg);
-  gpu_hw hw = {mode, NULL};
-  gpu *g = gpu_create_hw(c, &hw, stderr, &d);
-  if (!g) fail_msg("%s", d.msg);
-  char *text = NULL;
-  size_t n;
-  FILE *m = open_memstream(&text, &n);
-  for (int i = 0; i < l->ncmds; i++) {
-    if (l->cmds[i].kind != TRACE_CMD_KERNEL) continue;
-    stats_record r;
-    stats_init(&r);
-    if (gpu_run_kernel(g, l->cmds[i].path, &r, &d) < 0) fail_msg("%s: %s", list_path, d.msg);
-    stats_print_text(&r, m);
-    stats_free(&r);
-  }
-  stats_init(total);
-  gpu_total_stats(g, total);
-  stats_print_text(total, m);
-  fclose(m);
-  gpu_destroy(g);
-  trace_list_free(l);
-  char *hwline = strstr(text, "warpman_hw = ");
-  while (hwline) {
-    char *eol = strchr(hwline, '\n');
-    memmove(hwline, eol + 1, strlen(eol + 1) + 1);
-    hwline = strstr(hwline, "warpman_hw = ");
-  }
-  return text;
+  return tu_run_list(c, (int)mode, list_path, total);
 }
 
 /* ---- directed admission on the policy API ---- */

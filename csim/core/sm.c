@@ -243,7 +243,7 @@ static warp_wait check_issue(const sm *s, int slot, const trace_inst *in, uint64
     return WAIT_PIPELINE;
   }
   if (s->pol->ops->may_issue) {
-    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw};
+    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc};
     if (!s->pol->ops->may_issue(s->pol, &pw, in, now)) return WAIT_POLICY;
   }
   return WAIT_NONE;

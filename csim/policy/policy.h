@@ -23,6 +23,7 @@ typedef struct policy_warp {
   int warp;       /* warp id within its CTA */
   int slot;       /* SM-local warp slot */
   const trace_warp *tw; /* its trace: the address pool of its memory instructions */
+  uint32_t pc;    /* index of `in` in the warp's instruction stream */
 } policy_warp;
 
 /* What the GPU tells the policy about one SM once per cycle (policy_ops.cycle). */

@@ -190,6 +190,7 @@ static int regshare_may_issue(policy *p, const policy_warp *w, const trace_inst 
       return 0;
     }
   }
+  int nonowner_mem = in->is_mem && !bit(m->out.owner_o, w->slot);
   int top = -1;
   for (int j = 0; j < in->nsrc + in->ndst; j++) {
     int r = j < in->nsrc ? in->src[j] : in->dst[j - in->nsrc];
@@ -197,15 +198,18 @@ static int regshare_may_issue(policy *p, const policy_warp *w, const trace_inst 
     if (num > top) top = num;
   }
   /* step (c): registers numbered below Rw*t are the warp's own */
-  if (top < (int)m->out.thr_o) return 1;
   int lock = lock_of(s, t, w->warp);
-  if ((int)share_bits(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) == w->slot) return 1;
+  if (top < (int)m->out.thr_o ||
+      (int)share_bits(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) == w->slot) {
+    if (w->sm == 0 && nonowner_mem) s->core.kern.sm0_nonowner_mem++;
+    return 1;
+  }
   /* step (e): ask for the lock; the answer is in the lock table next cycle */
   m->cand |= (uint64_t)1 << w->slot;
   m->cand_req[w->slot].tb = w->cta_slot;
   m->cand_req[w->slot].lock = lock;
   m->cand_req[w->slot].reg = top;
-  s->core.kern.lock_waits++;
+  share_core_lock_wait(&s->core, w->sm, w->cta_slot, w->slot, w->pc);
   return 0;
 }
 

@@ -104,6 +104,7 @@ void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int sl
   if (warp < SHARE_MAX_TB_WARPS) t->slot_of[warp] = slot;
   t->live |= (uint64_t)1 << slot;
   t->unwritten |= (uint64_t)1 << slot;
+  t->waited &= ~((uint64_t)1 << slot);
   t->pending++; /* until share_core_flush_launches queues its bits */
 }
 
@@ -139,6 +140,15 @@ void share_core_take_ownership(share_core *c, int sm, int cta_slot) {
   c->kern.ownership_changes++;
 }
 
+void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_t pc) {
+  share_cta *t = &c->sm[sm].cta[cta_slot];
+  c->kern.lock_waits++;
+  if ((t->waited >> slot) & 1) return;
+  t->waited |= (uint64_t)1 << slot;
+  c->kern.first_waits++;
+  c->kern.first_wait_pc_sum += pc;
+}
+
 int share_core_busy(const share_core *c, int sm) {
   const share_sm *m = &c->sm[sm];
   if (m->cfg_due || m->tb_q.n || m->warp_q.n) return 1;
@@ -164,6 +174,9 @@ void share_counts_add(share_counts *a, const share_counts *b) {
   a->setup_waits += b->setup_waits;
   a->ownership_changes += b->ownership_changes;
   a->dwe_blocked += b->dwe_blocked;
+  a->first_waits += b->first_waits;
+  a->first_wait_pc_sum += b->first_wait_pc_sum;
+  a->sm0_nonowner_mem += b->sm0_nonowner_mem;
 }
 
 void share_core_stats(const share_core *c, const char *prefix, stats_record *out, int total) {
@@ -190,5 +203,9 @@ void share_core_stats(const share_core *c, const char *prefix, stats_record *out
   STAT_U("setup_wait_issue_attempts", s->setup_waits);
   STAT_U("ownership_changes", s->ownership_changes);
   STAT_U("dwe_blocked_issue_attempts", s->dwe_blocked);
+  STAT_U("sm0_nonowner_mem_insts", s->sm0_nonowner_mem);
+  STAT_U("lock_waiting_warps", s->first_waits);
+  snprintf(name, sizeof name, "%s_insts_before_first_lock_wait_mean", prefix);
+  stats_f64(out, name, stats_ratio((double)s->first_wait_pc_sum, (double)s->first_waits));
 #undef STAT_U
 }

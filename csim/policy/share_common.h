@@ -30,6 +30,7 @@ typedef struct share_cta {
   int pending;                  /* unit writes still queued: its warps wait for them */
   uint64_t live;                /* its warps' SM warp slots */
   uint64_t unwritten;           /* launched warp slots whose bits are not yet queued */
+  uint64_t waited;              /* warp slots that have waited for a lock */
   int slot_of[SHARE_MAX_TB_WARPS];
 } share_cta;
 
@@ -59,6 +60,9 @@ typedef struct share_counts {
   uint64_t setup_waits;         /* issue attempts while a TB's unit writes were queued */
   uint64_t ownership_changes;   /* owner finished (transfer) or non-owner granted */
   uint64_t dwe_blocked;         /* non-owner memory instructions held by dynamic warp execution */
+  uint64_t first_waits;         /* warps that waited for a lock at least once */
+  uint64_t first_wait_pc_sum;   /* instructions they had issued before their first wait */
+  uint64_t sm0_nonowner_mem;    /* non-owner memory instructions SM0 let issue (DWE: none) */
 } share_counts;
 
 typedef struct share_core {
@@ -89,6 +93,10 @@ void share_core_flush_launches(share_core *c, int sm);
 int share_core_pop(share_core *c, int sm, share_fifo *q, share_write *w);
 /* 1 if any write is queued or due on this SM (the unit must step). */
 int share_core_busy(const share_core *c, int sm);
+
+/* A warp's issue attempt was refused for a lock: counts it, and where the warp was the first
+ * time (how far a non-owner runs before it needs the shared resource). */
+void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_t pc);
 
 /* Owner-warp-first class of a TB's warps: 0 owner, 1 unshared, 2 non-owner. */
 enum { SHARE_CLASS_OWNER = 0, SHARE_CLASS_UNSHARED = 1, SHARE_CLASS_NONOWNER = 2 };

@@ -150,7 +150,7 @@ static int spshare_may_issue(policy *p, const policy_warp *w, const trace_inst *
     m->in.req_addr_i = top > s->amax ? s->amax : top;
     m->req_tb = w->cta_slot;
   }
-  s->core.kern.lock_waits++;
+  share_core_lock_wait(&s->core, w->sm, w->cta_slot, w->slot, w->pc);
   return 0;
 }
 

@@ -6,6 +6,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../csim/gpu/gpu.h"
+#include "../../csim/trace/trace.h"
 
 int tu_mkdtemp(char *out, size_t n) {
   const char *base = getenv("TMPDIR");
@@ -99,4 +106,47 @@ char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
     if (append(&t, &used, &cap, "#END_TB\n") < 0) return NULL;
   }
   return t;
+}
+
+char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_record *total) {
+  rf_diag d = {{0}};
+  trace_list *l;
+  if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
+  if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s", d.msg);
+  gpu_hw hw = {(hw_mode)mode, NULL};
+  gpu *g = gpu_create_hw(c, &hw, stderr, &d);
+  if (!g) fail_msg("%s", d.msg);
+  char *text = NULL;
+  size_t n;
+  FILE *m = open_memstream(&text, &n);
+  for (int i = 0; i < l->ncmds; i++) {
+    if (l->cmds[i].kind != TRACE_CMD_KERNEL) continue;
+    stats_record r;
+    stats_init(&r);
+    if (gpu_run_kernel(g, l->cmds[i].path, &r, &d) < 0) fail_msg("%s: %s", list_path, d.msg);
+    stats_print_text(&r, m);
+    stats_free(&r);
+  }
+  stats_init(total);
+  gpu_total_stats(g, total);
+  stats_print_text(total, m);
+  fclose(m);
+  gpu_destroy(g);
+  trace_list_free(l);
+  /* drop "<technique>_hw = <mode>" lines */
+  for (char *line = text; *line;) {
+    char *eol = strchr(line, '\n');
+    char *eq = strstr(line, "_hw = ");
+    if (eq && (!eol || eq < eol) && !memchr(line, ' ', (size_t)(eq - line))) {
+      if (!eol) {
+        *line = '\0';
+        break;
+      }
+      memmove(line, eol + 1, strlen(eol + 1) + 1);
+    } else {
+      if (!eol) break;
+      line = eol + 1;
+    }
+  }
+  return text;
 }

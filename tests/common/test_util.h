@@ -22,4 +22,13 @@ const char *tu_shared_trace(const char *rel, char *buf, size_t n);
 char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
                      const char *const *bodies, int nbodies);
 
+/* Runs every kernel of a kernelslist on a fresh GPU with the units in `mode`; returns the
+ * malloc'd text of every kernel's stats and the run total, without the lines that name the
+ * -hw mode (`*_hw = ...`), so runs in different modes compare equal; fills *total. Fails the
+ * test on any error. */
+struct gpu_config;
+struct stats_record;
+char *tu_run_list(const struct gpu_config *c, int mode, const char *list_path,
+                  struct stats_record *total);
+
 #endif
