@@ -2,7 +2,9 @@
  * every mode (reset, seeding, saturation at 0 and 1, equal stalls, the reference SM, a full
  * LFSR period at probability 1 and 0), the LFSR's period in C mode, the allowed fraction at
  * every probability against the arithmetic count, seeded random stimulus in lockstep (every
- * output and flop compared every cycle), C mode against RTL mode, waveforms, parameters. */
+ * output and flop compared every cycle), C mode against RTL mode, waveforms, parameters.
+ * The test runs with the parameters the linked RTL was Verilated with (the descriptor's unless
+ * built with make HW_PARAMS_rs_dwe=...). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,7 +51,9 @@ static rs_dwe_in draw_in(void) {
   return in;
 }
 
-static uint64_t lfsr_of(const hw_unit *u) { return ((const rs_dwe_state *)hw_unit_state(u))->lfsr_q; }
+static uint64_t lfsr_of(const hw_unit *u) {
+  return ((const rs_dwe_state *)hw_unit_state(u))->lfsr_q;
+}
 
 /* One full LFSR period of draws; every state's allow_o checked against the arithmetic. Returns
  * how many were allowed. */
@@ -301,26 +305,27 @@ static void test_wave(void **st) {
   assert_int_not_equal(stat("build/hw/wave/rs_dwe.fst.partial", &sb), 0);
 }
 
-/* Other parameters: the C model follows them (STEPS=20, p = 0.05 -> 5-bit probability); the
- * linked RTL, Verilated with the descriptor's, is refused with a message that says how to
- * rebuild. */
+/* Other parameters: the C model follows them (STEPS=20, p = 0.05: a 5-bit probability, or
+ * STEPS=10 when the linked model has 20); the linked RTL, Verilated with other values, is
+ * refused with a message that says how to rebuild. */
 static void test_params(void **st) {
   (void)st;
   rf_diag d;
   int64_t p[HW_MAX_PARAMS];
-  hw_params_default(&rs_dwe_desc, p);
-  check_ok(hw_param_set(&rs_dwe_desc, p, "STEPS", 20, &d), &d);
+  memcpy(p, P, sizeof p);
+  const int64_t steps = P[rs_dwe_P_STEPS] == 20 ? 10 : 20;
+  check_ok(hw_param_set(&rs_dwe_desc, p, "STEPS", steps, &d), &d);
   assert_int_equal(hw_param_set(&rs_dwe_desc, p, "NOPE", 1, &d), -1);
   hw_unit *u = rs_dwe_new("sm1.dwe", HW_C, p, NULL, &d);
   if (!u) fail_msg("%s", d.msg);
-  assert_int_equal(hw_unit_width(u, 8), 5);
+  assert_int_equal(hw_unit_width(u, 8), hw_clog2(steps + 1));
   rs_dwe_out o;
   check_ok(rs_dwe_reset(u, 0, &o, &d), &d);
-  assert_int_equal(o.prob_o, 20);
+  assert_int_equal(o.prob_o, steps);
   rs_dwe_in in = win_in(3, 2);
   check_ok(rs_dwe_step(u, 1, &in, &o, &d), &d);
-  assert_int_equal(o.prob_o, 19);
-  /* LFSR 0xffff draws (0xffff * 20) >> 16 = 19: allowed at 20/20, not at 19/20 */
+  assert_int_equal(o.prob_o, steps - 1);
+  /* LFSR 0xffff draws (0xffff * STEPS) >> 16 = STEPS - 1: allowed at 1, not one step below */
   in = cfg_in(0, 0xffff);
   check_ok(rs_dwe_step(u, 2, &in, &o, &d), &d);
   assert_int_equal(o.allow_o, 1);
@@ -330,12 +335,17 @@ static void test_params(void **st) {
   hw_unit_free(u);
   u = rs_dwe_new("sm1.dwe", HW_RTL, p, NULL, &d);
   assert_null(u);
-  assert_non_null(strstr(d.msg, "STEPS=10"));
+  char want[64];
+  snprintf(want, sizeof want, "STEPS=%" PRId64, P[rs_dwe_P_STEPS]);
+  assert_non_null(strstr(d.msg, want));
   assert_non_null(strstr(d.msg, "HW_PARAMS_rs_dwe"));
 }
 
 int main(void) {
+  /* the linked model's parameters: the descriptor's unless rebuilt with HW_PARAMS_rs_dwe */
+  const hw_rtl_ops *rtl = rs_dwe_desc.rtl ? rs_dwe_desc.rtl() : NULL;
   hw_params_default(&rs_dwe_desc, P);
+  if (rtl) memcpy(P, rtl->params, rtl->nparams * sizeof P[0]);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_directed_c),      cmocka_unit_test(test_directed_rtl),
       cmocka_unit_test(test_directed_lockstep), cmocka_unit_test(test_lfsr_period),

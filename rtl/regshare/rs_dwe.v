@@ -66,7 +66,7 @@ module rs_dwe #(
 
   // The window's outcomes are prepared from the flops and the narrow inputs; the 32-bit stall
   // comparison, the latest signal, only picks one of them at the end.
-  wire           move       = win_i;
+  wire           move       = win_i & ~ref_q;
   wire [PW-1:0]  prob_dn    = (prob_q != {PW{1'b0}}) ? prob_q - PROB_STEP : prob_q;
   wire [PW-1:0]  prob_up    = (prob_q < PROB_ONE) ? prob_q + PROB_STEP : prob_q;
   wire [PW-1:0]  prob_same  = cfg_i ? PROB_ONE : prob_q;
