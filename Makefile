@@ -19,7 +19,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman
+.PHONY: all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -86,6 +86,10 @@ waves-screenshot:
 # WarpMan modes on the WarpMan workloads: out/experiments/warpman.md and .png (about a minute).
 experiments-warpman: all workloads
 	@bash tools/experiments_warpman.sh
+
+# Register and scratchpad sharing on Set-1/2/3 (tesla_c2050): out/experiments/regshare.md, .png
+experiments-regshare: all workloads
+	@bash tools/experiments_regshare.sh
 
 # resource_sharing Tables VI and VIII (resident TBs with register / scratchpad sharing), each
 # entry beside the paper's; fails if any differs.
