@@ -1,7 +1,8 @@
 /* Checks the synthesis reports (make synth -> build/synth/<unit>.json) against the descriptors:
  * the workload buffer's flip-flop count must equal the sum of its field widths under the
- * parameters it was synthesized with (40 bits for GTX 480: 3 + 26 + 5 + 5 + 1), and no unit
- * may infer a latch. Reads the files from the working directory (the repo root). */
+ * parameters it was synthesized with (40 bits for GTX 480: 3 + 26 + 5 + 5 + 1); the sharing
+ * units hold exactly the papers' storage formulas (273 and 93 bits for Tesla C2050) in the
+ * fields those formulas count, beside the state they add; no unit may infer a latch. Reads the files from the working directory (the repo root). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -62,10 +63,57 @@ static void test_wlbuf_flops_equal_field_widths(void **st) {
   assert_int_equal(json_int(j, "latches", path), 0);
 }
 
+/* The state a paper's formula counts, from the synthesized flops: the sum of the named
+ * fields of "state" in the unit's report, which must also add up with the rest to the
+ * flip-flop count Yosys found. */
+static void check_paper_bits(const char *unit, const char *const *fields, int nfields,
+                             long long paper) {
+  char path[128];
+  snprintf(path, sizeof path, "build/synth/%s.json", unit);
+  const char *j = slurp(path);
+  const char *state = strstr(j, "\"state\":");
+  if (!state) fail_msg("%s: expected a \"state\" object", path);
+  char obj[1024];
+  const char *open = strchr(state, '{'), *close = open ? strchr(open, '}') : NULL;
+  if (!close || (size_t)(close - open) >= sizeof obj) fail_msg("%s: malformed \"state\"", path);
+  memcpy(obj, open + 1, (size_t)(close - open - 1));
+  obj[close - open - 1] = '\0';
+  long long counted = 0, all = 0;
+  /* "name": width, ... */
+  for (char *tok = strtok(obj, ","); tok; tok = strtok(NULL, ",")) {
+    char name[64];
+    long long w;
+    if (sscanf(tok, " \"%63[^\"]\": %lld", name, &w) != 2) fail_msg("%s: state entry '%s'", path, tok);
+    all += w;
+    for (int f = 0; f < nfields; f++)
+      if (!strcmp(name, fields[f])) counted += w;
+  }
+  long long flops = json_int(j, "flop_bits", path);
+  printf("[ INFO     ] %s: %lld flip-flops; the paper's fields %lld (paper %lld), others %lld\n",
+         unit, flops, counted, paper, all - counted);
+  assert_int_equal(flops, all);
+  assert_int_equal(counted, paper);
+  assert_int_equal(json_int(j, "latches", path), 0);
+}
+
+/* Register sharing, Tesla C2050 (T = 8, W = 48): 1 + T*ceil(log2(T+1)) + 2W +
+ * floor(W/2)*ceil(log2 W) = 273; scratchpad sharing: 1 + T*ceil(log2(T+1)) + W +
+ * floor(T/2)*ceil(log2 T) = 93. */
+static void test_sharing_storage_equals_the_papers_formulas(void **st) {
+  (void)st;
+  const int T = 8, W = 48;
+  int tw = (int)hw_clog2(T + 1), ww = (int)hw_clog2(W), ti = (int)hw_clog2(T);
+  const char *const rs[] = {"mode_q", "partner_q", "sharing_q", "owner_q", "lock_q"};
+  check_paper_bits("rs_share", rs, 5, 1 + T * tw + 2 * W + W / 2 * ww);
+  assert_int_equal(1 + T * tw + 2 * W + W / 2 * ww, 273);
+  const char *const sp[] = {"mode_q", "partner_q", "owner_q", "lock_q"};
+  check_paper_bits("sp_share", sp, 4, 1 + T * tw + W + T / 2 * ti);
+}
+
 static void test_no_latches(void **st) {
   (void)st;
-  const char *units[] = {"wm_wlbuf", "wm_check"};
-  for (unsigned i = 0; i < 2; i++) {
+  const char *units[] = {"wm_wlbuf", "wm_check", "rs_share", "rs_dwe", "sp_share"};
+  for (unsigned i = 0; i < sizeof units / sizeof units[0]; i++) {
     char path[128];
     snprintf(path, sizeof path, "build/synth/%s.json", units[i]);
     FILE *f = fopen(path, "rb");
@@ -80,6 +128,7 @@ static void test_no_latches(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wlbuf_flops_equal_field_widths),
+      cmocka_unit_test(test_sharing_storage_equals_the_papers_formulas),
       cmocka_unit_test(test_no_latches),
   };
   return cmocka_run_group_tests_name("hw_synth", tests, NULL, NULL);
