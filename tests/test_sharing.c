@@ -234,6 +234,29 @@ static void test_lockstep_every_experiment_workload(void **st) {
   }
 }
 
+/* Shapes the units cannot hold are refused with a message naming the limit. */
+static void test_refused_configurations(void **st) {
+  (void)st;
+  const char *const wide[][2] = {{"-rfsim_policy", "regshare"},
+                                 {"-gpgpu_shader_core_pipeline", "4096:32"}};
+  gpu_config c;
+  load(&c, TESLA, wide, 2);
+  rf_diag d = {{0}};
+  assert_null(gpu_create(&c, stderr, &d));
+  assert_string_equal(d.msg, "-rfsim_policy regshare: expected at most 64 warp slots per SM "
+                             "(the units' warp masks), found 128");
+  const char *const slots[][2] = {{"-rfsim_policy", "spshare"}, {"-gpgpu_shader_cta", "32"}};
+  load(&c, TESLA, slots, 2);
+  assert_null(gpu_create(&c, stderr, &d));
+  assert_string_equal(d.msg, "unit sp_share: port partner_o has width 192 under these "
+                             "parameters, expected 1..64");
+  config_defaults(&c);
+  config_notes n;
+  config_notes_init(&n, NULL);
+  assert_int_equal(config_set(&c, "-regshare_t", "0", "x.config", 3, &n, &d), -1);
+  assert_string_equal(d.msg, "x.config:3: -regshare_t: expected a number in [0.001, 1], found '0'");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_resident_tbs_follow_the_plan),
@@ -241,6 +264,7 @@ int main(void) {
       cmocka_unit_test(test_no_deadlock_any_options),
       cmocka_unit_test(test_unroll_delays_the_first_shared_access),
       cmocka_unit_test(test_dwe_reference_sm),
+      cmocka_unit_test(test_refused_configurations),
       cmocka_unit_test(test_lockstep_every_experiment_workload),
   };
   return cmocka_run_group_tests_name("sharing", tests, NULL, NULL);

@@ -227,9 +227,7 @@ static void regshare_warp_exit(policy *p, int sm, int cta_slot, int warp,
   int lock = lock_of(s, t, warp);
   if ((int)share_bits(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) != slot) return;
   /* its pair lock goes back with it; a release waiting for the port only delays the partner */
-  share_fifo *q = &m->rel_q;
-  if (q->n < SHARE_QUEUE) q->e[(q->head + q->n++) % SHARE_QUEUE] =
-      (share_write){-1, cta_slot, lock, (uint64_t)slot};
+  share_fifo_push(&m->rel_q, (share_write){-1, cta_slot, lock, (uint64_t)slot});
 }
 
 static void regshare_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,

@@ -43,7 +43,7 @@ int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_i
   return 0;
 }
 
-static int push(share_fifo *q, share_write w) {
+int share_fifo_push(share_fifo *q, share_write w) {
   if (q->n == SHARE_QUEUE) return -1;
   q->e[(q->head + q->n++) % SHARE_QUEUE] = w;
   return 0;
@@ -63,7 +63,7 @@ int share_core_pop(share_core *c, int sm, share_fifo *q, share_write *w) {
 static void queue_warps(share_core *c, int sm, int cta, uint64_t mask, int sharing, int owner) {
   if (!mask) return;
   share_write w = {cta, sharing, owner, mask};
-  if (push(&c->sm[sm].warp_q, w) == 0) c->sm[sm].cta[cta].pending++;
+  if (share_fifo_push(&c->sm[sm].warp_q, w) == 0) c->sm[sm].cta[cta].pending++;
 }
 
 static void set_owner(share_core *c, int sm, int cta, int owner) {
@@ -92,7 +92,7 @@ int share_core_cta_admit(share_core *c, int sm, int cta_slot, const trace_kernel
     else t->owner = 1;
   }
   share_write w = {cta_slot, cta_slot, t->paired ? t->partner : c->cta_slots, 0};
-  if (push(&m->tb_q, w) == 0) t->pending++;
+  if (share_fifo_push(&m->tb_q, w) == 0) t->pending++;
   m->resident++;
   c->kern.tbs++;
   c->kern.shared_tbs += (uint64_t)t->paired;
@@ -147,14 +147,6 @@ void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_
   t->waited |= (uint64_t)1 << slot;
   c->kern.first_waits++;
   c->kern.first_wait_pc_sum += pc;
-}
-
-int share_core_busy(const share_core *c, int sm) {
-  const share_sm *m = &c->sm[sm];
-  if (m->cfg_due || m->tb_q.n || m->warp_q.n) return 1;
-  for (int i = 0; i < c->cta_slots; i++)
-    if (m->cta[i].unwritten) return 1;
-  return 0;
 }
 
 uint64_t share_bits(const uint32_t *words, unsigned lo, unsigned width) {

@@ -91,8 +91,8 @@ void share_core_take_ownership(share_core *c, int sm, int cta_slot);
 void share_core_flush_launches(share_core *c, int sm);
 /* Pops the next write of a port's queue into *w (1) or returns 0; releases its CTA's hold. */
 int share_core_pop(share_core *c, int sm, share_fifo *q, share_write *w);
-/* 1 if any write is queued or due on this SM (the unit must step). */
-int share_core_busy(const share_core *c, int sm);
+/* Appends to a FIFO; -1 if full (the queues hold a few entries per TB event, so never). */
+int share_fifo_push(share_fifo *q, share_write w);
 
 /* A warp's issue attempt was refused for a lock: counts it, and where the warp was the first
  * time (how far a non-owner runs before it needs the shared resource). */

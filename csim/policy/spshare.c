@@ -170,11 +170,8 @@ static void spshare_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel
   sp_state *s = st(p);
   share_cta *t = &s->core.sm[sm].cta[cta_slot];
   sp_sm *m = &s->sm[sm];
-  if (t->paired && holds_region(s, m, t->pair, cta_slot)) {
-    share_fifo *q = &m->rel_q;
-    if (q->n < SHARE_QUEUE)
-      q->e[(q->head + q->n++) % SHARE_QUEUE] = (share_write){-1, cta_slot, t->pair, 0};
-  }
+  if (t->paired && holds_region(s, m, t->pair, cta_slot))
+    share_fifo_push(&m->rel_q, (share_write){-1, cta_slot, t->pair, 0});
   share_core_cta_exit(&s->core, sm, cta_slot);
 }
 
