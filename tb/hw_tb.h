@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "../csim/hw/unit.h"
+#include "../csim/hw/wave.h"
 
 typedef struct hw_rng {
   uint64_t s;
@@ -145,6 +146,36 @@ static inline int hw_tb_c_vs_rtl(const hw_unit_desc *desc, const int64_t *params
   hw_unit_free(c_u);
   hw_unit_free(r_u);
   return rc;
+}
+
+/* The unit tests' waveform check: 1000 lockstep cycles (seed 7) recorded in the window 0..400
+ * to build/hw/wave/<unit>.fst with a simulator-side "sm0.cycle" signal beside the unit's; then
+ * the C-written FST, its .gtkw and the Verilated model's own FST must exist and be non-empty,
+ * and no .partial file may be left. 0, or -1 with the reason in d. */
+static inline int hw_tb_wave_run(const hw_unit_desc *desc, const int64_t *params, hw_tb_gen gen,
+                                 rf_diag *d) {
+  char path[256], other[320];
+  hw_tb_wave_path(desc->name, path, sizeof path);
+  hw_wave *w = wave_open(path, 0, 400, d);
+  if (!w) return -1;
+  if (wave_add_signal_ex(w, "sm0", "cycle", 32, WAVE_PRE, WAVE_DEC, d) < 0 ||
+      hw_tb_lockstep(desc, params, 1000, 7, gen, NULL, w, d) < 0) {
+    rf_diag ignored;
+    wave_close(w, &ignored);
+    return -1;
+  }
+  if (wave_close(w, d) != 0) return -1;
+  struct stat sb;
+  if (stat(path, &sb) != 0 || sb.st_size <= 200)
+    return rf_fail(d, "%s: expected a recorded FST, found none or an empty one", path);
+  snprintf(other, sizeof other, "build/hw/wave/%s.gtkw", desc->name);
+  if (stat(other, &sb) != 0) return rf_fail(d, "%s: expected the save file, found none", other);
+  snprintf(other, sizeof other, "build/hw/wave/%s.%s.rtl.fst", desc->name, desc->name);
+  if (stat(other, &sb) != 0 || sb.st_size <= 200)
+    return rf_fail(d, "%s: expected the Verilated model's FST, found none or an empty one", other);
+  snprintf(other, sizeof other, "%s.partial", path);
+  if (stat(other, &sb) == 0) return rf_fail(d, "%s: left behind after close", other);
+  return 0;
 }
 
 #endif
