@@ -243,31 +243,18 @@ static int step_units(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
   share_core *c = &s->core;
   rs_sm *m = &s->sm[sm];
   rs_share_in *in = &m->in;
-  share_sm *cs = &c->sm[sm];
-  if (cs->cfg_due) {
-    cs->cfg_due = 0;
-    in->cfg_i = 1;
-    in->cfg_mode_i = (uint64_t)(c->plan.pairs > 0);
-    in->cfg_thr_i = (uint64_t)c->plan.private_units;
+  share_ports po;
+  share_core_next_ports(c, sm, &po);
+  SHARE_PORTS_TO_INPUTS(po, in);
+  in->warp_sharing_i = (uint64_t)po.warp_sharing;
+  if (po.cfg) {
     m->din.cfg_i = 1;
     m->din.cfg_ref_i = (uint64_t)(sm == 0);
     /* a per-SM seed from -rfsim_seed, so runs repeat exactly */
     m->din.cfg_seed_i = (p->cfg->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)sm * 0x85EBCA6BULL) >> 48;
     m->win_start_stalls = v->stall_cycles;
   }
-  share_core_flush_launches(c, sm);
   share_write w;
-  if (share_core_pop(c, sm, &cs->tb_q, &w)) {
-    in->tb_wr_i = 1;
-    in->tb_i = (uint64_t)w.a;
-    in->tb_partner_i = (uint64_t)w.b;
-  }
-  if (share_core_pop(c, sm, &cs->warp_q, &w)) {
-    in->warp_wr_i = 1;
-    in->warp_mask_i = w.mask;
-    in->warp_sharing_i = (uint64_t)w.a;
-    in->warp_owner_i = (uint64_t)w.b;
-  }
   if (m->cand) {
     /* the first requester at or after the arbiter's pointer, wrapping */
     uint64_t after = m->cand & ~(((uint64_t)1 << m->rr) - 1);

@@ -108,7 +108,8 @@ void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int sl
   t->pending++; /* until share_core_flush_launches queues its bits */
 }
 
-void share_core_flush_launches(share_core *c, int sm) {
+/* Moves the launched warps' bit writes into the queue (once per cycle, before popping). */
+static void share_core_flush_launches(share_core *c, int sm) {
   share_sm *m = &c->sm[sm];
   for (int i = 0; i < c->cta_slots; i++) {
     share_cta *t = &m->cta[i];
@@ -138,6 +139,30 @@ void share_core_take_ownership(share_core *c, int sm, int cta_slot) {
   set_owner(c, sm, cta_slot, 1);
   if (c->sm[sm].cta[t->partner].resident) set_owner(c, sm, t->partner, 0);
   c->kern.ownership_changes++;
+}
+
+void share_core_next_ports(share_core *c, int sm, share_ports *o) {
+  share_sm *cs = &c->sm[sm];
+  memset(o, 0, sizeof *o);
+  if (cs->cfg_due) {
+    cs->cfg_due = 0;
+    o->cfg = 1;
+    o->cfg_mode = c->plan.pairs > 0;
+    o->cfg_thr = c->plan.private_units;
+  }
+  share_core_flush_launches(c, sm);
+  share_write w;
+  if (share_core_pop(c, sm, &cs->tb_q, &w)) {
+    o->tb_wr = 1;
+    o->tb = w.a;
+    o->tb_partner = w.b;
+  }
+  if (share_core_pop(c, sm, &cs->warp_q, &w)) {
+    o->warp_wr = 1;
+    o->warp_mask = w.mask;
+    o->warp_sharing = w.a;
+    o->warp_owner = w.b;
+  }
 }
 
 void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_t pc) {

@@ -87,8 +87,28 @@ void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int sl
 void share_core_cta_exit(share_core *c, int sm, int cta_slot);
 /* Makes TB `cta_slot` the owner of its pair (a grant to a non-owner); queues the bit writes. */
 void share_core_take_ownership(share_core *c, int sm, int cta_slot);
-/* Moves the launched warps' bit writes into the queue (once per cycle, before popping). */
-void share_core_flush_launches(share_core *c, int sm);
+/* This cycle's writes for the unit ports both sharing units have (cfg, tb_wr, warp_wr): the
+ * kernel-start configuration once, then one queued write per port. */
+typedef struct share_ports {
+  int cfg, cfg_mode, cfg_thr;
+  int tb_wr, tb, tb_partner;
+  int warp_wr, warp_sharing, warp_owner;
+  uint64_t warp_mask;
+} share_ports;
+void share_core_next_ports(share_core *c, int sm, share_ports *o);
+/* Copies share_ports into a unit's input struct (rs_share_in, sp_share_in: same port names). */
+#define SHARE_PORTS_TO_INPUTS(o, in)          \
+  do {                                         \
+    (in)->cfg_i = (uint64_t)(o).cfg;           \
+    (in)->cfg_mode_i = (uint64_t)(o).cfg_mode; \
+    (in)->cfg_thr_i = (uint64_t)(o).cfg_thr;   \
+    (in)->tb_wr_i = (uint64_t)(o).tb_wr;       \
+    (in)->tb_i = (uint64_t)(o).tb;             \
+    (in)->tb_partner_i = (uint64_t)(o).tb_partner; \
+    (in)->warp_wr_i = (uint64_t)(o).warp_wr;   \
+    (in)->warp_mask_i = (o).warp_mask;         \
+    (in)->warp_owner_i = (uint64_t)(o).warp_owner; \
+  } while (0)
 /* Pops the next write of a port's queue into *w (1) or returns 0; releases its CTA's hold. */
 int share_core_pop(share_core *c, int sm, share_fifo *q, share_write *w);
 /* Appends to a FIFO; -1 if full (the queues hold a few entries per TB event, so never). */

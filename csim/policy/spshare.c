@@ -183,25 +183,10 @@ static int spshare_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t no
   share_core *c = &s->core;
   sp_sm *m = &s->sm[sm];
   sp_share_in *in = &m->in;
-  share_sm *cs = &c->sm[sm];
-  if (cs->cfg_due) {
-    cs->cfg_due = 0;
-    in->cfg_i = 1;
-    in->cfg_mode_i = (uint64_t)(c->plan.pairs > 0);
-    in->cfg_thr_i = (uint64_t)c->plan.private_units;
-  }
-  share_core_flush_launches(c, sm);
+  share_ports po;
+  share_core_next_ports(c, sm, &po);
+  SHARE_PORTS_TO_INPUTS(po, in);
   share_write w;
-  if (share_core_pop(c, sm, &cs->tb_q, &w)) {
-    in->tb_wr_i = 1;
-    in->tb_i = (uint64_t)w.a;
-    in->tb_partner_i = (uint64_t)w.b;
-  }
-  if (share_core_pop(c, sm, &cs->warp_q, &w)) {
-    in->warp_wr_i = 1;
-    in->warp_mask_i = w.mask;
-    in->warp_owner_i = (uint64_t)w.b;
-  }
   if (share_core_pop(c, sm, &m->rel_q, &w)) {
     in->rel_i = 1;
     in->rel_tb_i = (uint64_t)w.a;
