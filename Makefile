@@ -1,7 +1,32 @@
 # rfsim top-level build. `make` builds bin/rfsim and the trace tools; `make test` runs every test;
 # `make demo` runs the bundled example end to end; `make bench` prints the speed figures.
-# Both `demo` and `test` first install missing Debian packages (tools/deps.sh) when run as root
-# or with sudo available, and say what they install.
+#
+# The goals a user types (RFSIM_DEPS_GOALS) first install missing Debian packages (tools/deps.sh)
+# when run as root or with password-less sudo. make resolves tool paths and caches directory
+# contents while it reads the makefiles, so packages installed from inside that same run would
+# stay invisible to it (a first `make demo` on a bare machine stopped at "No rule to make target
+# build/hw/vrt/verilated.o"). So these goals run in two makes: this one reads nothing but the
+# lines up to `else` below and runs $(RFSIM_DEPS); then a fresh make, which sees the installed
+# tools, does every goal. RFSIM_DEPS may name a stand-in (tests/test_bootstrap.c uses one).
+RFSIM_DEPS       ?= bash tools/deps.sh
+RFSIM_DEPS_GOALS := all demo test bench synth lint-rtl hw-libs hw-tests hw-test hw-bench \
+                    workloads waves waves-screenshot occupancy-tables \
+                    experiments-warpman experiments-regshare
+rfsim_goals      := $(or $(MAKECMDGOALS),all)
+ifeq ($(RFSIM_DEPS_CHECKED),)
+ifneq ($(filter $(RFSIM_DEPS_GOALS),$(rfsim_goals)),)
+rfsim_entry := 1
+endif
+endif
+
+ifdef rfsim_entry
+.PHONY: $(rfsim_goals) rfsim-deps-then-make
+$(rfsim_goals): rfsim-deps-then-make
+	@:
+rfsim-deps-then-make:
+	@$(RFSIM_DEPS)
+	@$(MAKE) --no-print-directory RFSIM_DEPS_CHECKED=1 $(MAKECMDGOALS)
+else
 
 CC      ?= cc
 CFLAGS  ?= -O3 -g
@@ -40,7 +65,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o $(BUILD)/
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
 
 deps:
-	@bash tools/deps.sh
+	@$(RFSIM_DEPS)
 
 include traces/workloads.mk
 include hw.mk
@@ -70,10 +95,10 @@ $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
                       $(call SIM_RTL_DEPS,$(SIM_BROKEN_UNITS))
 	$(HW_CXX) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) -o $@
 
-test: deps all $(TESTS) $(HW_TESTS) workloads
+test: all $(TESTS) $(HW_TESTS) workloads
 	@SHARED=$(SHARED) bash tests/run.sh $(TESTS) $(HW_TESTS)
 
-demo: deps all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
+demo: all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
 	@bash tools/demo.sh
 
 # Opens the demo's waveform in GTKWave; waves-screenshot renders it headless (Xvfb) to
@@ -111,3 +136,5 @@ clean:
 	rm -rf $(BUILD) $(BIN) out
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+endif # rfsim_entry
