@@ -180,6 +180,130 @@ static void test_lineinfo_and_v5_immediate(void **state) {
   assert_int_equal(c.warp_insts, 2);
 }
 
+/* Every address mode with mask 0, one active lane and all lanes, for a load, a store and an
+ * atomic, in tracer versions 3, 4 and 5, with and without lineinfo: each line written the way
+ * NVBit's tracer writes it (mode 1 "0x0 0" for mask 0, mode 2 with no delta for one lane, v5's
+ * decimal immediate at the end of every line), and read as Accel-Sim's parser reads it. */
+typedef struct mem_op {
+  const char *text; /* destination, opcode and sources */
+  op_kind kind;
+} mem_op;
+
+static const mem_op mem_ops[] = {
+    {"1 R7 LDG.E 1 R4", OPK_LOAD},
+    {"0 STG.E 2 R4 R7", OPK_STORE},
+    {"1 R7 ATOMG.E.ADD.STRONG.GPU 2 R4 R5", OPK_ATOMIC},
+};
+static const uint32_t lane_masks[] = {0x00000000u, 0x00000400u, 0xffffffffu};
+#define LANE_BASE 0x7f0000001000ull
+
+/* The address field for `mode` and `mask`, with lane k of the active lanes at LANE_BASE + 4k. */
+static int address_field(char *buf, size_t n, int mode, uint32_t mask) {
+  int len = snprintf(buf, n, "%d ", mode);
+  int active = __builtin_popcount(mask);
+  if (mode == 0) {
+    for (int k = 0; k < active; k++)
+      len += snprintf(buf + len, n - (size_t)len, "0x%016llx ",
+                      (unsigned long long)(LANE_BASE + 4ull * (unsigned)k));
+  } else if (mode == 1) {
+    len += snprintf(buf + len, n - (size_t)len, "0x%llx %d ",
+                    mask ? (unsigned long long)LANE_BASE : 0ull, mask ? 4 : 0);
+  } else {
+    len += snprintf(buf + len, n - (size_t)len, "0x%llx ",
+                    mask ? (unsigned long long)LANE_BASE : 0ull);
+    for (int k = 1; k < active; k++) len += snprintf(buf + len, n - (size_t)len, "4 ");
+  }
+  return len;
+}
+
+static void test_address_modes_every_mask(void **state) {
+  (void)state;
+  enum { NOPS = 3, NMODES = 3, NMASKS = 3, NLINES = NOPS * NMODES * NMASKS };
+  for (int version = 3; version <= 5; version++)
+    for (int lineinfo = 0; lineinfo <= 1; lineinfo++) {
+      size_t cap = 64 * 1024;
+      char *text = malloc(cap);
+      assert_non_null(text);
+      int len = snprintf(text, cap, "%s#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = %d\n",
+                         header(version, lineinfo, 1, 32), NLINES + 1);
+      int pc = 0;
+      for (int o = 0; o < NOPS; o++)
+        for (int mode = 0; mode < NMODES; mode++)
+          for (int m = 0; m < NMASKS; m++, pc += 0x10) {
+            char addrs[1024];
+            address_field(addrs, sizeof addrs, mode, lane_masks[m]);
+            if (lineinfo) len += snprintf(text + len, cap - (size_t)len, "%d ", 40 + pc / 16);
+            len += snprintf(text + len, cap - (size_t)len, "%04x %08x %s 4 %s%s\n", pc,
+                            lane_masks[m], mem_ops[o].text, addrs, version >= 5 ? "0 " : "");
+          }
+      len += snprintf(text + len, cap - (size_t)len, "%s%04x ffffffff 0 EXIT 0 0 %s\n#END_TB\n",
+                      lineinfo ? "99 " : "", pc, version >= 5 ? "0 " : "");
+      assert_true((size_t)len < cap);
+
+      char dir[256], path[512];
+      assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+      assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
+      snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+      trace_kernel *k;
+      rf_diag d = {{0}};
+      trace_tb tb;
+      if (trace_kernel_open(path, &k, &d) < 0 || trace_kernel_next_tb(k, &tb, &d) != 1)
+        fail_msg("tracer v%d, lineinfo %d: %s", version, lineinfo, d.msg);
+      const trace_warp *w = &tb.warps[0];
+      assert_int_equal(w->n, NLINES + 1);
+      int i = 0;
+      for (int o = 0; o < NOPS; o++)
+        for (int mode = 0; mode < NMODES; mode++)
+          for (int m = 0; m < NMASKS; m++, i++) {
+            const trace_inst *in = &w->insts[i];
+            uint32_t mask = lane_masks[m];
+            assert_int_equal(in->mask, mask);
+            assert_int_equal(in->pc, (uint64_t)i * 0x10);
+            if (lineinfo) assert_int_equal(in->line, 40 + i);
+            if (version >= 5) assert_true(in->has_imm);
+            if (!mask) { /* fully predicated off: no data moves, it counts as an instruction */
+              assert_int_equal(in->is_mem, 0);
+              assert_int_equal(in->kind, OPK_ALU);
+              continue;
+            }
+            if (!in->is_mem || in->kind != mem_ops[o].kind)
+              fail_msg("v%d li%d '%s' mode %d mask %08x: is_mem %d kind %d", version, lineinfo,
+                       mem_ops[o].text, mode, mask, in->is_mem, in->kind);
+            assert_int_equal(in->width, 4);
+            for (int lane = 0, rank = 0; lane < 32; lane++) {
+              uint64_t want = mask >> lane & 1 ? LANE_BASE + 4ull * (unsigned)rank++ : 0;
+              if (w->addrs[in->addr_off + (uint32_t)lane] != want)
+                fail_msg("v%d li%d '%s' mode %d mask %08x lane %d: address 0x%llx, expected "
+                         "0x%llx", version, lineinfo, mem_ops[o].text, mode, mask, lane,
+                         (unsigned long long)w->addrs[in->addr_off + (uint32_t)lane],
+                         (unsigned long long)want);
+            }
+          }
+      assert_int_equal(w->insts[NLINES].kind, OPK_EXIT);
+      trace_tb_free(&tb);
+      assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 0);
+      trace_kernel_close(k);
+      tu_rmtree(dir);
+      free(text);
+    }
+}
+
+/* The line of the report (Rodinia BFS, tracer v3, sm80): a fully predicated-off load in mode 1. */
+static void test_predicated_off_base_stride_load(void **state) {
+  (void)state;
+  char text[4096], msg[512];
+  counts c;
+  snprintf(text, sizeof text,
+           "%s#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+           "01f0 00000000 1 R7 LDG.E 1 R4 4 1 0x0 0\n"
+           "0200 ffffffff 0 EXIT 0 0\n#END_TB\n",
+           header(3, 0, 1, 32));
+  assert_int_equal(parse_text(text, &c, msg, sizeof msg), 0);
+  assert_int_equal(c.warp_insts, 2);
+  assert_int_equal(c.thread_insts, 32);
+  assert_int_equal(c.mem_insts, 0);
+}
+
 typedef struct bad_case {
   const char *what;
   const char *body;    /* after the header */
@@ -205,6 +329,21 @@ static const bad_case bad_cases[] = {
      "found '7'"},
     {"missing deltas", TB0 "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 2 0x10 4 \n#END_TB\n", 4,
      0, 1, 32, "kernel-1.traceg:21: expected 2 address deltas for mask 00000007, found 1"},
+    {"mask 0, base+stride without stride",
+     TB0 "insts = 1\n0000 00000000 1 R1 LDG.E 1 R2 4 1 0x0 \n#END_TB\n", 4, 0, 1, 32,
+     "kernel-1.traceg:21: expected a decimal stride, found 'end of line'"},
+    {"mask 0, base+stride without base",
+     TB0 "insts = 1\n0000 00000000 1 R1 LDG.E 1 R2 4 1\n#END_TB\n", 4, 0, 1, 32,
+     "kernel-1.traceg:21: expected a hex base address, found 'end of line'"},
+    {"mask 0, base+deltas without base",
+     TB0 "insts = 1\n0000 00000000 0 STG.E 2 R2 R3 4 2 \n#END_TB\n", 4, 0, 1, 32,
+     "kernel-1.traceg:21: expected a hex base address, found 'end of line'"},
+    {"one lane, base+stride with a bad stride",
+     TB0 "insts = 1\n0000 00000001 1 R1 ATOMG.E.ADD 1 R2 4 1 0x10 x4\n#END_TB\n", 4, 0, 1,
+     32, "kernel-1.traceg:21: expected a decimal stride, found 'x4'"},
+    {"mask 0, v5 immediate missing after base+stride (stride is not the immediate)",
+     TB0 "insts = 1\n0000 00000000 1 R1 LDG.E 1 R2 4 1 0x0 0 0 7\n#END_TB\n", 5, 0, 1, 32,
+     "kernel-1.traceg:21: expected end of line, found '7'"},
     {"trailing token before v5", TB0 "insts = 1\n0000 ffffffff 0 EXIT 0 0 9\n#END_TB\n", 4, 0, 1,
      32, "kernel-1.traceg:21: expected end of line, found '9'"},
     {"too few instructions", TB0 "insts = 2\n0000 ffffffff 0 EXIT 0 0 \n#END_TB\n", 4, 0, 1, 32,
@@ -270,6 +409,8 @@ int main(void) {
       cmocka_unit_test(test_real_matrixmul),         cmocka_unit_test(test_real_vectoradd),
       cmocka_unit_test(test_real_matrixmul_header),  cmocka_unit_test(test_address_modes),
       cmocka_unit_test(test_lineinfo_and_v5_immediate), cmocka_unit_test(test_malformed),
+      cmocka_unit_test(test_address_modes_every_mask),
+      cmocka_unit_test(test_predicated_off_base_stride_load),
       cmocka_unit_test(test_kernelslist_errors),
   };
   return cmocka_run_group_tests_name("trace reader", tests, NULL, NULL);

@@ -57,6 +57,17 @@ static int decode_opcode(const inst_context *ctx, const char *opcode, int *op, i
   return 0;
 }
 
+/* The address field, token for token as Accel-Sim's trace parser (inst_trace_t::
+ * parse_from_string) reads what NVBit's tracer writes:
+ *   mode 0: one hex address per active lane (none for mask 0);
+ *   mode 1: a hex base and a decimal stride, WHATEVER the mask: the tracer writes "1 0x0 0" for
+ *           a fully predicated-off access (its base+stride test passes vacuously);
+ *   mode 2: a hex base, whatever the mask, then one decimal delta per active lane after the
+ *           first (the tracer writes mode 2 with no deltas for a single active lane).
+ * Inactive lanes get address 0. In mode 1 the k-th active lane gets base + k * stride; the
+ * tracer writes mode 1 only for contiguous active lanes, where this is Accel-Sim's reading too
+ * (for a non-contiguous mask, which NVBit never writes, Accel-Sim leaves the lanes after the
+ * first gap at 0). */
 static int parse_addresses(const inst_context *ctx, char **cur, uint32_t mask, uint64_t *addrs,
                            rf_diag *d) {
   char *tok = tp_next_token(cur);
@@ -66,7 +77,6 @@ static int parse_addresses(const inst_context *ctx, char **cur, uint32_t mask, u
                 "found '%s'", tok ? tok : "end of line");
   memset(addrs, 0, TRACE_WARP_SIZE * sizeof *addrs);
   int active = __builtin_popcount(mask);
-  if (active == 0) return 0;
   if (mode == 0) {
     int got = 0;
     for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) {
