@@ -16,6 +16,9 @@
 
 #include <cmocka.h>
 
+#include "../csim/config/config.h"
+#include "../csim/hw/unit.h"
+#include "../csim/stats/stats.h"
 #include "../csim/trace/trace.h"
 #include "../csim/tracegen/tg_access.h"
 #include "../csim/tracegen/tg_gen.h"
@@ -25,6 +28,7 @@
 #include "../csim/tracegen/tg_text.h"
 #include "../csim/tracegen/tg_tile.h"
 #include "../csim/tracegen/tg_write.h"
+#include "common/test_util.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -405,13 +409,16 @@ static void test_address_compression(void **state) {
   a[0] = 0x1000, a[1] = 0x100000001000ull;
   tg_format_addrs(buf, sizeof buf, 0x3u | 0x4u, a);
   assert_string_equal(buf, "0 0x0000000000001000 0x0000100000001000 0x0000000000001010 ");
+  /* no lane: base+stride with base and stride 0, as NVBit's tracer writes it */
+  tg_format_addrs(buf, sizeof buf, 0, a);
+  assert_string_equal(buf, "1 0x0 0 ");
 }
 
 /* Every generated instruction reads back (through the reader) with the PC, opcode and lane
  * addresses the plan says, in the order the static code and the iteration rules give. */
 typedef struct replay {
   const tg_plan *p;
-  long checked;
+  long checked, predicated_off;
 } replay;
 
 static void replay_tb(const trace_kernel_info *info, const trace_tb *tb, void *arg) {
@@ -423,7 +430,6 @@ static void replay_tb(const trace_kernel_info *info, const trace_tb *tb, void *a
   for (int w = 0; w < tb->nwarps; w++) {
     const trace_warp *wp = &tb->warps[w];
     long iters = tg_plan_warp_iters(p, tb->linear_id, w), at = 0;
-    uint32_t mask = tg_plan_mask(p, w);
     for (int phase = 0; phase < 3; phase++) {
       long reps = phase == 1 ? iters : 1;
       int lo = phase == 0 ? 0 : phase == 1 ? g->loop_begin : g->loop_end;
@@ -434,11 +440,14 @@ static void replay_tb(const trace_kernel_info *info, const trace_tb *tb, void *a
           if (phase == 1 && !tg_slot_runs(in, it, common, p->k->barrier_every)) continue;
           assert_true(at < (long)wp->n);
           const trace_inst *ti = &wp->insts[at++];
+          uint32_t mask = tg_plan_inst_mask(p, in, tb->linear_id, w);
           assert_int_equal(ti->pc, in->pc);
           assert_int_equal(ti->mask, mask);
           assert_int_equal(strncmp(op_name(ti), in->op, strlen(op_name(ti))), 0);
           if (!in->width) continue;
-          assert_true(ti->is_mem);
+          r->predicated_off += mask == 0;
+          assert_int_equal(ti->is_mem, mask != 0); /* predicated off: moves no data */
+          if (!mask) continue;
           uint64_t want[32];
           tg_plan_addresses(p, in, tb->linear_id, w, phase == 1 ? it : 0, mask, want);
           for (int l = 0; l < 32; l++) assert_int_equal(wp->addrs[ti->addr_off + l], want[l]);
@@ -463,12 +472,65 @@ static void test_reader_roundtrip(void **state) {
   generate_ok(spec, P("rt"));
   plan_fix pf = plan_of(spec);
   for (int k = 0; k < 2; k++) {
-    replay r = {&pf.plans[k], 0};
+    replay r = {&pf.plans[k], 0, 0};
     char name[32];
     snprintf(name, sizeof name, "kernel-%d.traceg", k + 1);
     for_each_tb(P("rt"), name, replay_tb, &r);
     assert_true(r.checked > 100);
   }
+  plan_done(&pf);
+}
+
+/* Accesses behind a bounds check (guard=): the warps past it issue the access with mask 0 and
+ * the boundary warp with one lane, written as NVBit writes them; the trace reads back as
+ * planned, and runs end to end with the exact warp- and thread-instruction counts. */
+static void test_guarded_accesses(void **state) {
+  fixture *f = *state;
+  /* 4 blocks x 96 threads; guard 289 = 3 x 96 + 1: block 3's warp 0 keeps one lane, its warps
+   * 1 and 2 are predicated off entirely for the guarded accesses */
+  static const char *spec =
+      "kernel = bounds\ngrid = 4\nblock = 96\nnregs = 16\nshmem = 512\niters = 3\nbody = 4\n"
+      "load = global coalesced guard=289\nload = shared coalesced guard=300\n"
+      "load = global strided stride=64\nstore = global coalesced at=end guard=289\n";
+  generate_ok(spec, P("g"));
+  size_t n;
+  char *text = slurp(P("g/kernel-1.traceg"), &n);
+  assert_non_null(strstr(text, " 00000000 1 R")); /* a predicated-off load ... */
+  assert_non_null(strstr(text, " LDG.E 1 R3 4 1 0x0 0 \n")); /* ... in NVBit's mask-0 form */
+  assert_non_null(strstr(text, " 00000000 0 STG.E 2 R"));
+  assert_non_null(strstr(text, " 00000001 1 R")); /* the boundary warp's single lane */
+  free(text);
+
+  plan_fix pf = plan_of(spec);
+  replay r = {&pf.plans[0], 0, 0};
+  for_each_tb(P("g"), "kernel-1.traceg", replay_tb, &r);
+  /* warps 1 and 2 of block 3 (threads 320..383) are past both guards: 3 global loads, 3 shared
+   * loads and the store each; warp 0 (288..319) keeps one lane of the global accesses and 12
+   * of the shared load */
+  assert_int_equal(r.predicated_off, 2 * (3 + 3 + 1));
+  counts c = {0};
+  for_each_tb(P("g"), "kernel-1.traceg", count_tb, &c);
+  tg_counts pc;
+  tg_plan_counts(&pf.plans[0], &pc);
+  assert_int_equal(pc.warp_insts, c.insts);
+  assert_int_equal(pc.thread_insts, c.thread_insts);
+  assert_true(c.thread_insts < c.insts * 32);
+
+  gpu_config cfg;
+  rf_diag d;
+  config_notes notes;
+  config_notes_init(&notes, NULL);
+  config_defaults(&cfg);
+  if (config_load_file(&cfg, "configs/gtx480.config", &notes, &d) < 0) fail_msg("%s", d.msg);
+  stats_record total;
+  char *stats = tu_run_list(&cfg, HW_C, P("g/kernelslist.g"), &total);
+  char want[128];
+  snprintf(want, sizeof want, "gpgpu_n_tot_w_icount = %ld\n", c.insts);
+  if (!strstr(stats, want)) fail_msg("expected '%s' in:\n%s", want, stats);
+  snprintf(want, sizeof want, "gpu_sim_insn = %ld\n", c.thread_insts);
+  if (!strstr(stats, want)) fail_msg("expected '%s' in:\n%s", want, stats);
+  free(stats);
+  stats_free(&total);
   plan_done(&pf);
 }
 
@@ -624,8 +686,12 @@ static void test_malformed_specs(void **state) {
       {"kernel = k\nload = global strided\n",
        "t.spec:2: expected stride=BYTES for a strided access, found none"},
       {"kernel = k\nload = global coalesced taps=3\n",
-       "t.spec:2: expected an option of a coalesced access (width=, footprint=, offset=, at=), "
-       "found 'taps=3'"},
+       "t.spec:2: expected an option of a coalesced access (width=, footprint=, offset=, at=, "
+       "guard=), found 'taps=3'"},
+      {"kernel = k\nload = global coalesced guard=0\n",
+       "t.spec:2: expected guard between 1 and 2^40, found '0'"},
+      {"kernel = k\nload = global tiled guard=64\n",
+       "t.spec:2: expected an option of a tiled access (width=, tile=), found 'guard=64'"},
       {"kernel = k\nload = global coalesced width=3\n",
        "t.spec:2: expected width 4, 8 or 16, found '3'"},
       {"kernel = k\nload = global coalesced at=later\n",
@@ -833,6 +899,7 @@ int main(void) {
       cmocka_unit_test(test_pattern_tiled),
       cmocka_unit_test(test_address_compression),
       cmocka_unit_test_setup_teardown(test_reader_roundtrip, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_guarded_accesses, setup, teardown),
       cmocka_unit_test_setup_teardown(test_imbalance_ray, setup, teardown),
       cmocka_unit_test_setup_teardown(test_imbalance_st, setup, teardown),
       cmocka_unit_test_setup_teardown(test_register_order, setup, teardown),

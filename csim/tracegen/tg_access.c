@@ -12,13 +12,14 @@ static const char *const pattern_names[] = {"coalesced", "strided", "random", "w
 const char *tg_space_name(tg_space s) { return s <= TG_LOCAL ? space_names[s] : "?"; }
 const char *tg_pattern_name(tg_pattern p) { return p <= TG_BROADCAST ? pattern_names[p] : "?"; }
 
-enum { O_WIDTH, O_STRIDE, O_FOOTPRINT, O_OFFSET, O_TAPS, O_TILE, O_AT, O_COUNT };
+enum { O_WIDTH, O_STRIDE, O_FOOTPRINT, O_OFFSET, O_TAPS, O_TILE, O_AT, O_GUARD, O_COUNT };
 static const char *const option_names[O_COUNT] = {"width", "stride", "footprint", "offset",
-                                                  "taps",  "tile",   "at"};
+                                                  "taps",  "tile",   "at",        "guard"};
 
 /* Which options each pattern takes (bit per option). */
 static unsigned allowed_options(tg_pattern p) {
-  unsigned common = 1u << O_WIDTH | 1u << O_FOOTPRINT | 1u << O_OFFSET | 1u << O_AT;
+  unsigned common =
+      1u << O_WIDTH | 1u << O_FOOTPRINT | 1u << O_OFFSET | 1u << O_AT | 1u << O_GUARD;
   switch (p) {
   case TG_STRIDED: return common | 1u << O_STRIDE;
   case TG_WINDOW: return common | 1u << O_TAPS | 1u << O_STRIDE;
@@ -84,6 +85,10 @@ static int parse_option(const char *path, long line, char *tok, tg_access *a, un
   case O_TILE:
     if (x < 1 || x > 32) return fail(path, line, d, "tile between 1 and 32", v);
     a->tile = (int)x;
+    break;
+  case O_GUARD:
+    if (x == 0 || x > (1ull << 40)) return fail(path, line, d, "guard between 1 and 2^40", v);
+    a->guard = x;
     break;
   default:
     if (!strcmp(v, "loop")) a->when = TG_AT_LOOP;

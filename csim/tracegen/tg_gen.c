@@ -35,7 +35,16 @@ void tg_plan_counts(const tg_plan *p, tg_counts *c) {
       long iters = tg_plan_warp_iters(p, tb, w);
       uint64_t n = (uint64_t)tg_program_warp_insts(&p->prog, iters, common, p->k->barrier_every);
       c->warp_insts += n;
-      c->thread_insts += n * (uint64_t)__builtin_popcount(tg_plan_mask(p, w));
+      int lanes = __builtin_popcount(tg_plan_mask(p, w));
+      c->thread_insts += n * (uint64_t)lanes;
+      /* lanes a guarded access predicates off issue no thread instruction */
+      for (int s = 0; s < p->prog.n; s++) {
+        const tg_inst *in = &p->prog.insts[s];
+        if (in->acc < 0 || !p->k->acc[in->acc].guard) continue;
+        int off = lanes - __builtin_popcount(tg_plan_inst_mask(p, in, tb, w));
+        c->thread_insts -= (uint64_t)off *
+                           (uint64_t)tg_slot_count(&p->prog, s, iters, common, p->k->barrier_every);
+      }
       if (n < c->min_warp) c->min_warp = n;
       if (n > c->max_warp) c->max_warp = n;
       c->warps++;

@@ -106,6 +106,15 @@ uint32_t tg_plan_mask(const tg_plan *p, int warp) {
   return lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
 }
 
+uint32_t tg_plan_inst_mask(const tg_plan *p, const tg_inst *in, long tb, int warp) {
+  uint32_t mask = tg_plan_mask(p, warp);
+  uint64_t guard = in->acc >= 0 ? p->k->acc[in->acc].guard : 0;
+  if (!guard) return mask;
+  uint64_t first = (uint64_t)tb * (uint64_t)p->threads + (uint64_t)warp * 32;
+  if (first >= guard) return 0;
+  return guard - first >= 32 ? mask : mask & ((1u << (guard - first)) - 1u);
+}
+
 static uint64_t tiled_address(const tg_plan *p, const tg_inst *in, long tb, uint64_t tid,
                               long it) {
   const tg_access *a = &p->k->acc[in->acc];

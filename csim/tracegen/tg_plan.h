@@ -36,6 +36,9 @@ void tg_plan_free(tg_plan *p);
 long tg_plan_warp_iters(const tg_plan *p, long tb, int warp);
 long tg_plan_tb_common(const tg_plan *p, long tb);
 uint32_t tg_plan_mask(const tg_plan *p, int warp);
+/* The lanes of `warp` in block `tb` that execute `in`: the warp's threads less those its
+ * access's guard predicates off (0 when the whole warp is past the guard). */
+uint32_t tg_plan_inst_mask(const tg_plan *p, const tg_inst *in, long tb, int warp);
 /* Lane addresses of memory instruction `in` (inactive lanes get 0). */
 void tg_plan_addresses(const tg_plan *p, const tg_inst *in, long tb, int warp, long it,
                        uint32_t mask, uint64_t addrs[32]);

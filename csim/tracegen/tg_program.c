@@ -298,6 +298,15 @@ int tg_slot_runs(const tg_inst *in, long it, long common, int barrier_every) {
   }
 }
 
+long tg_slot_count(const tg_program *p, int s, long iters, long common, int barrier_every) {
+  if (s < p->loop_begin || s >= p->loop_end) return 1;
+  switch (p->insts[s].cond) {
+  case TG_IF_COMMON: return common;
+  case TG_IF_BARRIER: return barrier_every > 0 ? common / barrier_every : 0;
+  default: return iters;
+  }
+}
+
 long tg_program_warp_insts(const tg_program *p, long iters, long common, int barrier_every) {
   long fixed = p->loop_begin + (p->n - p->loop_end);
   long barriers = barrier_every > 0 ? common / barrier_every : 0;

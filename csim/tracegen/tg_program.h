@@ -58,6 +58,8 @@ void tg_program_free(tg_program *p);
 /* Instructions a warp executes when it runs `iters` iterations and its block's smallest count
  * is `common` (common <= iters). */
 long tg_program_warp_insts(const tg_program *p, long iters, long common, int barrier_every);
+/* How many times slot s runs in such a warp. */
+long tg_slot_count(const tg_program *p, int s, long iters, long common, int barrier_every);
 
 /* Whether loop slot `s` runs in iteration `it`. */
 int tg_slot_runs(const tg_inst *in, long it, long common, int barrier_every);

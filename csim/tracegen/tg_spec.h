@@ -49,6 +49,8 @@ typedef struct tg_access {
   uint64_t offset;     /* shared: byte offset of the accessed region */
   int taps;            /* window: loads per iteration */
   int tile;            /* tiled: tile edge in elements */
+  uint64_t guard;      /* bounds check: threads with grid-wide index >= guard are predicated
+                          off for this access (0 = none) */
   long line;           /* spec line, for messages */
 } tg_access;
 
