@@ -24,12 +24,15 @@
 
 #define VERILATOR_ROOT "/usr/share/verilator"
 
-/* Runs `cmd` through sh with the enclosing make's variables removed, output to dir/log.
+/* Runs `cmd` through sh with the enclosing make's variables removed (make exports its
+ * command-line variables, the wrapper's RFSIM_DEPS_CHECKED=1 among them, to every recipe's
+ * environment), output to dir/log.
  * Returns the exit status and the log text (malloc'd) in *log. */
 static int run_logged(const char *dir, const char *cmd, char **log) {
   char full[4096], path[1024];
   snprintf(full, sizeof full,
-           "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES sh -c '%s' > %s/log 2>&1",
+           "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u RFSIM_DEPS_CHECKED "
+           "-u RFSIM_DEPS -u BUILD -u BIN -u HW_VROOT sh -c '%s' > %s/log 2>&1",
            cmd, dir);
   int st = system(full);
   snprintf(path, sizeof path, "%s/log", dir);
