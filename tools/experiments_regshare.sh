@@ -14,14 +14,15 @@
 #   and the 0-90% sweep (t = 1 .. 0.1) of the OWF configuration: IPC and resident TBs.
 # Writes out/experiments/regshare.md, regshare.png, regshare_*.dat and every run's stats under
 # out/experiments/regshare/. Environment: REGSHARE_HW (c; lockstep compares the RTL every
-# cycle), JOBS (nproc).
+# cycle), JOBS (nproc), JOBS_MODE (run | export: a Slurm array job | report; see
+# tools/experiments_lib.sh).
 set -euo pipefail
+. tools/experiments_lib.sh
+MAKE_TARGET=experiments-regshare
 hw=${REGSHARE_HW:-c}
-jobs=${JOBS:-$(nproc)}
 out=out/experiments
 raw=$out/regshare
-mkdir -p "$raw"
-rm -f "$raw"/*.txt "$raw"/*.json "$raw"/*.err
+prepare_raw "$raw"
 REG_CFG=configs/tesla_c2050.config
 SP_CFG=configs/tesla_c2050_scratchpad.config
 set1=(backprop btree hotspot lib mum mriq sgemm stencil)
@@ -71,17 +72,13 @@ for w in "${set1[@]}" "${set3[@]}"; do
     { echo "build/traces/regshare_$w missing: run make workloads" >&2; exit 1; }
 done
 
-start=$(date +%s.%N)
-echo "$runs" | xargs -P "$jobs" -L 1 sh -c '
-  hw=$1 raw=$2 name=$3 cfg=$4 wl=$5; shift 5
-  bin/rfsim -trace "build/traces/$wl/kernelslist.g" -config "$cfg" "$@" -hw "$hw" \
-    -stats_json "$raw/$name.json" > "$raw/$name.txt" 2> "$raw/$name.err" ||
-    { echo "rfsim failed on $name:" >&2; cat "$raw/$name.err" >&2; exit 255; }' _ "$hw" "$raw"
-elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+while read -r name cfg wl opt; do
+  # shellcheck disable=SC2086 # the options are words
+  rfsim_job "$name" "$raw" "build/traces/$wl/kernelslist.g" "$cfg" $opt -hw "$hw"
+done <<< "$runs" > "$raw/jobs.txt"
+run_sweep "$raw/jobs.txt"
+elapsed=$sweep_time
 nruns=$(echo "$runs" | wc -l)
-
-# stat NAME FILE: the run total's value
-stat() { awk -v k="$1" '/^---- total ----/ {t = 1} t && $1 == k {print $3; exit}' "$2"; }
 ipc() { stat gpu_ipc "$raw/$1.txt"; }
 ratio() { echo "scale=6; $1 / $2" | bc; }
 tbs() { stat rfsim_resident_ctas_max_per_sm "$raw/$1.txt"; }
@@ -137,7 +134,7 @@ georow() { awk '{printf "| **geomean** | -"; for (i = 3; i <= NF; i++) printf " 
 {
   echo "# Register sharing and scratchpad sharing on the suite's analogs"
   echo
-  echo "\`make experiments-regshare\` ($(date -u +%Y-%m-%d), \`-hw $hw\`): $nruns runs in ${elapsed%.*} s."
+  echo "\`make experiments-regshare\` ($(date -u +%Y-%m-%d), \`-hw $hw\`): $nruns runs in ${elapsed}."
   echo "Register sharing on \`$REG_CFG\` (Tesla C2050, 32768 registers, 48 KB), scratchpad"
   echo "sharing on \`$SP_CFG\` (16 KB, the resource_sharing paper's Table I). Speedup = IPC"
   echo "over Unshared-LRR. Sharing is 90% (t = 0.1) unless a sweep says otherwise. OWF orders"
@@ -227,6 +224,5 @@ plot '$out/regshare_scratchpad_plot.dat' using 2:xtic(1) title 'Unshared-GTO', \
      '' using 3 title 'Shared-LRR-NoOpt', '' using 4 title 'Shared-OWF'
 unset multiplot
 EOF
-rm -f "$raw"/*.err
-echo "wrote $md, $plot ($nruns runs in ${elapsed%.*} s)"
+echo "wrote $md, $plot ($nruns runs in ${elapsed})"
 cat "$md"

@@ -8,17 +8,18 @@
 #   out/experiments/warpman.png   the speedups (gnuplot)
 #   out/experiments/warpman.dat   the numbers behind both (warpman_speedup.dat: the plot's)
 #   out/experiments/warpman/      every run's stats (text and JSON)
-# Environment: WARPMAN_CONFIG (default configs/gtx480.config), WARPMAN_HW (c), JOBS (nproc).
+# Environment: WARPMAN_CONFIG (default configs/gtx480.config), WARPMAN_HW (c), JOBS (nproc),
+# JOBS_MODE (run | export: a Slurm array job | report; see tools/experiments_lib.sh).
 set -euo pipefail
+. tools/experiments_lib.sh
+MAKE_TARGET=experiments-warpman
 config=${WARPMAN_CONFIG:-configs/gtx480.config}
 hw=${WARPMAN_HW:-c}
-jobs=${JOBS:-$(nproc)}
 out=out/experiments
 raw=$out/warpman
 modes=(off temp spatial dueling threshold)
 labels=(baseline temp temp+spatial dueling threshold)
-mkdir -p "$raw"
-rm -f "$raw"/*.txt "$raw"/*.json
+prepare_raw "$raw"
 
 names=()
 for list in build/traces/warpman_*/kernelslist.g; do
@@ -30,19 +31,14 @@ if [ ${#names[@]} -eq 0 ]; then
   exit 1
 fi
 
-start=$(date +%s.%N)
 for n in "${names[@]}"; do
-  for m in "${modes[@]}"; do echo "$n $m"; done
-done | xargs -P "$jobs" -n 2 sh -c '
-  cfg=$1 hw=$2 raw=$3 n=$4 m=$5
-  bin/rfsim -trace "build/traces/$n/kernelslist.g" -config "$cfg" -rfsim_policy warpman \
-    -warpman_mode "$m" -hw "$hw" -stats_json "$raw/$n.$m.json" > "$raw/$n.$m.txt" \
-    2> "$raw/$n.$m.err" || { echo "rfsim failed on $n ($m):" >&2; cat "$raw/$n.$m.err" >&2;
-                            exit 255; }' _ "$config" "$hw" "$raw"
-elapsed=$(echo "$(date +%s.%N) - $start" | bc)
-
-# stat NAME FILE: the run total's value
-stat() { awk -v k="$1" '/^---- total ----/ {t = 1} t && $1 == k {print $3; exit}' "$2"; }
+  for m in "${modes[@]}"; do
+    rfsim_job "$n.$m" "$raw" "build/traces/$n/kernelslist.g" "$config" -rfsim_policy warpman \
+      -warpman_mode "$m" -hw "$hw"
+  done
+done > "$raw/jobs.txt"
+run_sweep "$raw/jobs.txt"
+elapsed=$sweep_time
 
 dat=$out/warpman.dat
 {
@@ -93,7 +89,7 @@ md=$out/warpman.md
   echo "# WarpMan on the suite's WarpMan workloads"
   echo
   echo "\`make experiments-warpman\` ($(date -u +%Y-%m-%d), config \`$config\`, \`-hw $hw\`):"
-  echo "$(( ${#names[@]} * ${#modes[@]} )) runs in ${elapsed%.*} s. Baseline = \`-rfsim_policy"
+  echo "$(( ${#names[@]} * ${#modes[@]} )) runs in ${elapsed}. Baseline = \`-rfsim_policy"
   echo "warpman -warpman_mode off\` (the baseline policy's decisions, cycle for cycle). Speedup ="
   echo "IPC over the baseline's. Active warps = mean resident warps per SM over the cycles the SM"
   echo "has a resident TB (\`warpman_active_warps_mean\`). RTRU = the baseline's ratio of temporal"
@@ -163,6 +159,5 @@ set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2
 plot '$out/warpman_speedup.dat' using 2:xtic(1) title 'temp', \
      '' using 3 title 'temp+spatial', '' using 4 title 'dueling', '' using 5 title 'threshold'
 EOF
-rm -f "$raw"/*.err
-echo "wrote $md, $plot ($(( ${#names[@]} * ${#modes[@]} )) runs in ${elapsed%.*} s)"
+echo "wrote $md, $plot ($(( ${#names[@]} * ${#modes[@]} )) runs in ${elapsed})"
 cat "$md"

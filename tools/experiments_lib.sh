@@ -1,0 +1,52 @@
+# Sourced by the experiment scripts (tools/experiments_*.sh): how a sweep is run and how a run's
+# stats are read, written once.
+#
+# A sweep is a job list (tools/jobs.sh): one rfsim run per line. JOBS_MODE chooses what happens
+# to it:
+#   run     (default) run it here on JOBS cores (default: all), one progress line per run;
+#   export  write <list>.sbatch, a Slurm array job that runs the same list unchanged, and stop;
+#           once the array job has finished, `JOBS_MODE=report make <target>` writes the report;
+#   report  use the outputs already in place (from a cluster run or an earlier local one).
+
+jobs_mode() { echo "${JOBS_MODE:-run}"; }
+
+# prepare_raw DIR: the folder of a sweep's outputs; old outputs go unless we only report.
+prepare_raw() {
+  mkdir -p "$1"
+  case $(jobs_mode) in
+    run|export) rm -rf "$1"/*.txt "$1"/*.json "$1"/logs ;;
+    report) ;;
+    *) echo "JOBS_MODE must be run, export or report, found '$(jobs_mode)'" >&2; exit 2 ;;
+  esac
+}
+
+# rfsim_job NAME RAW TRACE CONFIG [OPTION...]: the job-list line of one run, writing
+# RAW/NAME.txt (stats text) and RAW/NAME.json.
+rfsim_job() {
+  local name=$1 raw=$2 trace=$3 config=$4 cmd
+  shift 4
+  printf -v cmd '%q ' bin/rfsim -trace "$trace" -config "$config" "$@" -stats_json "$raw/$name.json"
+  printf '%s\t%s> %q\n' "$name" "$cmd" "$raw/$name.txt"
+}
+
+# run_sweep LIST: runs, exports or skips the list (JOBS_MODE); sets sweep_time ("59 s").
+run_sweep() {
+  local t0
+  t0=$(date +%s.%N)
+  case $(jobs_mode) in
+    run) bash tools/jobs.sh run "$1" "${JOBS:-$(nproc)}" || exit 1 ;;
+    export)
+      bash tools/jobs.sh slurm "$1"
+      echo "then, when the array job has finished: JOBS_MODE=report make ${MAKE_TARGET:-<target>}"
+      exit 0 ;;
+    report)
+      bash tools/jobs.sh check "$1" || exit 1
+      echo "jobs: reporting from the outputs already in $(dirname "$1")"
+      sweep_time="earlier runs (JOBS_MODE=report)"
+      return ;;
+  esac
+  sweep_time=$(printf '%.0f s' "$(echo "$(date +%s.%N) - $t0" | bc)")
+}
+
+# stat NAME FILE: NAME's value in the run total of a stats text file.
+stat() { awk -v k="$1" '/^---- total ----/ {t = 1} t && $1 == k {print $3; exit}' "$2"; }
