@@ -11,8 +11,9 @@
 RFSIM_DEPS       ?= bash tools/deps.sh
 RFSIM_DEPS_GOALS := all demo test bench synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
-                    experiments-warpman experiments-regshare
+                    experiments-warpman experiments-regshare fuzz test-sanitize
 rfsim_goals      := $(or $(MAKECMDGOALS),all)
+FUZZ_PACKAGES    := clang libclang-rt-14-dev  # only `make fuzz` needs them
 ifeq ($(RFSIM_DEPS_CHECKED),)
 ifneq ($(filter $(RFSIM_DEPS_GOALS),$(rfsim_goals)),)
 rfsim_entry := 1
@@ -24,13 +25,13 @@ ifdef rfsim_entry
 $(rfsim_goals): rfsim-deps-then-make
 	@:
 rfsim-deps-then-make:
-	@$(RFSIM_DEPS)
+	@$(RFSIM_DEPS) $(if $(filter fuzz,$(rfsim_goals)),$(FUZZ_PACKAGES))
 	@$(MAKE) --no-print-directory RFSIM_DEPS_CHECKED=1 $(MAKECMDGOALS)
 else
 
 CC      ?= cc
 CFLAGS  ?= -O3 -g
-CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP $(SAN_FLAGS)
 # csim/hw (unit ports, FST writer) is part of librfsim, so every program links fstapi + zlib.
 LDLIBS  += $(HW_C_LIBS) -lm
 BUILD   := build
@@ -44,7 +45,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare
+.PHONY: fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -62,7 +63,7 @@ $(BIN)/%: $(BUILD)/tools/%.o $(BUILD)/librfsim.a | $(BUILD)/hw/libfst.a
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
                   | $(BUILD)/hw/libfst.a
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(filter %.a,$^) -o $@ $(LDLIBS) -lcmocka
 
 deps:
 	@$(RFSIM_DEPS)
@@ -80,7 +81,7 @@ SIM_RTL_DEPS      = $(call hw_rtl_objs,$(1)) $(HW_B)/libverilated.a $(HW_B)/libf
 
 $(BIN)/rfsim: $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS))
 	@mkdir -p $(BIN)
-	$(HW_CXX) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) -o $@
+	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) -o $@
 
 # The technique tests run policies with their units in -hw rtl and lockstep, so they link the
 # units' RTL; test_warpman also runs bin/rfsim and build/hw/rfsim-broken.
@@ -88,15 +89,36 @@ SIM_TESTS := test_warpman test_sharing
 $(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o \
                              $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS)) \
                              | $(BIN)/rfsim $(HW_B)/rfsim-broken
-	$(HW_CXX) $< $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
+	$(HW_CXX) $(SAN_FLAGS) $< $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
 	  $(call hw_rtl_link,$(SIM_UNITS)) -lcmocka -o $@
+
+# the fuzz targets' one-input functions, replayed on the inputs fuzzing found
+$(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o
 
 $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
                       $(call SIM_RTL_DEPS,$(SIM_BROKEN_UNITS))
-	$(HW_CXX) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) -o $@
+	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
+	  $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) -o $@
 
 test: all $(TESTS) $(HW_TESTS) workloads
 	@SHARED=$(SHARED) bash tests/run.sh $(TESTS) $(HW_TESTS)
+
+# The tests again, built with AddressSanitizer and UBSan (CI runs it after `make test`). The
+# test binaries and the library they link are rebuilt instrumented in build/san/; they run from
+# here, on the normal build's workloads and tools. Left out: test_bootstrap (it runs whole
+# makes, no code of ours to instrument) and test_hw_synth (it reads Yosys reports, which would
+# have to be synthesized again under build/san/). test_suite_runs runs each workload on one
+# config there (RFSIM_SUITE_ROTATE), every config still covered.
+SAN_FLAGS ?=
+SAN_B     := $(BUILD)/san
+SAN_SKIP  := test_bootstrap test_hw_synth
+san_tests  = $(filter-out $(SAN_SKIP:%=$(1)/tests/%),$(TESTS:$(BUILD)/%=$(1)/%) $(HW_TESTS:$(BUILD)/%=$(1)/%))
+test-sanitize: all workloads
+	@$(MAKE) --no-print-directory BUILD=$(SAN_B) BIN=$(SAN_B)/bin HW_CXXOPT=-O1 \
+	  SAN_FLAGS='-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+	  $(call san_tests,$(SAN_B))
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call san_tests,$(SAN_B))
 
 demo: all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
 	@bash tools/demo.sh
@@ -131,6 +153,25 @@ occupancy-tables: all workloads
 
 bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_ray/kernelslist.g
 	@bash tools/bench.sh
+
+# ---- fuzzing: libFuzzer (clang) with AddressSanitizer and UBSan over the parsers users feed ----
+# Every library source is rebuilt instrumented in build/fuzz/; each target in tests/fuzz/ gets
+# its own binary. `make fuzz FUZZ_SECONDS=300` for longer runs.
+FUZZ_B        := $(BUILD)/fuzz
+FUZZ_CC       ?= clang
+FUZZ_SECONDS  ?= 60
+FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec
+FUZZ_CFLAGS   := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
+                 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o
+$(FUZZ_B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_B)/csim/hw/wave.o: FUZZ_CFLAGS += -I$(HW_FST_DIR)
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_entry.c $(FUZZ_OBJ) $(HW_B)/libfst.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET_NAME='"$*"' $^ -lz -lm -o $@
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+	@bash tools/fuzz.sh $(FUZZ_B) $(FUZZ_SECONDS) $(SHARED) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD) $(BIN) out

@@ -35,6 +35,7 @@ HW_FST_DIR   := $(HW_VINC)/gtkwave
 HW_CC        ?= $(CC)
 HW_CXX       ?= g++
 HW_CFLAGS    ?= -O2 -g -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP
+HW_CFLAGS    += $(SAN_FLAGS)
 HW_CXXOPT    ?= -O2
 # HW_TRACE=0 builds the models without --trace-fst (no Verilator FST; the C-written FST still
 # works); the default keeps tracing compiled in and switches it on per run (see hw-bench).
@@ -147,7 +148,7 @@ define hw_test_rules
 $(BUILD)/tests/$(1): $(HW_B)/obj/tests/$(1).o $(HW_C_OBJ) $(call hw_rtl_objs,$(call hw_test_units,$(1))) \
                      $(HW_B)/libfst.a $(if $(call hw_test_units,$(1)),$(HW_B)/libverilated.a)
 	@mkdir -p $$(dir $$@)
-	$$(HW_CXX) $(HW_B)/obj/tests/$(1).o $$(HW_C_OBJ) $(call hw_rtl_objs,$(call hw_test_units,$(1))) \
+	$$(HW_CXX) $$(SAN_FLAGS) $(HW_B)/obj/tests/$(1).o $$(HW_C_OBJ) $(call hw_rtl_objs,$(call hw_test_units,$(1))) \
 	  $(if $(call hw_test_units,$(1)),$$(HW_RTL_LIBS),$$(HW_C_LIBS) -lm) -lcmocka -o $$@
 endef
 $(foreach t,$(HW_TEST_SRC:tests/%.c=%),$(eval $(call hw_test_rules,$(t))))

@@ -296,8 +296,11 @@ static void gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *vctx) {
   }
   in->rel_i = hw_rng_below(r, 6) == 0;
   in->rel_lock_i = hw_rng_below(r, 4) ? hw_rng_below(r, nl) : in->rel_lock_i;
-  if (hw_rng_below(r, 4))
-    in->rel_tb_i = (s->lock_q >> (in->rel_lock_i * ti(p))) & (((uint64_t)1 << ti(p)) - 1);
+  /* rel_lock_i may still hold an unmasked random value (the port masks it): read the lock the
+   * unit will see (UBSan caught the unmasked shift) */
+  uint64_t lock = in->rel_lock_i & (((uint64_t)1 << hw_clog2(nl)) - 1);
+  if (hw_rng_below(r, 4) && lock < nl)
+    in->rel_tb_i = (s->lock_q >> (lock * ti(p))) & (((uint64_t)1 << ti(p)) - 1);
 }
 
 static void test_random_lockstep(void **st) {

@@ -348,6 +348,10 @@ static const bad_case bad_cases[] = {
      32, "kernel-1.traceg:21: expected end of line, found '9'"},
     {"too few instructions", TB0 "insts = 2\n0000 ffffffff 0 EXIT 0 0 \n#END_TB\n", 4, 0, 1, 32,
      "kernel-1.traceg:22: expected 2 instructions for this warp, found 1 before '#END_TB'"},
+    {"an instruction count far beyond the file (fuzzing)",
+     TB0 "insts = 53000000\n0000 ffffffff 0 EXIT 0 0 \n#END_TB\n", 4, 0, 1, 32,
+     "kernel-1.traceg:22: expected 53000000 instructions for this warp, found 1 before "
+     "'#END_TB'"},
     {"missing warp", TB0 "insts = 1\n0000 ffffffff 0 EXIT 0 0 \n#END_TB\n", 4, 0, 1, 64,
      "kernel-1.traceg:22: expected 2 warps in thread block (0,0,0), found 1"},
     {"warp out of range", "#BEGIN_TB\nthread block = 0,0,0\nwarp = 3\n", 4, 0, 1, 32,

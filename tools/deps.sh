@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages rfsim needs, if any are missing. Runs apt-get only as root or
 # through sudo; otherwise it names what is missing and stops, so nothing fails later obscurely.
+# Arguments name further packages a goal needs (make fuzz: clang's libFuzzer).
 set -euo pipefail
 packages=(build-essential zlib1g-dev libcmocka-dev verilator yosys iverilog gtkwave opensta
-          qflow-tech-osu018 gnuplot-nox xvfb)
+          qflow-tech-osu018 gnuplot-nox xvfb "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 /* Checks that need the whole configuration (an option alone parses fine but the combination
  * cannot be simulated) and re-checks the basics, since a gpu_config may also be built in code.
  * Messages name the option to change: "-option: expected ..., found ...". */
+#include <stdint.h>
 #include <math.h>
 #include <string.h>
 
@@ -177,7 +178,7 @@ static int check_dram(const gpu_config *c, rf_diag *d) {
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
     CHECK(v[i] >= 0, "-gpgpu_dram_timing_opt: expected timings >= 0, found %d", v[i]);
   CHECK(c->dram_chip_buswidth >= 1 && c->dram_chips_per_channel >= 1 &&
-            c->dram_buswidth == c->dram_chip_buswidth * c->dram_chips_per_channel,
+            c->dram_buswidth == (int64_t)c->dram_chip_buswidth * c->dram_chips_per_channel,
         "-gpgpu_dram_buswidth/-gpgpu_n_mem_per_ctrlr: expected >= 1 with dram_buswidth their "
         "product, found %d x %d -> %d", c->dram_chip_buswidth, c->dram_chips_per_channel,
         c->dram_buswidth);

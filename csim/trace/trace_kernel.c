@@ -174,9 +174,11 @@ static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d
   return -1;
 }
 
+/* The `insts = n` header is not trusted for the allocation: the array grows with the lines
+ * actually read, so a corrupt count (fuzzing found `insts = 53000000` in a 2 KB file) costs a
+ * file:line error, not gigabytes. */
 static int read_warp(trace_kernel *k, trace_warp *w, long ninsts, rf_diag *d) {
-  w->insts = rf_calloc((size_t)ninsts, sizeof *w->insts, d);
-  if (!w->insts) return -1;
+  long inst_cap = 0;
   uint32_t addr_cap = 0;
   inst_context ctx = {k->opcodes, k->path, 0, k->info.tracer_version, k->info.lineinfo,
                       k->info.shmem_base, k->info.local_base};
@@ -189,6 +191,13 @@ static int read_warp(trace_kernel *k, trace_warp *w, long ninsts, rf_diag *d) {
                         "expected %ld instructions for this warp, found %ld before '%s'", ninsts,
                         i, s);
     ctx.line = k->lr.lineno;
+    if (i == inst_cap) {
+      inst_cap = inst_cap ? (inst_cap * 2 < ninsts ? inst_cap * 2 : ninsts)
+                          : (ninsts < 256 ? ninsts : 256);
+      trace_inst *ni = rf_realloc(w->insts, (size_t)inst_cap, sizeof *ni, d);
+      if (!ni) return -1;
+      w->insts = ni;
+    }
     int has_addrs;
     trace_inst *in = &w->insts[i];
     if (trace_parse_inst(&ctx, s, in, lane_addrs, &has_addrs, d) < 0) return -1;

@@ -1,0 +1,21 @@
+/* libFuzzer entry for one target, chosen at build time with -DFUZZ_TARGET_NAME="\"name\"".
+ * A rejection must carry a message (the promise: bad input gets a clear error); a crash or a
+ * sanitizer report ends the run with the input saved by libFuzzer. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fuzz_targets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const fuzz_target *t = fuzz_target_find(FUZZ_TARGET_NAME);
+  if (!t) abort();
+  rf_diag d = {{0}};
+  int r = t->run(data, size, &d);
+  if (r < 0 || (r == 1 && d.msg[0] == '\0')) {
+    fprintf(stderr, "fuzz %s: %s\n", t->name, r < 0 ? d.msg : "rejected without a message");
+    abort();
+  }
+  return 0;
+}
