@@ -74,7 +74,7 @@ include hw.mk
 # bin/rfsim links the Verilated model of every technique unit (so -hw rtl|lockstep work), with
 # g++ for the Verilator runtime. build/hw/rfsim-broken is the same program with the test-only
 # broken variants of HW_BROKEN_UNITS (the lockstep self-test of the whole simulator).
-SIM_UNITS        := $(filter-out $(call hw_units_of,selftest),$(HW_UNITS))
+SIM_UNITS        := $(call hw_with_variants,$(filter-out $(call hw_units_of,selftest),$(HW_UNITS)))
 SIM_BROKEN_UNITS := $(foreach u,$(SIM_UNITS),\
                       $(if $(filter $(u),$(HW_BROKEN_UNITS)),$(u)-broken,$(u)))
 SIM_RTL_DEPS      = $(call hw_rtl_objs,$(1)) $(HW_B)/libverilated.a $(HW_B)/libfst.a

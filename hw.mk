@@ -66,7 +66,19 @@ HW_C_LIBS  = $(HW_B)/libfst.a -lz
 HW_RTL_LIBS = $(HW_B)/libverilated.a $(HW_C_LIBS) -lstdc++ -pthread -latomic -lm
 hw_rtl_objs = $(foreach u,$(1),$(HW_B)/$(u)/shim.o $(HW_B)/$(u)/obj/V$(firstword $(subst -, ,$(u)))__ALL.a)
 hw_rtl_link = $(call hw_rtl_objs,$(1)) $(HW_RTL_LIBS)
-HW_RTL_LINK = $(call hw_rtl_link,$(filter-out $(call hw_units_of,selftest),$(HW_UNITS)))
+
+# Variants: further parameter sets a unit is Verilated under, listed in
+# csim/hw/<tech>/<unit>.variants as `HW_VARIANT(name, NAME=V NAME=V ...)` (the C side reads the
+# same file, unit_desc.h). Variant v of unit u builds as $(HW_B)/u_v/ (class prefix Vu_v, entry
+# point hw_rtl_u_v), so the paper's configuration and, say, a 32-CTA-slot one link together.
+hw_variants_file   = $(wildcard csim/hw/$(call hw_tech,$(1))/$(1).variants)
+hw_lp := (
+hw_rp := )
+hw_variants        = $(if $(call hw_variants_file,$(1)),$(shell sed -n 's/^HW_VARIANT$(hw_lp)\([A-Za-z0-9_]*\),.*/\1/p' $(call hw_variants_file,$(1))))
+hw_variant_params  = $(shell sed -n 's/^HW_VARIANT$(hw_lp)$(2), *\([^$(hw_rp)]*\)$(hw_rp).*/\1/p' $(call hw_variants_file,$(1)))
+hw_with_variants   = $(foreach u,$(1),$(u) $(addprefix $(u)_,$(call hw_variants,$(u))))
+HW_VARIANT_BUILDS := $(filter-out $(HW_UNITS),$(call hw_with_variants,$(HW_UNITS)))
+HW_RTL_LINK = $(call hw_rtl_link,$(call hw_with_variants,$(filter-out $(call hw_units_of,selftest),$(HW_UNITS))))
 
 # The lead's objects for csim/hw/wave.c need fstapi.h.
 $(BUILD)/csim/hw/wave.o: CFLAGS += -I$(HW_FST_DIR)
@@ -97,7 +109,9 @@ $(HW_B)/libverilated.a: $(HW_VRT_OBJ)
 	ar rcs $@ $^
 
 # ---- per unit: generator, parameter stamp, Verilated model, shim ----
-# $(1) = build name (unit or unit-broken), $(2) = unit, $(3) = extra verilator flags
+# $(1) = build name (unit, unit-broken or unit_<variant>), $(2) = unit, $(3) = extra verilator
+# flags, $(4) = parameter assignments (NAME=V ...), $(5) = variant suffix of the model's class
+# prefix and entry point (empty, or _<variant>: Vunit_<variant>, hw_rtl_unit_<variant>)
 define hw_unit_rules
 $(HW_B)/$(1)/gen: tb/hw_gen.c csim/hw/$(call hw_tech,$(2))/$(2).c csim/hw/$(call hw_tech,$(2))/$(2).h \
                   csim/hw/$(call hw_tech,$(2))/$(2).def csim/hw/unit_types.h csim/hw/unit_desc.h csim/hw/unit.h
@@ -107,34 +121,37 @@ $(HW_B)/$(1)/gen: tb/hw_gen.c csim/hw/$(call hw_tech,$(2))/$(2).c csim/hw/$(call
 
 # rewritten only when the resolved parameters (or flags) change, so models stay cached
 $(HW_B)/$(1)/params.txt: $(HW_B)/$(1)/gen FORCE
-	@{ $(HW_B)/$(1)/gen params $$(HW_PARAMS_$(2)) && echo 'flags: $(3) trace=$(HW_TRACE)'; } > $$@.tmp || { rm -f $$@.tmp; exit 1; }
+	@{ $(HW_B)/$(1)/gen params $(4) && echo 'flags: $(3) trace=$(HW_TRACE)'; } > $$@.tmp || { rm -f $$@.tmp; exit 1; }
 	@if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv $$@.tmp $$@; fi
 
-$(HW_B)/$(1)/obj/V$(2).mk: $(HW_B)/$(1)/params.txt $(wildcard rtl/$(call hw_tech,$(2))/*.v)
+$(HW_B)/$(1)/obj/V$(2)$(5).mk: $(HW_B)/$(1)/params.txt $(wildcard rtl/$(call hw_tech,$(2))/*.v)
 	@rm -rf $(HW_B)/$(1)/obj
-	$$(HW_VERILATOR) --cc $$(HW_VFLAGS) $(3) --top-module $(2) --prefix V$(2) \
+	$$(HW_VERILATOR) --cc $$(HW_VFLAGS) $(3) --top-module $(2) --prefix V$(2)$(5) \
 	  -y rtl/$(call hw_tech,$(2)) rtl/$(call hw_tech,$(2))/$(2).v \
-	  $$$$($(HW_B)/$(1)/gen vflags $$(HW_PARAMS_$(2))) --Mdir $(HW_B)/$(1)/obj
+	  $$$$($(HW_B)/$(1)/gen vflags $(4)) --Mdir $(HW_B)/$(1)/obj
 
-$(HW_B)/$(1)/obj/V$(2)__ALL.a: $(HW_B)/$(1)/obj/V$(2).mk
-	$$(MAKE) -s -C $(HW_B)/$(1)/obj -f V$(2).mk V$(2)__ALL.a CXX="$$(HW_CXX)" \
+$(HW_B)/$(1)/obj/V$(2)$(5)__ALL.a: $(HW_B)/$(1)/obj/V$(2)$(5).mk
+	$$(MAKE) -s -C $(HW_B)/$(1)/obj -f V$(2)$(5).mk V$(2)$(5)__ALL.a CXX="$$(HW_CXX)" \
 	  OPT_FAST=$$(HW_CXXOPT) OPT_SLOW=-O1 OPT_GLOBAL=$$(HW_CXXOPT) VM_PARALLEL_BUILDS=0
 	@rm -f $(HW_B)/$(1)/obj/*.d  # Verilator's own .d files, unneeded here, would confuse a top-level -include
 
-$(HW_B)/$(1)/shim.o: csim/hw/rtl_shim.cpp $(HW_B)/$(1)/obj/V$(2)__ALL.a csim/hw/unit_types.h csim/hw/unit.h \
-                    csim/hw/$(call hw_tech,$(2))/$(2).def
+$(HW_B)/$(1)/shim.o: csim/hw/rtl_shim.cpp $(HW_B)/$(1)/obj/V$(2)$(5)__ALL.a csim/hw/unit_types.h \
+                    csim/hw/unit.h csim/hw/$(call hw_tech,$(2))/$(2).def
 	$$(HW_CXX) $$(HW_CXXOPT) -std=c++17 -Wall -Wextra -Werror $$(HW_VCXXFLAGS) -Icsim/hw \
 	  -DVM_TRACE=$$(HW_TRACE) -DVM_TRACE_FST=$$(HW_TRACE) \
 	  -I$(HW_B)/$(1)/obj -DHW_SHIM_NAME=$(2) -DHW_SHIM_DEF='"$(call hw_tech,$(2))/$(2).def"' \
-	  -DHW_VTOP=V$(2) -DHW_VTOP_H='"V$(2).h"' -DHW_VROOT_H='"V$(2)___024root.h"' \
-	  -DHW_RTL_PARAMS="$$$$($(HW_B)/$(1)/gen cparams $$(HW_PARAMS_$(2)))" \
+	  -DHW_SHIM_VARIANT=$(5) -DHW_VTOP=V$(2)$(5) -DHW_VTOP_H='"V$(2)$(5).h"' \
+	  -DHW_VROOT_H='"V$(2)$(5)___024root.h"' \
+	  -DHW_RTL_PARAMS="$$$$($(HW_B)/$(1)/gen cparams $(4))" \
 	  -DHW_RTL_NPARAMS=$$$$($(HW_B)/$(1)/gen nparams) \
 	  -DHW_RTL_BUILD='"verilator $$(HW_VFLAGS) $(3)"' -c $$< -o $$@
 endef
-$(foreach u,$(HW_UNITS),$(eval $(call hw_unit_rules,$(u),$(u),)))
-$(foreach u,$(HW_BROKEN_UNITS),$(eval $(call hw_unit_rules,$(u)-broken,$(u),+define+BROKEN_FOR_TEST)))
+$(foreach u,$(HW_UNITS),$(eval $(call hw_unit_rules,$(u),$(u),,$$(HW_PARAMS_$(u)),)))
+$(foreach u,$(HW_BROKEN_UNITS),$(eval $(call hw_unit_rules,$(u)-broken,$(u),+define+BROKEN_FOR_TEST,$$(HW_PARAMS_$(u)),)))
+$(foreach u,$(HW_UNITS),$(foreach v,$(call hw_variants,$(u)),\
+  $(eval $(call hw_unit_rules,$(u)_$(v),$(u),,$(call hw_variant_params,$(u),$(v)),_$(v)))))
 
-hw-libs: $(call hw_rtl_objs,$(HW_UNITS)) $(HW_B)/libverilated.a $(HW_B)/libfst.a
+hw-libs: $(call hw_rtl_objs,$(HW_UNITS) $(HW_VARIANT_BUILDS)) $(HW_B)/libverilated.a $(HW_B)/libfst.a
 
 # ---- unit tests: tests/test_hw_<name>.c ----
 # test_hw_<unit> links <unit>'s RTL; others say which with HW_TEST_UNITS_<test>.
@@ -142,7 +159,7 @@ HW_TEST_SRC := $(sort $(wildcard tests/test_hw_*.c))
 HW_TESTS    := $(HW_TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_TEST_UNITS_test_hw_port  := wm_wlbuf-broken
 HW_TEST_UNITS_test_hw_synth :=
-hw_test_units = $(if $(filter undefined,$(origin HW_TEST_UNITS_$(1))),$(filter $(1:test_hw_%=%),$(HW_UNITS)),$(HW_TEST_UNITS_$(1)))
+hw_test_units = $(if $(filter undefined,$(origin HW_TEST_UNITS_$(1))),$(call hw_with_variants,$(filter $(1:test_hw_%=%),$(HW_UNITS))),$(HW_TEST_UNITS_$(1)))
 
 define hw_test_rules
 $(BUILD)/tests/$(1): $(HW_B)/obj/tests/$(1).o $(HW_C_OBJ) $(call hw_rtl_objs,$(call hw_test_units,$(1))) \

@@ -35,12 +35,20 @@ static geom geom_of(const int64_t *p) {
   return g;
 }
 
+/* read bit by bit, independently of csim/hw/bitfield.h, which the unit's C reference uses */
 static uint64_t bits(const uint32_t *a, unsigned lo, unsigned n) {
   uint64_t v = 0;
   for (unsigned k = 0; k < n; k++)
     v |= (uint64_t)((a[(lo + k) / 32] >> ((lo + k) % 32)) & 1u) << k;
   return v;
 }
+
+static int all_zero(const uint32_t *a, size_t words) {
+  for (size_t i = 0; i < words; i++)
+    if (a[i]) return 0;
+  return 1;
+}
+#define ALL_ZERO(arr) all_zero((arr), sizeof(arr) / sizeof(arr)[0])
 
 static unsigned port(const char *name) {
   for (unsigned i = 0; i < rs_share_desc.nports; i++)
@@ -63,10 +71,10 @@ static uint64_t lock_of(const geom *g, const rs_share_out *o, unsigned l) {
   return bits(o->lock_o, l * g->lw, g->lw);
 }
 static uint64_t held_of(const geom *g, const rs_share_out *o, unsigned t) {
-  return (o->held_o >> (t * g->hw)) & (((uint64_t)1 << g->hw) - 1);
+  return bits(o->held_o, t * g->hw, g->hw);
 }
 static uint64_t partner_of(const geom *g, const rs_share_out *o, unsigned t) {
-  return (o->partner_o >> (t * g->tw)) & (((uint64_t)1 << g->tw) - 1);
+  return bits(o->partner_o, t * g->tw, g->tw);
 }
 static unsigned prio_of(const rs_share_out *o, unsigned w) {
   return (unsigned)bits(o->prio_o, 2 * w, 2);
@@ -149,18 +157,19 @@ static void expect_reset_values(const bench *b) {
   const geom *g = &b->g;
   assert_int_equal(b->o.mode_o, 0);
   assert_int_equal(b->o.thr_o, 0);
-  assert_int_equal(b->o.partner_o, 0x88888888u); /* every CTA slot unshared: id T = 8 */
+  assert_int_equal(b->o.partner_o[0], 0x88888888u); /* every CTA slot unshared: id T = 8 */
+  assert_true(all_zero(b->o.partner_o + 1, sizeof b->o.partner_o / 4 - 1));
   assert_int_equal(b->o.sharing_o, 0);
   assert_int_equal(b->o.owner_o, 0);
-  assert_int_equal(b->o.held_o, 0);
+  assert_true(ALL_ZERO(b->o.held_o));
   for (unsigned l = 0; l < g->nl; l++) assert_int_equal(lock_of(g, &b->o, l), FREE);
   assert_int_equal(b->o.lock_o[4], 0xffff); /* 144 bits: the rest of word 4 stays clear */
   for (unsigned w = 0; w < g->w; w++) assert_int_equal(prio_of(&b->o, w), 1);
   const rs_share_state *s = hw_unit_state(b->u);
-  assert_int_equal(s->partner_q, 0x88888888u);
+  assert_int_equal(s->partner_q[0], 0x88888888u);
   assert_int_equal(s->lock_q[0], 0xffffffffu);
   assert_int_equal(s->lock_q[4], 0xffff);
-  assert_int_equal(s->held_q, 0);
+  assert_true(ALL_ZERO(s->held_q));
   assert_int_equal(s->thr_q, 0);
 }
 
@@ -230,7 +239,7 @@ static void directed(hw_mode mode) {
   add_req(&in, WARP(3, 0), 3, 0, 200);
   step(&b, &in);
   assert_int_equal(lock_of(g, &b.o, 0), FREE);
-  assert_int_equal(b.o.held_o, 0);
+  assert_true(ALL_ZERO(b.o.held_o));
   /* after the holder's release the other warp of the pair gets it */
   in = req_in(WARP(3, 0), 3, 0, 200);
   step(&b, &in);
@@ -474,13 +483,12 @@ static void check_rules(const geom *g, const rs_share_out *a, const rs_share_in 
   }
 }
 
-static void test_random_lockstep(void **st) {
-  (void)st;
+static void random_lockstep(const int64_t *params, const char *name, uint64_t seed_id) {
   rf_diag d;
-  uint64_t seed = hw_tb_seed("rs_share random lockstep", 1);
+  uint64_t seed = hw_tb_seed(name, seed_id);
   hw_rng r = hw_rng_make(seed);
-  geom g = geom_of(P);
-  hw_unit *u = rs_share_new(NULL, HW_LOCKSTEP, P, NULL, &d);
+  geom g = geom_of(params);
+  hw_unit *u = rs_share_new(NULL, HW_LOCKSTEP, params, NULL, &d);
   if (!u) fail_msg("%s", d.msg);
   rs_share_out a, b;
   check_ok(rs_share_reset(u, 0, &a, &d), &d);
@@ -509,11 +517,76 @@ static void test_random_lockstep(void **st) {
   hw_unit_free(u);
 }
 
+static void test_random_lockstep(void **st) {
+  (void)st;
+  random_lockstep(P, "rs_share random lockstep", 1);
+}
+
+/* A 32-CTA-slot SM (titanx, gtx980, titanv: T = 32, W = 64): partner and held are 192-bit
+ * ports, lock 224 bits; its Verilated variant (rs_share.variants) runs beside the default. */
+static void set_t32(int64_t *p) {
+  rf_diag d;
+  hw_params_default(&rs_share_desc, p);
+  check_ok(hw_param_set(&rs_share_desc, p, "CTA_SLOTS", 32, &d), &d);
+  check_ok(hw_param_set(&rs_share_desc, p, "WARP_SLOTS", 64, &d), &d);
+}
+
+static void test_random_lockstep_t32(void **st) {
+  (void)st;
+  int64_t p[HW_MAX_PARAMS];
+  set_t32(p);
+  random_lockstep(p, "rs_share random lockstep T=32 W=64", 3);
+}
+
+/* The wide ports of the 32-slot variant, directed: partner 32 x 6 bits reset to the unshared id
+ * 32 in every field (straddling words), a pairing of slots 30 and 31 read back from bits
+ * 180..191, a grant counted in slot 31's held field (bits 186..191). */
+static void test_wide_ports_t32(void **st) {
+  (void)st;
+  rf_diag d;
+  int64_t p[HW_MAX_PARAMS];
+  set_t32(p);
+  for (int m = HW_C; m <= HW_LOCKSTEP; m++) {
+    bench b = {0};
+    b.g = geom_of(p);
+    const geom *g = &b.g;
+    b.u = rs_share_new("sm0.rs_share", (hw_mode)m, p, NULL, &d);
+    if (!b.u) fail_msg("%s", d.msg);
+    b.c = 1;
+    check_ok(rs_share_reset(b.u, 0, &b.o, &d), &d);
+    assert_int_equal(hw_unit_width(b.u, port("partner_o")), 192);
+    assert_int_equal(hw_unit_width(b.u, port("held_o")), 192);
+    for (unsigned t = 0; t < 32; t++) assert_int_equal(partner_of(g, &b.o, t), 32);
+    rs_share_in in = tb_in(30, 31);
+    step(&b, &in);
+    in = tb_in(31, 30);
+    step(&b, &in);
+    assert_int_equal(partner_of(g, &b.o, 30), 31);
+    assert_int_equal(partner_of(g, &b.o, 31), 30);
+    assert_int_equal(bits(b.o.partner_o, 180, 12), 30u << 6 | 31u);
+    in = cfg_in(1, 0);
+    step(&b, &in);
+    in = warps_in((uint64_t)0x3 << 62, 1, 0);
+    step(&b, &in);
+    in = req_in(63, 31, 31, 0);
+    step(&b, &in);
+    assert_int_equal(held_of(g, &b.o, 31), 1);
+    assert_int_equal(bits(b.o.held_o, 186, 6), 1);
+    in = req_in(62, 30, 30, 0); /* slot 30's partner 31 holds a lock: the deadlock rule */
+    step_noop(&b, &in);
+    hw_unit_free(b.u);
+  }
+}
+
 static void test_c_vs_rtl(void **st) {
   (void)st;
   rf_diag d;
   uint64_t seed = hw_tb_seed("rs_share C vs RTL", 2);
   check_ok(hw_tb_c_vs_rtl(&rs_share_desc, P, hw_tb_cycles(100000), seed, gen, NULL, &d), &d);
+  int64_t p[HW_MAX_PARAMS];
+  set_t32(p);
+  seed = hw_tb_seed("rs_share C vs RTL T=32 W=64", 4);
+  check_ok(hw_tb_c_vs_rtl(&rs_share_desc, p, hw_tb_cycles(50000), seed, gen, NULL, &d), &d);
 }
 
 /* Lockstep with a waveform: the C-written FST, its .gtkw and the Verilated model's FST exist
@@ -574,7 +647,7 @@ static void test_params(void **st) {
   in = rel_in(3, 0, 19);
   step(&b, &in);
   assert_int_equal(lock_of(g, &b.o, 19), 63);
-  assert_int_equal(b.o.held_o, 0);
+  assert_true(ALL_ZERO(b.o.held_o));
   hw_unit_free(b.u);
 
   hw_params_default(&rs_share_desc, p);
@@ -611,6 +684,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_directed_c),      cmocka_unit_test(test_directed_rtl),
       cmocka_unit_test(test_directed_lockstep), cmocka_unit_test(test_random_lockstep),
+      cmocka_unit_test(test_random_lockstep_t32), cmocka_unit_test(test_wide_ports_t32),
       cmocka_unit_test(test_c_vs_rtl),        cmocka_unit_test(test_wave),
       cmocka_unit_test(test_params),
   };

@@ -26,12 +26,28 @@ static unsigned slots(const int64_t *p) { return (unsigned)p[sp_share_P_T]; }
 static unsigned tw(const int64_t *p) { return hw_clog2(p[sp_share_P_T] + 1); }
 static unsigned ti(const int64_t *p) { return hw_clog2(p[sp_share_P_T]); }
 
+/* n bits at lo of a packed word array, read bit by bit (independently of csim/hw/bitfield.h,
+ * which the C reference uses) */
+static uint64_t bits(const uint32_t *a, unsigned lo, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned k = 0; k < n; k++)
+    v |= (uint64_t)((a[(lo + k) / 32] >> ((lo + k) % 32)) & 1u) << k;
+  return v;
+}
+
+static int port_index(const char *name) {
+  for (unsigned i = 0; i < sp_share_desc.nports; i++)
+    if (strcmp(sp_share_desc.ports[i].name, name) == 0) return (int)i;
+  fail_msg("no port %s", name);
+  return -1;
+}
+
 /* Partner of CTA slot i and holder of lock l, from the packed outputs. */
 static uint64_t partner(const sp_share_out *o, const int64_t *p, unsigned i) {
-  return (o->partner_o >> (i * tw(p))) & (((uint64_t)1 << tw(p)) - 1);
+  return bits(o->partner_o, i * tw(p), tw(p));
 }
 static uint64_t holder(const sp_share_out *o, const int64_t *p, unsigned l) {
-  return (o->lock_o >> (l * ti(p))) & (((uint64_t)1 << ti(p)) - 1);
+  return bits(o->lock_o, l * ti(p), ti(p));
 }
 
 static sp_share_in cfg_in(uint64_t mode, uint64_t thr) {
@@ -93,7 +109,7 @@ static void directed(hw_mode mode) {
   assert_int_equal(r.o.thr_o, 0);
   for (unsigned i = 0; i < t; i++) assert_int_equal(partner(&r.o, P, i), t);
   assert_int_equal(r.o.owner_o, 0);
-  assert_int_equal(r.o.lock_o, 0);
+  for (unsigned l = 0; l < t / 2; l++) assert_int_equal(holder(&r.o, P, l), 0);
   assert_int_equal(r.o.lvalid_o, 0);
   /* launch: 0 and 1 unshared (1 with a partner code above T, also "none"), 2-3 and 4-5 pairs */
   step(&r, tb_in(0, t));
@@ -223,10 +239,10 @@ static void out_of_range(hw_mode mode, const int64_t *p) {
   if (!r.u) fail_msg("%s", d.msg);
   step(&r, cfg_in(1, 0));
   for (unsigned i = 0; i < 6; i++) step(&r, tb_in(i, i ^ 1));
-  uint64_t partners = r.o.partner_o;
+  sp_share_out before = r.o;
   step(&r, tb_in(6, 0));
   step(&r, tb_in(7, 1));
-  assert_int_equal(r.o.partner_o, partners);
+  assert_memory_equal(r.o.partner_o, before.partner_o, sizeof before.partner_o);
   step(&r, req_in(0, 3, 100)); /* lock 3 does not exist */
   step(&r, req_in(6, 0, 100)); /* slot 6 does not exist */
   step(&r, req_in(7, 1, 100));
@@ -300,21 +316,63 @@ static void gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *vctx) {
    * unit will see (UBSan caught the unmasked shift) */
   uint64_t lock = in->rel_lock_i & (((uint64_t)1 << hw_clog2(nl)) - 1);
   if (hw_rng_below(r, 4) && lock < nl)
-    in->rel_tb_i = (s->lock_q >> (lock * ti(p))) & (((uint64_t)1 << ti(p)) - 1);
+    in->rel_tb_i = bits(s->lock_q, (unsigned)lock * ti(p), ti(p));
+}
+
+static void random_lockstep(const int64_t *p, const char *name, uint64_t seed_id,
+                            uint64_t cycles) {
+  rf_diag d;
+  traffic tr = {0, 0, 0};
+  uint64_t seed = hw_tb_seed(name, seed_id);
+  uint64_t n = hw_tb_cycles(cycles);
+  if (hw_tb_lockstep(&sp_share_desc, p, n, seed, gen, &tr, NULL, &d) < 0)
+    fail_msg("%s", d.msg);
+  printf("[ INFO     ] %s: %" PRIu64 " cycles: %" PRIu64 " grants, %" PRIu64 " releases\n", name,
+         n, tr.grants, tr.releases);
+  assert_true(tr.grants > n / 100);
+  assert_true(tr.releases > n / 100);
 }
 
 static void test_random_lockstep(void **st) {
   (void)st;
+  random_lockstep(P, "sp_share random lockstep", 21, 200000);
+}
+
+/* A 32-CTA-slot SM (titanx, gtx980, titanv: T = 32, W = 64, 96 KB): partner is 192 bits and the
+ * lock table 16 x 5 = 80, carried by the shim from Verilator's wide type; its Verilated variant
+ * (sp_share.variants) is linked beside the default. Directed: the reset partners of all 32
+ * slots, a pairing of slots 30 and 31 (bits 180..191) and a grant to slot 31 on lock 15 (bits
+ * 75..79). */
+static void test_t32(void **st) {
+  (void)st;
   rf_diag d;
-  traffic tr = {0, 0, 0};
-  uint64_t seed = hw_tb_seed("sp_share random lockstep", 21);
-  uint64_t n = hw_tb_cycles(200000);
-  if (hw_tb_lockstep(&sp_share_desc, P, n, seed, gen, &tr, NULL, &d) < 0)
-    fail_msg("%s", d.msg);
-  printf("[ INFO     ] %" PRIu64 " cycles: %" PRIu64 " grants, %" PRIu64 " releases\n", n,
-         tr.grants, tr.releases);
-  assert_true(tr.grants > n / 100);
-  assert_true(tr.releases > n / 100);
+  int64_t p[HW_MAX_PARAMS];
+  hw_params_default(&sp_share_desc, p);
+  check_ok(hw_param_set(&sp_share_desc, p, "T", 32, &d), &d);
+  check_ok(hw_param_set(&sp_share_desc, p, "W", 64, &d), &d);
+  check_ok(hw_param_set(&sp_share_desc, p, "SMEM", 98304, &d), &d);
+  for (int m = HW_C; m <= HW_LOCKSTEP; m++) {
+    hw_unit *u = sp_share_new("sm0.sp_share", (hw_mode)m, p, NULL, &d);
+    if (!u) fail_msg("%s", d.msg);
+    sp_share_out o;
+    check_ok(sp_share_reset(u, 0, &o, &d), &d);
+    assert_int_equal(hw_unit_width(u, (unsigned)port_index("partner_o")), 192);
+    for (unsigned i = 0; i < 32; i++) assert_int_equal(partner(&o, p, i), 32);
+    sp_share_in in = cfg_in(1, 1000);
+    uint64_t c = 1;
+    check_ok(sp_share_step(u, c++, &in, &o, &d), &d);
+    in = tb_in(30, 31);
+    check_ok(sp_share_step(u, c++, &in, &o, &d), &d);
+    in = tb_in(31, 30);
+    check_ok(sp_share_step(u, c++, &in, &o, &d), &d);
+    assert_int_equal(bits(o.partner_o, 180, 12), 30u << 6 | 31u);
+    in = req_in(31, 15, 5000);
+    check_ok(sp_share_step(u, c++, &in, &o, &d), &d);
+    assert_int_equal((o.lvalid_o >> 15) & 1, 1);
+    assert_int_equal(bits(o.lock_o, 75, 5), 31);
+    hw_unit_free(u);
+  }
+  random_lockstep(p, "sp_share random lockstep T=32", 23, 50000);
 }
 
 static void test_c_vs_rtl(void **st) {
@@ -340,8 +398,8 @@ static void test_wave(void **st) {
 
 /* Other parameters: the C model follows them (16 KB scratchpad, the paper's Table I: 15-bit
  * offsets); the linked RTL, Verilated with other values, is refused with a message that says
- * how to rebuild; a configuration whose packed partner field passes 64 bits (T = 16) is refused
- * in every mode. */
+ * how to rebuild; T = 64 (448-bit partner) is the most the descriptor's storage holds, T = 128
+ * is refused in every mode. */
 static void test_params(void **st) {
   (void)st;
   rf_diag d;
@@ -365,7 +423,11 @@ static void test_params(void **st) {
   assert_non_null(strstr(d.msg, want));
   assert_non_null(strstr(d.msg, "HW_PARAMS_sp_share"));
   memcpy(p, P, sizeof p);
-  p[sp_share_P_T] = 16;
+  p[sp_share_P_T] = 64;
+  u = sp_share_new("sm1.sps", HW_C, p, NULL, &d);
+  if (!u) fail_msg("%s", d.msg);
+  hw_unit_free(u);
+  p[sp_share_P_T] = 128;
   assert_null(sp_share_new("sm1.sps", HW_C, p, NULL, &d));
   assert_non_null(strstr(d.msg, "partner_o"));
 }
@@ -378,7 +440,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_directed_c),      cmocka_unit_test(test_directed_rtl),
       cmocka_unit_test(test_directed_lockstep), cmocka_unit_test(test_out_of_range),
-      cmocka_unit_test(test_random_lockstep), cmocka_unit_test(test_c_vs_rtl),
+      cmocka_unit_test(test_random_lockstep), cmocka_unit_test(test_t32),
+      cmocka_unit_test(test_c_vs_rtl),
       cmocka_unit_test(test_wave),            cmocka_unit_test(test_params),
   };
   return cmocka_run_group_tests_name("hw_sp_share", tests, NULL, NULL);

@@ -34,16 +34,21 @@
 #define HS_TRACE "build/traces/warpman_hs/kernelslist.g"
 #define MM_TRACE "build/traces/warpman_mm/kernelslist.g"
 
-static void load_config(gpu_config *c, const char *const (*opts)[2], size_t n) {
+static void load_config_file(gpu_config *c, const char *path, const char *const (*opts)[2],
+                             size_t n) {
   rf_diag d;
   config_notes notes;
   config_notes_init(&notes, NULL);
   config_defaults(c);
-  if (config_load_file(c, "configs/gtx480.config", &notes, &d) < 0) fail_msg("%s", d.msg);
+  if (config_load_file(c, path, &notes, &d) < 0) fail_msg("%s", d.msg);
   for (size_t i = 0; i < n; i++)
     if (config_set(c, opts[i][0], opts[i][1], "test", 0, &notes, &d) != 0)
       fail_msg("%s %s: %s", opts[i][0], opts[i][1], d.msg);
   if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
+}
+
+static void load_config(gpu_config *c, const char *const (*opts)[2], size_t n) {
+  load_config_file(c, "configs/gtx480.config", opts, n);
 }
 
 static void warpman_config(gpu_config *c, const char *mode) {
@@ -455,6 +460,28 @@ static void test_lockstep_every_warpman_workload(void **state) {
   assert_true(partial_runs >= 5);
 }
 
+/* The 32-CTA-slot GPUs (64 warp slots, 64K registers, 96 KB): the units' 32-slot variants
+ * (wm_check.variants, wm_wlbuf.variants) are linked beside the paper's GTX 480 models, and
+ * lockstep gives the C run's stats on each. */
+static void test_lockstep_32_cta_slot_configs(void **state) {
+  (void)state;
+  static const char *const configs[] = {"configs/titanx.config", "configs/gtx980.config",
+                                        "configs/titanv.config"};
+  const char *const opts[][2] = {{"-rfsim_policy", "warpman"}, {"-warpman_mode", "spatial"}};
+  for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
+    gpu_config c;
+    load_config_file(&c, configs[i], opts, 2);
+    stats_record rc, rl;
+    char *tc = run_list(&c, HW_C, HS_TRACE, &rc);
+    char *tl = run_list(&c, HW_LOCKSTEP, HS_TRACE, &rl);
+    if (strcmp(tc, tl) != 0) fail_msg("%s: lockstep stats differ from C", configs[i]);
+    free(tc);
+    free(tl);
+    stats_free(&rc);
+    stats_free(&rl);
+  }
+}
+
 static void test_config_errors(void **state) {
   (void)state;
   gpu_config c;
@@ -587,6 +614,7 @@ int main(void) {
       cmocka_unit_test(test_threshold_and_dueling),
       cmocka_unit_test(test_lockstep_whole_workload),
       cmocka_unit_test(test_lockstep_every_warpman_workload),
+      cmocka_unit_test(test_lockstep_32_cta_slot_configs),
       cmocka_unit_test(test_config_errors),
       cmocka_unit_test(test_broken_rtl_stops_the_simulator),
       cmocka_unit_test(test_wave_run),

@@ -1,10 +1,11 @@
 // Generic extern "C" shim over one Verilated unit. Nothing in here is written per signal: the
 // unit's descriptor (an X-macro file) is expanded into the input, output and state copies.
 // hw.mk compiles this file once per unit (build/hw/<unit>/shim.o) with:
-//   -DHW_SHIM_NAME=<unit>  -DHW_SHIM_DEF='"<tech>/<unit>.def"'
-//   -DHW_VTOP=V<unit>  -DHW_VTOP_H='"V<unit>.h"'  -DHW_VROOT_H='"V<unit>___024root.h"'
+//   -DHW_SHIM_NAME=<unit>  -DHW_SHIM_DEF='"<tech>/<unit>.def"'  -DHW_SHIM_VARIANT=[_<v>]
+//   -DHW_VTOP=V<unit>[_<v>]  -DHW_VTOP_H='"V<unit>[_<v>].h"'  -DHW_VROOT_H='"V..___024root.h"'
 //   -DHW_RTL_PARAMS='{...}' -DHW_RTL_NPARAMS=n  -DHW_RTL_BUILD='"..."'
-// and exports  const hw_rtl_ops *hw_rtl_<unit>(void).
+// and exports  const hw_rtl_ops *hw_rtl_<unit>[_<v>](void)  (a variant <v>, another parameter
+// set of the same unit, is Verilated under its own class prefix so both can be linked).
 // Timing (see unit.h): inputs are applied with clk_i low, then clk_i rises; outputs and state
 // are read after the edge. The FST, when asked for, is written to <path>.partial and renamed
 // when the model is destroyed.
@@ -30,13 +31,25 @@
 
 namespace {
 
+// A port declared wide (HW_*W, uint32_t words) is a VlWide only when its width under the
+// Verilated parameters exceeds 64 bits; under others (the paper's 8 CTA slots) Verilator makes
+// it a CData..QData scalar, which the plain overloads below carry word by word.
 template <typename T> inline void put(T &dst, uint64_t v) { dst = static_cast<T>(v); }
 template <std::size_t N> inline void putw(VlWide<N> &dst, const uint32_t *src, unsigned words) {
   for (std::size_t i = 0; i < N; i++) dst[i] = i < words ? src[i] : 0;
 }
+template <typename T> inline void putw(T &dst, const uint32_t *src, unsigned words) {
+  uint64_t v = words > 0 ? src[0] : 0;
+  if (words > 1) v |= static_cast<uint64_t>(src[1]) << 32;
+  dst = static_cast<T>(v);
+}
 template <typename T> inline uint64_t get(const T &src) { return static_cast<uint64_t>(src); }
 template <std::size_t N> inline void getw(const VlWide<N> &src, uint32_t *dst, unsigned words) {
   for (std::size_t i = 0; i < words; i++) dst[i] = i < N ? src[i] : 0;
+}
+template <typename T> inline void getw(const T &src, uint32_t *dst, unsigned words) {
+  const uint64_t v = static_cast<uint64_t>(src);
+  for (unsigned i = 0; i < words; i++) dst[i] = i < 2 ? static_cast<uint32_t>(v >> (32 * i)) : 0;
 }
 
 struct Model {
@@ -197,4 +210,7 @@ const hw_rtl_ops ops = {
 
 }  // namespace
 
-extern "C" const hw_rtl_ops *HW_CAT(hw_rtl_, HW_SHIM_NAME)(void) { return &ops; }
+#ifndef HW_SHIM_VARIANT
+#define HW_SHIM_VARIANT
+#endif
+extern "C" const hw_rtl_ops *HW_CAT3(hw_rtl_, HW_SHIM_NAME, HW_SHIM_VARIANT)(void) { return &ops; }

@@ -224,27 +224,66 @@ static int add_wave_signals(hw_unit *u, rf_diag *d) {
   return 0;
 }
 
-static int open_rtl(hw_unit *u, rf_diag *d) {
+static int params_equal(const hw_rtl_ops *r, const hw_unit *u) {
+  if (r->nparams != u->desc->nparams) return 0;
+  for (unsigned i = 0; i < r->nparams; i++)
+    if (r->params[i] != u->params[i]) return 0;
+  return 1;
+}
+
+/* "NAME=V NAME=V" of a parameter vector, into buf */
+static void params_text(const hw_unit_desc *desc, const int64_t *p, unsigned n, char *buf,
+                        size_t len) {
+  size_t at = 0;
+  buf[0] = 0;
+  for (unsigned i = 0; i < n && i < desc->nparams && at < len; i++) {
+    int k = snprintf(buf + at, len - at, "%s%s=%" PRId64, i ? " " : "", desc->params[i].name,
+                     p[i]);
+    if (k < 0) break;
+    at += (size_t)k;
+  }
+}
+
+/* The linked Verilated model (the default build or a variant) built with this instance's
+ * parameters; otherwise an error listing the linked ones and how to add one. */
+static int pick_rtl(hw_unit *u, rf_diag *d) {
   const hw_unit_desc *desc = u->desc;
-  u->rtl = desc->rtl ? desc->rtl() : NULL;
-  if (!u->rtl)
+  const hw_rtl_ops *linked[1 + 16];
+  unsigned n = 0;
+  if (desc->rtl && desc->rtl()) linked[n++] = desc->rtl();
+  for (unsigned v = 0; v < desc->nvariants && n < sizeof linked / sizeof linked[0]; v++)
+    if (desc->rtl_variants[v] && desc->rtl_variants[v]()) linked[n++] = desc->rtl_variants[v]();
+  if (n == 0)
     return rf_fail(d,
                    "unit %s: -hw %s needs the Verilated RTL of %s, which is not linked into this "
                    "program (build it with hw.mk: link $(HW_RTL_LINK) or "
                    "$(call hw_rtl_link,%s))",
                    u->inst, hw_mode_name(u->mode), desc->name, desc->name);
-  if (u->rtl->nparams != desc->nparams)
-    return rf_fail(d, "unit %s: RTL library has %u parameters, descriptor %u: rebuild it",
-                   u->inst, u->rtl->nparams, desc->nparams);
-  for (unsigned i = 0; i < desc->nparams; i++) {
-    if (u->rtl->params[i] == u->params[i]) continue;
-    return rf_fail(d,
-                   "unit %s: the linked RTL was Verilated with %s=%" PRId64
-                   ", this run needs %s=%" PRId64 ": rebuild with "
-                   "make HW_PARAMS_%s='%s=%" PRId64 " ...' (or run -hw c)",
-                   u->inst, desc->params[i].name, u->rtl->params[i], desc->params[i].name,
-                   u->params[i], desc->name, desc->params[i].name, u->params[i]);
+  for (unsigned i = 0; i < n; i++)
+    if (params_equal(linked[i], u)) {
+      u->rtl = linked[i];
+      return 0;
+    }
+  char want[400], have[800];
+  size_t at = 0;
+  params_text(desc, u->params, desc->nparams, want, sizeof want);
+  have[0] = 0;
+  for (unsigned i = 0; i < n && at < sizeof have; i++) {
+    char one[400];
+    params_text(desc, linked[i]->params, linked[i]->nparams, one, sizeof one);
+    int k = snprintf(have + at, sizeof have - at, "%s(%s)", i ? ", " : "", one);
+    if (k < 0) break;
+    at += (size_t)k;
   }
+  return rf_fail(d,
+                 "unit %s: the linked RTL of %s was Verilated with %s; this run needs %s: add a "
+                 "line to csim/hw/%s/%s.variants or rebuild with make HW_PARAMS_%s='%s' (or run "
+                 "-hw c)",
+                 u->inst, desc->name, have, want, desc->tech, desc->name, desc->name, want);
+}
+
+static int open_rtl(hw_unit *u, rf_diag *d) {
+  if (pick_rtl(u, d) != 0) return -1;
   if (u->wave && u->rtl->traced) {
     const char *wp = wave_path(u->wave);
     size_t l = strlen(wp);

@@ -101,6 +101,11 @@ typedef struct hw_unit_desc {
   void (*ref_reset)(void *state, void *out, const int64_t *params);
   void (*ref_step)(void *state, const void *in, void *out, const int64_t *params);
   const hw_rtl_ops *(*rtl)(void); /* NULL unless the unit's Verilated library is linked */
+  /* Further Verilated parameter sets (csim/hw/<tech>/<unit>.variants): entries are NULL unless
+   * that variant's library is linked. An instance uses the linked model whose parameters equal
+   * its own, so one program can hold, say, the paper's 8-CTA-slot unit and a 32-slot one. */
+  const hw_rtl_ops *(*const *rtl_variants)(void);
+  unsigned nvariants;
 } hw_unit_desc;
 
 typedef struct hw_unit hw_unit;
@@ -126,8 +131,9 @@ int hw_param_index(const hw_unit_desc *desc, const char *name); /* -1 if absent 
 /* Creates an instance. inst: instance name (NULL: the unit name), used in messages and as the
  * waveform scope ("sm3.wm_wlbuf" nests sm3 > wm_wlbuf). params: NULL for the defaults. wave:
  * NULL for none; its signals are added here, so create units before the first wave_tick.
- * In HW_RTL / HW_LOCKSTEP mode fails if the RTL library is not linked or was built with other
- * parameter values (the message says how to rebuild). The instance is reset on return. */
+ * In HW_RTL / HW_LOCKSTEP mode fails if no linked RTL library (the default build or one of its
+ * variants) was Verilated with these parameter values (the message lists the linked ones and
+ * says how to add one). The instance is reset on return. */
 hw_unit *hw_unit_new(const hw_unit_desc *desc, const char *inst, hw_mode mode,
                      const int64_t *params, hw_wave *wave, rf_diag *d);
 void hw_unit_free(hw_unit *u);

@@ -2,7 +2,10 @@
  * the unit's C reference (csim/hw/<tech>/<unit>.c), after defining HW_UNIT_NAME, HW_UNIT_DEF
  * and HW_UNIT_TECH (a string), and after <unit>_ref_reset / <unit>_ref_step. The RTL entry
  * point hw_rtl_<unit> is a weak reference: it is non-NULL exactly when the unit's generated
- * shim (build/hw/<unit>/shim.o, see hw.mk) is linked into the program. */
+ * shim (build/hw/<unit>/shim.o, see hw.mk) is linked into the program.
+ * A unit Verilated under further parameter sets also defines HW_UNIT_VARIANTS, its variants
+ * file (csim/hw/<tech>/<unit>.variants, one `HW_VARIANT(name, P=V P=V ...)` per line, read by
+ * hw.mk too); variant v's entry point hw_rtl_<unit>_<v> is weak in the same way. */
 #include <stddef.h>
 
 #include "unit.h"
@@ -86,6 +89,21 @@ static void HW_U_(_step_thunk_)(void *s, const void *in, void *o, const int64_t 
 
 extern const hw_rtl_ops *HW_CAT(hw_rtl_, HW_UNIT_NAME)(void) __attribute__((weak));
 
+#ifdef HW_UNIT_VARIANTS
+#define HW_VARIANT(v, assignments) \
+  extern const hw_rtl_ops *HW_CAT3(hw_rtl_, HW_UNIT_NAME, HW_CAT(_, v))(void) __attribute__((weak));
+#include HW_UNIT_VARIANTS
+#undef HW_VARIANT
+#define HW_VARIANT(v, assignments) HW_CAT3(hw_rtl_, HW_UNIT_NAME, HW_CAT(_, v)),
+static const hw_rtl_ops *(*const HW_U_(_variants_)[])(void) = {
+#include HW_UNIT_VARIANTS
+};
+#undef HW_VARIANT
+#define HW_U_VARIANTS_ HW_U_(_variants_), sizeof HW_U_(_variants_) / sizeof HW_U_(_variants_)[0]
+#else
+#define HW_U_VARIANTS_ NULL, 0
+#endif
+
 const hw_unit_desc HW_U_(_desc) = {
     HW_STR(HW_UNIT_NAME),
     HW_UNIT_TECH,
@@ -100,7 +118,11 @@ const hw_unit_desc HW_U_(_desc) = {
     HW_U_(_reset_thunk_),
     HW_U_(_step_thunk_),
     HW_CAT(hw_rtl_, HW_UNIT_NAME),
+    HW_U_VARIANTS_,
 };
+
+#undef HW_U_VARIANTS_
+#undef HW_UNIT_VARIANTS
 
 #undef HW_U_
 #undef HW_UNIT_NAME

@@ -20,7 +20,9 @@
  *   HW_STATE(name, width)          a flop (reg) to trace and compare, <= 64 bits; the Verilog
  *                                  reg must carry the comment  / *verilator public_flat_rd* /
  *   HW_INW / HW_OUTW / HW_STATEW(name, width, max_width)
- *                                  the same for ports wider than 64 bits (uint32_t words)
+ *                                  the same for ports that may be wider than 64 bits
+ *                                  (uint32_t words; under parameters that make them 64 bits or
+ *                                  less the shim converts from Verilator's scalar types)
  * width is a C expression over HW_P(...) and hw_clog2(); it must equal the Verilog width.
  * clk_i and rst_ni are implicit and not listed. */
 #include "unit.h"

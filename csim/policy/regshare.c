@@ -200,7 +200,7 @@ static int regshare_may_issue(policy *p, const policy_warp *w, const trace_inst 
   /* step (c): registers numbered below Rw*t are the warp's own */
   int lock = lock_of(s, t, w->warp);
   if (top < (int)m->out.thr_o ||
-      (int)share_bits(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) == w->slot) {
+      (int)hw_bits_get(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) == w->slot) {
     if (w->sm == 0 && nonowner_mem) s->core.kern.sm0_nonowner_mem++;
     return 1;
   }
@@ -225,7 +225,7 @@ static void regshare_warp_exit(policy *p, int sm, int cta_slot, int warp,
   if (!t->paired) return;
   rs_sm *m = &s->sm[sm];
   int lock = lock_of(s, t, warp);
-  if ((int)share_bits(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) != slot) return;
+  if ((int)hw_bits_get(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) != slot) return;
   /* its pair lock goes back with it; a release waiting for the port only delays the partner */
   share_fifo_push(&m->rel_q, (share_write){-1, cta_slot, lock, (uint64_t)slot});
 }
@@ -280,7 +280,7 @@ static int step_units(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
   if (in->cfg_i || in->tb_wr_i || in->warp_wr_i || in->req_i || in->rel_i || traced) {
     if (rs_share_step(m->share, now, in, &m->out, d) < 0) return -1;
     if (in->req_i &&
-        share_bits(m->out.lock_o, (unsigned)in->req_lock_i * s->lock_w, s->lock_w) ==
+        hw_bits_get(m->out.lock_o, (unsigned)in->req_lock_i * s->lock_w, s->lock_w) ==
             in->req_warp_i) {
       c->kern.grants++;
       /* the partner now waits for this TB: it owns the pair */
@@ -316,7 +316,7 @@ static int regshare_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t n
 
 static int regshare_warp_priority(const policy *p, int sm, int slot) {
   const rs_sm *m = &st(p)->sm[sm];
-  return (int)share_bits(m->out.prio_o, 2u * (unsigned)slot, 2);
+  return (int)hw_bits_get(m->out.prio_o, 2u * (unsigned)slot, 2);
 }
 
 static void regshare_stats(const policy *p, stats_record *out, int total) {

@@ -174,15 +174,6 @@ void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_
   c->kern.first_wait_pc_sum += pc;
 }
 
-uint64_t share_bits(const uint32_t *words, unsigned lo, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; i++) {
-    unsigned b = lo + i;
-    v |= (uint64_t)((words[b / 32] >> (b % 32)) & 1u) << i;
-  }
-  return v;
-}
-
 void share_counts_add(share_counts *a, const share_counts *b) {
   a->tbs += b->tbs;
   a->shared_tbs += b->shared_tbs;

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "../hw/bitfield.h"
 #include "policy.h"
 #include "share_plan.h"
 
@@ -120,9 +121,6 @@ void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_
 
 /* Owner-warp-first class of a TB's warps: 0 owner, 1 unshared, 2 non-owner. */
 enum { SHARE_CLASS_OWNER = 0, SHARE_CLASS_UNSHARED = 1, SHARE_CLASS_NONOWNER = 2 };
-
-/* Bits [lo, lo+width) of a little-endian array of 32-bit words (a wide port). */
-uint64_t share_bits(const uint32_t *words, unsigned lo, unsigned width);
 
 void share_counts_add(share_counts *a, const share_counts *b);
 /* Appends <prefix>_* counters and the plan to a stats record. */

@@ -72,7 +72,6 @@ static int spshare_create(policy *p, rf_diag *d) {
     snprintf(name, sizeof name, "sm%d.sp_share", i);
     s->sm[i].unit = sp_share_new(name, p->hw_mode, up, p->wave, d);
     if (!s->sm[i].unit) goto fail;
-    s->sm[i].out.partner_o = 0;
   }
   p->warp_priorities = p->cfg->spshare_owf ? 3 : 0;
   return 0;
@@ -101,14 +100,12 @@ static void spshare_warp_start(policy *p, int sm, int cta_slot, int warp, int sl
 }
 
 static int unit_partner(const sp_state *s, const sp_sm *m, int cta) {
-  return (int)((m->out.partner_o >> ((unsigned)cta * s->partner_w)) &
-               (((uint64_t)1 << s->partner_w) - 1));
+  return (int)hw_bits_get(m->out.partner_o, (unsigned)cta * s->partner_w, s->partner_w);
 }
 
 static int holds_region(const sp_state *s, const sp_sm *m, int lock, int cta) {
   return ((m->out.lvalid_o >> lock) & 1) &&
-         (int)((m->out.lock_o >> ((unsigned)lock * s->tb_w)) & (((uint64_t)1 << s->tb_w) - 1)) ==
-             cta;
+         (int)hw_bits_get(m->out.lock_o, (unsigned)lock * s->tb_w, s->tb_w) == cta;
 }
 
 /* The highest byte offset an instruction touches in its TB's scratchpad. */

@@ -65,4 +65,5 @@ void wm_check_ref_step(wm_check_state *s, const wm_check_in *in, wm_check_out *o
 #define HW_UNIT_NAME wm_check
 #define HW_UNIT_DEF "warpman/wm_check.def"
 #define HW_UNIT_TECH "warpman"
+#define HW_UNIT_VARIANTS "warpman/wm_check.variants" /* 32-CTA-slot SMs: titanx, gtx980, titanv */
 #include "../unit_desc.h"

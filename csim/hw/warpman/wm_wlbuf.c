@@ -39,4 +39,5 @@ void wm_wlbuf_ref_step(wm_wlbuf_state *s, const wm_wlbuf_in *in, wm_wlbuf_out *o
 #define HW_UNIT_NAME wm_wlbuf
 #define HW_UNIT_DEF "warpman/wm_wlbuf.def"
 #define HW_UNIT_TECH "warpman"
+#define HW_UNIT_VARIANTS "warpman/wm_wlbuf.variants" /* 32-CTA-slot SMs: titanx, gtx980, titanv */
 #include "../unit_desc.h"
