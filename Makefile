@@ -11,7 +11,7 @@
 RFSIM_DEPS       ?= bash tools/deps.sh
 RFSIM_DEPS_GOALS := all demo test bench synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
-                    experiments-warpman experiments-regshare fuzz test-sanitize
+                    experiments-warpman experiments-regshare compare fuzz test-sanitize
 rfsim_goals      := $(or $(MAKECMDGOALS),all)
 FUZZ_PACKAGES    := clang libclang-rt-14-dev  # only `make fuzz` needs them
 ifeq ($(RFSIM_DEPS_CHECKED),)
@@ -45,7 +45,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare
+.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -137,6 +137,11 @@ experiments-warpman: all workloads
 # Register and scratchpad sharing on Set-1/2/3 (tesla_c2050): out/experiments/regshare.md, .png
 experiments-regshare: all workloads
 	@bash tools/experiments_regshare.sh
+
+# Every technique on one suite and the shipped configs, beside its synthesized cost:
+# out/experiments/compare.md and .png (tools/compare.sh; COMPARE_CONFIGS, COMPARE_SUITE, JOBS)
+compare: all workloads $(BUILD)/synth/summary.txt
+	@bash tools/compare.sh
 
 # resource_sharing Tables VI and VIII (resident TBs with register / scratchpad sharing), each
 # entry beside the paper's; fails if any differs.
