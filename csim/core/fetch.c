@@ -34,8 +34,9 @@ static int wants_fetch(const sm_warp *w) {
 
 void fetch_stage(sm *s, uint64_t now) {
   int budget = s->cfg->inst_fetch_throughput;
+  int slot = s->fetch_next - 1;
   for (int i = 0; i < s->n_warp_slots && budget > 0; i++) {
-    int slot = (s->fetch_next + i) % s->n_warp_slots;
+    if (++slot == s->n_warp_slots) slot = 0; /* (fetch_next + i) % slots, without dividing */
     sm_warp *w = &s->warps[slot];
     if (!wants_fetch(w)) continue;
     uint8_t n = fetch_group(s, w);
@@ -53,6 +54,6 @@ void fetch_stage(sm *s, uint64_t now) {
       w->fetch_count = n;
     }
     budget--;
-    s->fetch_next = (slot + 1) % s->n_warp_slots;
+    s->fetch_next = slot + 1 == s->n_warp_slots ? 0 : slot + 1;
   }
 }

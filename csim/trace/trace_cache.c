@@ -13,13 +13,6 @@
 
 static const uint8_t tc_magic[8] = {'R', 'F', 'S', 'I', 'M', 'T', 'C', 0};
 #define TC_BLOCK_MAGIC 0x4b4c4254u /* "TBLK" */
-/* Thread block payload: i32 id[3], u32 warps; per warp u32 instructions, u32 memory
- * instructions, then the instructions (TC_INST_FIXED bytes each, then dst/src registers, then
- * for a memory instruction an address encoding byte and its addresses). */
-#define TC_INST_FIXED 26
-#define ADDR_LIST 0   /* one u64 per active lane */
-#define ADDR_STRIDE 1 /* u64 base, u64 stride: the k-th active lane is base + k * stride */
-
 /* ---- little-endian helpers ---- */
 static inline uint64_t ld64(const uint8_t *p) {
   return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
@@ -156,153 +149,254 @@ static int decode_info(const uint8_t *p, trace_kernel_info *in) {
   return 0;
 }
 
-/* ---- thread block payload ---- */
-int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
-  out->n = 0;
-  if (buf_reserve(out, 16, d) < 0) return -1;
-  for (int i = 0; i < 3; i++) st32(out->p + 4 * i, (uint32_t)tb->id[i]);
-  st32(out->p + 12, (uint32_t)tb->nwarps);
-  out->n = 16;
-  for (int wi = 0; wi < tb->nwarps; wi++) {
-    const trace_warp *w = &tb->warps[wi];
-    if (buf_reserve(out, 8, d) < 0) return -1;
-    st32(out->p + out->n, w->n);
-    st32(out->p + out->n + 4, w->naddrs / TRACE_WARP_SIZE);
-    out->n += 8;
-    for (uint32_t i = 0; i < w->n; i++) {
-      const trace_inst *in = &w->insts[i];
-      if (buf_reserve(out, TC_INST_FIXED + TRACE_MAX_DST + TRACE_MAX_SRC + 1 +
-                               TRACE_WARP_SIZE * 8, d) < 0)
-        return -1;
-      uint8_t *p = out->p + out->n;
-      st64(p, in->pc);
-      st32(p + 8, in->mask);
-      st32(p + 12, in->line);
-      st32(p + 16, in->imm);
-      p[20] = (uint8_t)in->opcode;
-      p[21] = (uint8_t)(in->opcode >> 8);
-      p[22] = in->kind;
-      p[23] = (uint8_t)(in->unit | in->space << 4);
-      p[24] = in->width;
-      p[25] = (uint8_t)(in->ndst | in->nsrc << 3 | in->has_imm << 7);
-      p += TC_INST_FIXED;
-      memcpy(p, in->dst, in->ndst);
-      p += in->ndst;
-      memcpy(p, in->src, in->nsrc);
-      p += in->nsrc;
-      if (in->is_mem) {
-        const uint64_t *a = w->addrs + in->addr_off;
-        uint64_t base = 0, stride = 0;
-        int k = 0, regular = 1;
-        for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) {
-          if (!(in->mask >> lane & 1)) continue;
-          if (k == 0) base = a[lane];
-          else if (k == 1) stride = a[lane] - base;
-          if (a[lane] != base + (uint64_t)k * stride) regular = 0;
-          k++;
-        }
-        if (regular) {
-          *p++ = ADDR_STRIDE;
-          st64(p, base);
-          st64(p + 8, stride);
-          p += 16;
-        } else {
-          *p++ = ADDR_LIST;
-          for (int lane = 0; lane < TRACE_WARP_SIZE; lane++)
-            if (in->mask >> lane & 1) {
-              st64(p, a[lane]);
-              p += 8;
-            }
-        }
-      }
-      out->n = (size_t)(p - out->p);
-    }
+/* ---- thread block payload ----
+ * The instructions of a thread block's warps come from a few hundred static instructions, so
+ * the payload is a table of those (everything but the active mask and the addresses) and then,
+ * per warp, each instruction as a varint index into it, its mask unless all 32 lanes are
+ * active, and for memory instructions the addresses as a base and stride (deltas otherwise):
+ *   i32 id[3], u32 warps, u32 templates, templates x TC_TMPL_BYTES
+ *   per warp: varint instructions, varint memory instructions, then per instruction
+ *     varint (template << 1 | full mask), [u32 mask], [memory: u8 encoding, addresses]
+ *   addresses, ADDR_STRIDE: zigzag varint (base - previous base of the warp), zigzag stride;
+ *     the k-th active lane is base + k * stride
+ *   ADDR_LIST: per active lane a zigzag varint delta from the lane before (the first lane's
+ *     from the previous base), the first lane's address becoming the previous base */
+#define TC_TMPL_BYTES 34
+#define ADDR_LIST 0
+#define ADDR_STRIDE 1
+
+static void put_varint(tc_buf *b, uint64_t v) {
+  while (v >= 0x80) {
+    b->p[b->n++] = (uint8_t)(v | 0x80);
+    v >>= 7;
   }
-  return 0;
+  b->p[b->n++] = (uint8_t)v;
+}
+static uint64_t zigzag(uint64_t v) { return (v << 1) ^ (uint64_t)-(int64_t)(v >> 63); }
+static uint64_t unzigzag(uint64_t v) { return (v >> 1) ^ (uint64_t)-(int64_t)(v & 1); }
+
+static int is_memop(uint8_t kind) {
+  return kind == OPK_LOAD || kind == OPK_STORE || kind == OPK_ATOMIC;
+}
+
+/* Everything of an instruction but its mask and addresses. */
+static int same_static(const trace_inst *a, const trace_inst *b) {
+  return a->pc == b->pc && a->line == b->line && a->imm == b->imm && a->opcode == b->opcode &&
+         a->kind == b->kind && a->unit == b->unit && a->space == b->space &&
+         a->width == b->width && a->ndst == b->ndst && a->nsrc == b->nsrc &&
+         a->has_imm == b->has_imm && a->is_mem == b->is_mem &&
+         !memcmp(a->dst, b->dst, sizeof a->dst) && !memcmp(a->src, b->src, sizeof a->src);
+}
+
+static void put_template(uint8_t *p, const trace_inst *in) {
+  st64(p, in->pc);
+  st32(p + 8, in->line);
+  st32(p + 12, in->imm);
+  p[16] = (uint8_t)in->opcode;
+  p[17] = (uint8_t)(in->opcode >> 8);
+  p[18] = in->kind;
+  p[19] = (uint8_t)(in->unit | in->space << 4);
+  p[20] = in->width;
+  p[21] = (uint8_t)(in->ndst | in->nsrc << 3 | in->has_imm << 7);
+  memcpy(p + 22, in->dst, TRACE_MAX_DST);
+  memcpy(p + 26, in->src, TRACE_MAX_SRC);
 }
 
 #define CORRUPT(...) rf_fail(d, "trace cache: " __VA_ARGS__)
 
-static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_kernel_info *info,
-                       trace_warp *w, rf_diag *d) {
-  const uint8_t *p = *cur;
-  if (end - p < 8) return CORRUPT("warp header past the block's end");
-  uint32_t n = ld32(p), nmem = ld32(p + 4);
-  p += 8;
-  /* Each instruction takes at least TC_INST_FIXED bytes and each memory one 17 more: counts the
-   * block cannot hold are refused before anything is allocated. */
-  if ((uint64_t)n * TC_INST_FIXED + (uint64_t)nmem * 17 > (uint64_t)(end - p) || nmem > n)
-    return CORRUPT("warp of %u instructions (%u memory) does not fit its block", n, nmem);
-  w->n = n;
-  w->naddrs = nmem * TRACE_WARP_SIZE;
-  if (n) {
-    w->insts = malloc((size_t)n * sizeof *w->insts);
-    if (!w->insts) return rf_fail(d, "out of memory");
+/* Checked as the text parser would have made it: -1 if it could not come from a trace. */
+static int get_template(const uint8_t *p, const trace_kernel_info *info, trace_inst *in) {
+  memset(in, 0, sizeof *in);
+  in->pc = ld64(p);
+  in->line = ld32(p + 8);
+  in->imm = ld32(p + 12);
+  in->opcode = ld16(p + 16);
+  in->kind = p[18];
+  in->unit = p[19] & 15;
+  in->space = p[19] >> 4;
+  in->width = p[20];
+  in->ndst = p[21] & 7;
+  in->nsrc = (p[21] >> 3) & 15;
+  in->has_imm = p[21] >> 7;
+  memcpy(in->dst, p + 22, TRACE_MAX_DST);
+  memcpy(in->src, p + 26, TRACE_MAX_SRC);
+  if (in->opcode >= trace_opcode_count() || in->kind >= OPK_COUNT || in->unit >= UNIT_COUNT ||
+      in->space > SPACE_INST || in->ndst > TRACE_MAX_DST || in->nsrc > TRACE_MAX_SRC ||
+      (!info->lineinfo && in->line) || (!in->has_imm && in->imm))
+    return -1;
+  for (int r = 0; r < TRACE_MAX_DST; r++)
+    if (r < in->ndst ? in->dst[r] == TRACE_RZ : in->dst[r] != 0) return -1;
+  for (int r = 0; r < TRACE_MAX_SRC; r++)
+    if (r < in->nsrc ? in->src[r] == TRACE_RZ : in->src[r] != 0) return -1;
+  in->is_mem = (uint8_t)is_memop(in->kind);
+  if (in->is_mem != (in->width != 0)) return -1;
+  return 0;
+}
+
+int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
+  /* Templates: found through a hash of the PC (open addressing over twice the count). */
+  size_t total = 0;
+  for (int wi = 0; wi < tb->nwarps; wi++) total += tb->warps[wi].n;
+  size_t nslots = 64;
+  while (nslots < 2 * total) nslots *= 2;
+  uint32_t *slot = calloc(nslots, sizeof *slot); /* template index + 1, 0 = empty */
+  uint32_t *tmpl_of = total ? malloc(total * sizeof *tmpl_of) : NULL;
+  const trace_inst **tmpl = total ? malloc(total * sizeof *tmpl) : NULL;
+  int rc = 0;
+  if (!slot || (total && (!tmpl_of || !tmpl))) {
+    rc = rf_fail(d, "out of memory");
+    goto done;
   }
-  if (nmem) {
-    w->addrs = calloc((size_t)w->naddrs, sizeof *w->addrs);
-    if (!w->addrs) return rf_fail(d, "out of memory");
-  }
-  int nops = trace_opcode_count();
-  uint32_t mem_seen = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    if (end - p < TC_INST_FIXED) return CORRUPT("instruction past the block's end");
-    trace_inst *in = &w->insts[i];
-    memset(in, 0, sizeof *in);
-    in->pc = ld64(p);
-    in->mask = ld32(p + 8);
-    in->line = ld32(p + 12);
-    in->imm = ld32(p + 16);
-    in->opcode = ld16(p + 20);
-    in->kind = p[22];
-    in->unit = p[23] & 15;
-    in->space = p[23] >> 4;
-    in->width = p[24];
-    in->ndst = p[25] & 7;
-    in->nsrc = (p[25] >> 3) & 15;
-    in->has_imm = p[25] >> 7;
-    p += TC_INST_FIXED;
-    if (in->opcode >= nops || in->kind >= OPK_COUNT || in->unit >= UNIT_COUNT ||
-        in->space > SPACE_INST || in->ndst > TRACE_MAX_DST || in->nsrc > TRACE_MAX_SRC ||
-        (!info->lineinfo && in->line) || (!in->has_imm && in->imm))
-      return CORRUPT("instruction %u: field out of range", i);
-    if (end - p < in->ndst + in->nsrc) return CORRUPT("registers past the block's end");
-    memcpy(in->dst, p, in->ndst);
-    p += in->ndst;
-    memcpy(in->src, p, in->nsrc);
-    p += in->nsrc;
-    for (int r = 0; r < in->ndst; r++)
-      if (in->dst[r] == TRACE_RZ) return CORRUPT("RZ as a register operand");
-    for (int r = 0; r < in->nsrc; r++)
-      if (in->src[r] == TRACE_RZ) return CORRUPT("RZ as a register operand");
-    int memop = in->kind == OPK_LOAD || in->kind == OPK_STORE || in->kind == OPK_ATOMIC;
-    if (!memop) {
-      if (in->width) return CORRUPT("width on a non-memory instruction");
-      continue;
+  uint32_t ntmpl = 0;
+  size_t k = 0;
+  for (int wi = 0; wi < tb->nwarps; wi++)
+    for (uint32_t i = 0; i < tb->warps[wi].n; i++, k++) {
+      const trace_inst *in = &tb->warps[wi].insts[i];
+      size_t h = (size_t)((in->pc * 0x9e3779b97f4a7c15ull) >> 20) & (nslots - 1);
+      while (slot[h] && !same_static(tmpl[slot[h] - 1], in)) h = (h + 1) & (nslots - 1);
+      if (!slot[h]) {
+        tmpl[ntmpl++] = in;
+        slot[h] = ntmpl;
+      }
+      tmpl_of[k] = slot[h] - 1;
     }
-    /* What the text parser makes of a memory instruction: addresses, a lane, a width. */
-    if (!in->mask || !in->width || mem_seen == nmem)
-      return CORRUPT("memory instruction %u without mask, width or address slot", i);
-    in->is_mem = 1;
+  out->n = 0;
+  if ((rc = buf_reserve(out, 20 + (size_t)ntmpl * TC_TMPL_BYTES, d)) < 0) goto done;
+  for (int i = 0; i < 3; i++) st32(out->p + 4 * i, (uint32_t)tb->id[i]);
+  st32(out->p + 12, (uint32_t)tb->nwarps);
+  st32(out->p + 16, ntmpl);
+  out->n = 20;
+  for (uint32_t t = 0; t < ntmpl; t++, out->n += TC_TMPL_BYTES)
+    put_template(out->p + out->n, tmpl[t]);
+  k = 0;
+  for (int wi = 0; wi < tb->nwarps; wi++) {
+    const trace_warp *w = &tb->warps[wi];
+    if ((rc = buf_reserve(out, 20, d)) < 0) goto done;
+    put_varint(out, w->n);
+    put_varint(out, w->naddrs / TRACE_WARP_SIZE);
+    uint64_t prev = 0;
+    for (uint32_t i = 0; i < w->n; i++, k++) {
+      const trace_inst *in = &w->insts[i];
+      /* at most: index 10, mask 4, encoding 1, 32 lanes x 10 */
+      if ((rc = buf_reserve(out, 15 + TRACE_WARP_SIZE * 10, d)) < 0) goto done;
+      int full = in->mask == 0xffffffffu;
+      put_varint(out, (uint64_t)tmpl_of[k] << 1 | (uint64_t)full);
+      if (!full) {
+        st32(out->p + out->n, in->mask);
+        out->n += 4;
+      }
+      if (!in->is_mem) continue;
+      const uint64_t *a = w->addrs + in->addr_off;
+      uint64_t base = 0, stride = 0;
+      int lanes = 0, regular = 1;
+      for (uint32_t m = in->mask; m; m &= m - 1, lanes++) {
+        uint64_t v = a[__builtin_ctz(m)];
+        if (lanes == 0) base = v;
+        else if (lanes == 1) stride = v - base;
+        if (v != base + (uint64_t)lanes * stride) regular = 0;
+      }
+      if (regular) {
+        out->p[out->n++] = ADDR_STRIDE;
+        put_varint(out, zigzag(base - prev));
+        put_varint(out, zigzag(stride));
+      } else {
+        out->p[out->n++] = ADDR_LIST;
+        uint64_t last = prev;
+        for (uint32_t m = in->mask; m; m &= m - 1) {
+          uint64_t v = a[__builtin_ctz(m)];
+          put_varint(out, zigzag(v - last));
+          last = v;
+        }
+      }
+      prev = base;
+    }
+  }
+done:
+  free(slot);
+  free(tmpl_of);
+  free(tmpl);
+  return rc;
+}
+
+static inline int get_varint(const uint8_t **cur, const uint8_t *end, uint64_t *v) {
+  const uint8_t *p = *cur;
+  uint64_t x = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (p == end) return -1;
+    uint8_t b = *p++;
+    x |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) {
+      *v = x;
+      *cur = p;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_inst *tmpl,
+                       uint32_t ntmpl, trace_warp *w, rf_diag *d) {
+  const uint8_t *p = *cur;
+  uint64_t n, nmem;
+  if (get_varint(&p, end, &n) < 0 || get_varint(&p, end, &nmem) < 0)
+    return CORRUPT("warp header past the block's end");
+  /* Each instruction takes at least one byte and each memory one three more: counts the block
+   * cannot hold are refused before anything is allocated. */
+  if (nmem > n || n + 3 * nmem > (uint64_t)(end - p))
+    return CORRUPT("warp of %llu instructions (%llu memory) does not fit its block",
+                   (unsigned long long)n, (unsigned long long)nmem);
+  w->n = (uint32_t)n;
+  w->naddrs = (uint32_t)nmem * TRACE_WARP_SIZE;
+  if (n && !(w->insts = malloc((size_t)n * sizeof *w->insts))) return rf_fail(d, "out of memory");
+  if (nmem && !(w->addrs = malloc((size_t)w->naddrs * sizeof *w->addrs)))
+    return rf_fail(d, "out of memory");
+  uint32_t mem_seen = 0;
+  uint64_t prev = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t x;
+    if (get_varint(&p, end, &x) < 0 || (x >> 1) >= ntmpl)
+      return CORRUPT("instruction %u: template index", i);
+    trace_inst *in = &w->insts[i];
+    *in = tmpl[x >> 1];
+    if (x & 1) {
+      in->mask = 0xffffffffu;
+    } else {
+      if (end - p < 4) return CORRUPT("mask past the block's end");
+      in->mask = ld32(p);
+      p += 4;
+    }
+    if (!in->is_mem) continue;
+    if (!in->mask || mem_seen == nmem)
+      return CORRUPT("memory instruction %u without mask or address slot", i);
     in->addr_off = mem_seen * TRACE_WARP_SIZE;
     uint64_t *a = w->addrs + in->addr_off;
     mem_seen++;
-    if (end - p < 1) return CORRUPT("address encoding past the block's end");
+    memset(a, 0, TRACE_WARP_SIZE * sizeof *a);
+    if (p == end) return CORRUPT("address encoding past the block's end");
     uint8_t enc = *p++;
     if (enc == ADDR_STRIDE) {
-      if (end - p < 16) return CORRUPT("addresses past the block's end");
-      uint64_t v = ld64(p), stride = ld64(p + 8);
-      p += 16;
-      for (uint32_t m = in->mask; m; m &= m - 1, v += stride) a[__builtin_ctz(m)] = v;
+      uint64_t base, stride;
+      if (get_varint(&p, end, &base) < 0 || get_varint(&p, end, &stride) < 0)
+        return CORRUPT("addresses past the block's end");
+      base = prev + unzigzag(base);
+      stride = unzigzag(stride);
+      prev = base;
+      for (uint32_t m = in->mask; m; m &= m - 1, base += stride) a[__builtin_ctz(m)] = base;
     } else if (enc == ADDR_LIST) {
-      int active = __builtin_popcount(in->mask);
-      if (end - p < 8 * active) return CORRUPT("addresses past the block's end");
-      for (uint32_t m = in->mask; m; m &= m - 1, p += 8) a[__builtin_ctz(m)] = ld64(p);
+      uint64_t last = prev;
+      for (uint32_t m = in->mask; m; m &= m - 1) {
+        if (get_varint(&p, end, &x) < 0) return CORRUPT("addresses past the block's end");
+        last += unzigzag(x);
+        if (m == in->mask) prev = last;
+        a[__builtin_ctz(m)] = last;
+      }
     } else {
       return CORRUPT("address encoding %u", enc);
     }
   }
-  if (mem_seen != nmem) return CORRUPT("expected %u memory instructions, found %u", nmem, mem_seen);
+  if (mem_seen != nmem)
+    return CORRUPT("expected %llu memory instructions, found %u", (unsigned long long)nmem,
+                   mem_seen);
   *cur = p;
   return 0;
 }
@@ -311,7 +405,7 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, trac
                  rf_diag *d) {
   memset(tb, 0, sizeof *tb);
   const uint8_t *end = p + n;
-  if (n < 16) return CORRUPT("thread block header past the block's end");
+  if (n < 20) return CORRUPT("thread block header past the block's end");
   for (int i = 0; i < 3; i++) {
     tb->id[i] = (int)ld32(p + 4 * i);
     if (tb->id[i] < 0 || tb->id[i] >= info->grid[i])
@@ -319,22 +413,28 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, trac
   }
   if ((int)ld32(p + 12) != info->warps_per_tb)
     return CORRUPT("expected %d warps in a thread block", info->warps_per_tb);
-  p += 16;
+  uint32_t ntmpl = ld32(p + 16);
+  p += 20;
+  if ((uint64_t)ntmpl * TC_TMPL_BYTES > (uint64_t)(end - p))
+    return CORRUPT("%u instruction templates do not fit the block", ntmpl);
+  trace_inst *tmpl = malloc((ntmpl ? ntmpl : 1) * sizeof *tmpl);
+  if (!tmpl) return rf_fail(d, "out of memory");
+  for (uint32_t t = 0; t < ntmpl; t++, p += TC_TMPL_BYTES)
+    if (get_template(p, info, &tmpl[t]) < 0) {
+      free(tmpl);
+      return CORRUPT("instruction template %u out of range", t);
+    }
   tb->linear_id =
       tb->id[0] + (long)info->grid[0] * (tb->id[1] + (long)info->grid[1] * tb->id[2]);
   tb->nwarps = info->warps_per_tb;
   tb->warps = calloc((size_t)tb->nwarps, sizeof *tb->warps);
-  if (!tb->warps) return rf_fail(d, "out of memory");
-  for (int w = 0; w < tb->nwarps; w++)
-    if (decode_warp(&p, end, info, &tb->warps[w], d) < 0) {
-      trace_tb_free(tb);
-      return -1;
-    }
-  if (p != end) {
-    trace_tb_free(tb);
-    return CORRUPT("%zu bytes after the last warp", (size_t)(end - p));
-  }
-  return 0;
+  int rc = tb->warps ? 0 : rf_fail(d, "out of memory");
+  for (int w = 0; rc == 0 && w < tb->nwarps; w++)
+    rc = decode_warp(&p, end, tmpl, ntmpl, &tb->warps[w], d);
+  if (rc == 0 && p != end) rc = CORRUPT("%zu bytes after the last warp", (size_t)(end - p));
+  free(tmpl);
+  if (rc < 0) trace_tb_free(tb);
+  return rc;
 }
 
 /* ---- reader ---- */
