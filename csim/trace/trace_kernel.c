@@ -131,6 +131,17 @@ static int read_header(trace_kernel *k, rf_diag *d) {
   return k->tb_seen ? 0 : -1;
 }
 
+static int same_info(const trace_kernel_info *a, const trace_kernel_info *b) {
+  return !strcmp(a->name, b->name) && a->id == b->id &&
+         !memcmp(a->grid, b->grid, sizeof a->grid) &&
+         !memcmp(a->block, b->block, sizeof a->block) && a->shmem == b->shmem &&
+         a->nregs == b->nregs && a->binary_version == b->binary_version &&
+         a->stream_id == b->stream_id && a->shmem_base == b->shmem_base &&
+         a->local_base == b->local_base && a->tracer_version == b->tracer_version &&
+         a->lineinfo == b->lineinfo && a->num_tbs == b->num_tbs &&
+         a->threads_per_tb == b->threads_per_tb && a->warps_per_tb == b->warps_per_tb;
+}
+
 static int open_text(trace_kernel *k, rf_diag *d) {
   if (line_reader_open(&k->lr, k->path, d) < 0) return -1;
   k->text_open = 1;
@@ -154,23 +165,23 @@ int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_
     free(k);
     return rf_fail(d, "out of memory");
   }
+  /* The text's header is read in every mode: the kernel's description always comes from the
+   * text, and a cache that describes the kernel otherwise is not used. */
+  if (open_text(k, d) < 0) {
+    trace_kernel_close(k);
+    return -1;
+  }
   rf_diag quiet; /* the cache is never required: its problems only mean reading the text */
   int use_cache = o && o->mode != TRACE_CACHE_OFF && tc_source_of(path, &k->src, &quiet) == 0 &&
                   (k->cache_path = tc_cache_path(path, o->dir, d)) != NULL;
+  trace_kernel_info cached;
   if (use_cache && o->mode == TRACE_CACHE_ON)
-    k->cache_in = tc_reader_open(k->cache_path, &k->src, &k->info, &quiet);
-  if (k->cache_in) {
-    k->tb_seen = rf_calloc((size_t)(k->info.num_tbs + 7) / 8, 1, d);
-    if (!k->tb_seen) {
-      trace_kernel_close(k);
-      return -1;
-    }
-  } else if (open_text(k, d) < 0) {
-    trace_kernel_close(k);
-    return -1;
-  } else if (use_cache) {
-    start_cache(k, o);
+    k->cache_in = tc_reader_open(k->cache_path, &k->src, &cached, &quiet);
+  if (k->cache_in && !same_info(&cached, &k->info)) {
+    tc_reader_close(k->cache_in);
+    k->cache_in = NULL;
   }
+  if (use_cache && !k->cache_in) start_cache(k, o);
   *out = k;
   return 0;
 }
@@ -359,24 +370,18 @@ static int text_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
 }
 
 /* The cache failed at thread block k->tbs_seen (its earlier blocks checked out, so they equal
- * the text's): read the text from the start, rebuilding the cache from it, and stop where the
- * cache stopped. The caller continues from the text. */
+ * the text's): read the text (still at its first thread block) up to there, rebuilding the
+ * cache from it. The caller continues from the text. */
 static int fall_back_to_text(trace_kernel *k, rf_diag *d) {
   long done = k->tbs_seen;
   tc_reader_close(k->cache_in);
   k->cache_in = NULL;
   unlink(k->cache_path); /* never trusted again, whether or not the rebuild completes */
-  trace_kernel_info cached = k->info;
-  memset(&k->info, 0, sizeof k->info);
-  free(k->tb_seen);
-  k->tb_seen = NULL;
+  memset(k->tb_seen, 0, (size_t)(k->info.num_tbs + 7) / 8);
   k->tbs_seen = 0;
-  if (open_text(k, d) < 0) return -1;
-  if (memcmp(&cached, &k->info, sizeof cached) != 0)
-    return rf_fail_at(d, k->path, 0, "expected the kernel header its cache %s recorded, found "
-                      "another (the trace changed during the run)", k->cache_path);
   trace_cache_opts o = {TRACE_CACHE_REBUILD, NULL}; /* the folder exists: the cache was there */
   start_cache(k, &o);
+  /* the text is still at its first thread block */
   for (long i = 0; i < done; i++) {
     trace_tb tb;
     int r = text_next_tb(k, &tb, d);
