@@ -27,16 +27,19 @@ void fetch_done(sm *s, int slot) {
   w->fetching = 0;
 }
 
+/* The trace (tw) is looked at last: this runs for many warps every cycle. */
 static int wants_fetch(const sm_warp *w) {
-  return w->live && !w->exited && !w->fetching && w->fetched < w->tw->n &&
-         w->fetched - w->pc < IBUFFER_SIZE;
+  return w->live && !w->exited && !w->fetching && w->fetched - w->pc < IBUFFER_SIZE &&
+         w->fetched < w->tw->n;
 }
 
 void fetch_stage(sm *s, uint64_t now) {
   int budget = s->cfg->inst_fetch_throughput;
-  int slot = s->fetch_next - 1;
   for (int i = 0; i < s->n_warp_slots && budget > 0; i++) {
-    if (++slot == s->n_warp_slots) slot = 0; /* (fetch_next + i) % slots, without dividing */
+    /* (fetch_next + i) % slots without dividing: both terms are below slots. fetch_next moves
+     * on after each fetch, so with a budget above 1 the scan continues from there + i. */
+    int slot = s->fetch_next + i;
+    if (slot >= s->n_warp_slots) slot -= s->n_warp_slots;
     sm_warp *w = &s->warps[slot];
     if (!wants_fetch(w)) continue;
     uint8_t n = fetch_group(s, w);

@@ -344,6 +344,9 @@ static int issue_stage(sm *s, uint64_t now, rf_diag *d) {
       int slot = order[i];
       sm_warp *w = &s->warps[slot];
       if (!w->live) continue;
+      /* Not at a barrier and exited or waiting for fetch: check_issue would say so, and such
+       * waits (rank 0) never change `worst`, so skip them before touching the trace. */
+      if (w->barrier < 0 && (w->exited || w->pc >= w->fetched)) continue;
       const trace_inst *in = next_inst(w);
       if (!in) continue;
       warp_wait why = check_issue(s, slot, in, now);
