@@ -43,6 +43,10 @@ void fetch_stage(sm *s, uint64_t now) {
     sm_warp *w = &s->warps[slot];
     if (!wants_fetch(w)) continue;
     uint8_t n = fetch_group(s, w);
+    /* The warp's next fetch reads the instructions after these: have them in the cache by
+     * then (a hint only; reading the trace is most of this stage's time). */
+    for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)
+      __builtin_prefetch(&w->tw->insts[k]);
     if (!s->l1i) {
       w->fetched += n;
     } else {
