@@ -525,8 +525,20 @@ struct tc_writer {
   tc_buf buf;
 };
 
+/* A folder without any write permission bit is read-only by intent, also to root (who could
+ * write there anyway): ../shared/traces is such a folder. */
+static int folder_writable(const char *file_path) {
+  const char *slash = strrchr(file_path, '/');
+  char dir[4096];
+  if (!slash) snprintf(dir, sizeof dir, ".");
+  else snprintf(dir, sizeof dir, "%.*s", (int)(slash - file_path) + (slash == file_path), file_path);
+  struct stat st;
+  return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0222) != 0;
+}
+
 tc_writer *tc_writer_open(const char *cache_path, const tc_source *src,
                           const trace_kernel_info *info) {
+  if (!folder_writable(cache_path)) return NULL;
   tc_writer *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   size_t n = strlen(cache_path) + 40;
