@@ -47,8 +47,8 @@ speed text
 speed cold
 speed warm
 cache_mb=$(du -k "$tmp/cache" | awk '{printf "%.1f", $1 / 1024}')
-trace_mb=$(du -k "$(dirname "$trace")" | awk '{printf "%.1f", $1 / 1024}')
-echo "bench: binary trace cache $cache_mb MB beside $trace_mb MB of trace folder"
+trace_mb=$(du -ck "$(dirname "$trace")"/*.traceg | awk 'END {printf "%.1f", $1 / 1024}')
+echo "bench: binary trace cache $cache_mb MB for $trace_mb MB of trace text"
 
 # ---- co-simulation overhead ----
 # median wall seconds of RUNS runs of rfsim with the given extra options
