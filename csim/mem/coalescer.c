@@ -70,6 +70,14 @@ int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks
     m &= m - 1;
     if (m) stride = addrs[__builtin_ctz(m)] - base;
     int regular = base < (UINT64_MAX >> 1) && (stride == 0 || stride == (uint64_t)width), k = 1;
+    if (regular && mask == 0xffffffffu) {
+      /* all lanes (the common case): one branch-free pass the compiler vectorizes */
+      uint64_t diff = 0, a = base;
+      for (int lane = 0; lane < 32; lane++, a += stride) diff |= addrs[lane] ^ a;
+      regular = diff == 0;
+      k = 32;
+      m = 0;
+    }
     for (uint64_t a = base + stride; regular && m; m &= m - 1, a += stride, k++)
       regular = addrs[__builtin_ctz(m)] == a;
     if (regular && (stride == 0 || (base % 4 == 0 && width % 4 == 0))) {

@@ -371,7 +371,8 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_inst
     in->addr_off = mem_seen * TRACE_WARP_SIZE;
     uint64_t *a = w->addrs + in->addr_off;
     mem_seen++;
-    memset(a, 0, TRACE_WARP_SIZE * sizeof *a);
+    int full = in->mask == 0xffffffffu;
+    if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
     if (p == end) return CORRUPT("address encoding past the block's end");
     uint8_t enc = *p++;
     if (enc == ADDR_STRIDE) {
@@ -381,7 +382,10 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_inst
       base = prev + unzigzag(base);
       stride = unzigzag(stride);
       prev = base;
-      for (uint32_t m = in->mask; m; m &= m - 1, base += stride) a[__builtin_ctz(m)] = base;
+      if (full)
+        for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, base += stride) a[lane] = base;
+      else
+        for (uint32_t m = in->mask; m; m &= m - 1, base += stride) a[__builtin_ctz(m)] = base;
     } else if (enc == ADDR_LIST) {
       uint64_t last = prev;
       for (uint32_t m = in->mask; m; m &= m - 1) {
