@@ -38,6 +38,9 @@ static void usage(FILE *out) {
           "  -wave FILE.fst     waveform (GTKWave FST) of every unit and of each SM's issue,\n"
           "                     stall reason and residency; FILE.gtkw opens it\n"
           "  -wave_window S:E   record only cycles S..E (either may be empty: 0 / the end)\n"
+          "  -trace_cache M     binary cache of each parsed kernel trace: on (default: use it,\n"
+          "                     or build it while reading the text), off, rebuild\n"
+          "  -trace_cache_dir D keep the caches in folder D instead of next to the traces\n"
           "  -rfsim_policy P    resource policy: %s\n"
           "  -dump_config       print the effective configuration and exit\n"
           "Stats are printed to standard output as `name = value` lines.\n",
@@ -53,6 +56,7 @@ typedef struct cli {
   const char **configs;
   int nconfigs;
   int dump_config;
+  trace_cache_opts trace_cache;
 } cli;
 
 static double seconds_now(void) {
@@ -113,6 +117,7 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
     }
   }
   gpu *g = gpu_create_hw(cfg, &hw, stderr, d);
+  if (g) gpu_set_trace_cache(g, &o->trace_cache);
   gpu_wave *gw = g && hw.wave ? gpu_wave_attach(g, hw.wave, d) : NULL;
   if (!g || (hw.wave && !gw)) {
     gpu_destroy(g);
@@ -162,6 +167,7 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
 int main(int argc, char **argv) {
   cli o = {0};
   o.wave_to = WAVE_NO_END;
+  o.trace_cache.mode = TRACE_CACHE_ON;
   rf_diag d = {{0}};
   gpu_config cfg;
   config_defaults(&cfg);
@@ -199,6 +205,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-config")) o.configs[o.nconfigs++] = v;
     else if (!strcmp(a, "-stats_json")) o.stats_json = v;
     else if (!strcmp(a, "-wave")) o.wave = v;
+    else if (!strcmp(a, "-trace_cache_dir")) o.trace_cache.dir = v;
+    else if (!strcmp(a, "-trace_cache") && trace_cache_mode_parse(v, &o.trace_cache.mode) < 0) {
+      rf_fail(&d, "command line: -trace_cache: expected on, off or rebuild, found '%s'", v);
+      bad_run_option = 1;
+    }
     else if (!strcmp(a, "-wave_window") && parse_window(v, &o.wave_from, &o.wave_to, &d) < 0)
       bad_run_option = 1;
     else if (!strcmp(a, "-hw") && hw_mode_parse(v, &o.hw) < 0) {
@@ -222,7 +233,8 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "-dump_config")) continue;
     const char *v = argv[++i];
     if (!strcmp(a, "-trace") || !strcmp(a, "-config") || !strcmp(a, "-stats_json") ||
-        !strcmp(a, "-wave") || !strcmp(a, "-wave_window") || !strcmp(a, "-hw"))
+        !strcmp(a, "-wave") || !strcmp(a, "-wave_window") || !strcmp(a, "-hw") ||
+        !strcmp(a, "-trace_cache") || !strcmp(a, "-trace_cache_dir"))
       continue;
     int r = config_set(&cfg, a, v, "command line", 0, NULL, &d);
     if (r == 1) {

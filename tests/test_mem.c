@@ -149,6 +149,56 @@ static void test_bank_conflicts(void **state) {
   assert_int_equal(mem_shared_passes(a, 0x7, 4, 32), 2);
 }
 
+/* The definition, word by word: each distinct word adds a pass to its bank; the deepest bank
+ * is the answer. Quadratic, for checking the fast paths of mem_shared_passes. */
+static int passes_reference(const uint64_t *a, uint32_t mask, int width, int banks) {
+  uint64_t words[32 * 17];
+  int n = 0, depth[64] = {0}, passes = 0;
+  for (int lane = 0; lane < 32; lane++) {
+    if (!(mask >> lane & 1)) continue;
+    for (uint64_t w = a[lane] / 4; w <= (a[lane] + (uint64_t)width - 1) / 4; w++) {
+      int dup = 0;
+      for (int i = 0; i < n && !dup; i++) dup = words[i] == w;
+      if (dup) continue;
+      words[n++] = w;
+      int b = (int)(w % (uint64_t)banks);
+      if (++depth[b] > passes) passes = depth[b];
+    }
+  }
+  return passes;
+}
+
+static void test_bank_conflicts_match_reference(void **state) {
+  (void)state;
+  static const int widths[] = {1, 2, 4, 8, 12, 16};
+  static const uint64_t strides[] = {0, 1, 2, 4, 8, 12, 16, 32, 36, 64, 128};
+  static const uint32_t masks[] = {0xffffffffu, 0x1u, 0x80000000u, 0x0000ffffu, 0xffff0000u,
+                                   0x55555555u, 0x00f0f00fu};
+  static const int banks[] = {16, 32, 7};
+  uint64_t seed = 12345;
+  int checked = 0;
+  for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+    for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
+      for (size_t mi = 0; mi < sizeof masks / sizeof *masks; mi++)
+        for (size_t bi = 0; bi < sizeof banks / sizeof *banks; bi++)
+          for (uint64_t base = 0x1000; base < 0x1008; base += 2) {
+            uint64_t a[32] = {0};
+            int k = 0;
+            for (int lane = 0; lane < 32; lane++)
+              if (masks[mi] >> lane & 1) a[lane] = base + strides[si] * (uint64_t)k++;
+            int want = passes_reference(a, masks[mi], widths[wi], banks[bi]);
+            assert_int_equal(mem_shared_passes(a, masks[mi], widths[wi], banks[bi]), want);
+            /* the same with one lane moved: no longer regular */
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            int lane = __builtin_ctz(masks[mi]) + (int)(seed >> 60) % 2;
+            if (lane < 32 && (masks[mi] >> lane & 1)) a[lane] += 4 * ((seed >> 40) % 64);
+            want = passes_reference(a, masks[mi], widths[wi], banks[bi]);
+            assert_int_equal(mem_shared_passes(a, masks[mi], widths[wi], banks[bi]), want);
+            checked += 2;
+          }
+  assert_true(checked > 5000);
+}
+
 /* ---- L1D ---- */
 
 static l1d *make_l1(const gpu_config *c) {
@@ -891,6 +941,7 @@ int main(void) {
       cmocka_unit_test(test_memsys_determinism_and_drain),
       cmocka_unit_test(test_memsys_disabled_l2),
       cmocka_unit_test(test_memsys_bad_configs),
+      cmocka_unit_test(test_bank_conflicts_match_reference),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -744,6 +744,15 @@ static void test_output_folder_safety(void **state) {
   char *text = slurp(P("out/kernel-1.traceg"), &n);
   assert_non_null(strstr(text, "-kernel name = other\n"));
   free(text);
+  /* rfsim's binary trace caches beside the traces are derived from them: replaced too. */
+  FILE *c = fopen(P("out/kernel-1.traceg.rfc"), "w");
+  assert_non_null(c);
+  fclose(c);
+  c = fopen(P("out/kernel-1.traceg.rfc.partial.123"), "w");
+  assert_non_null(c);
+  fclose(c);
+  generate_ok(small_spec, P("out"));
+  assert_int_equal(count_entries(P("out"), ".rfc"), 0);
   /* A folder holding anything else is not replaced, and nothing is left behind. */
   FILE *x = fopen(P("out/notes.txt"), "w");
   assert_non_null(x);

@@ -15,6 +15,7 @@ seeds_for() {
     kernelslist) ls tests/fixtures/tracegen/tiny/kernelslist.g "$shared"/traces/*/kernelslist.g ;;
     config) ls configs/*.config tests/fixtures/config/*.config ;;
     tracegen_spec) ls traces/*.spec tests/fixtures/tracegen/*.spec ;;
+    trace_cache) ls tests/fixtures/fuzz/trace_cache/* ;;
   esac 2> /dev/null
 }
 failed=0

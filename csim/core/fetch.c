@@ -27,18 +27,26 @@ void fetch_done(sm *s, int slot) {
   w->fetching = 0;
 }
 
+/* The trace (tw) is looked at last: this runs for many warps every cycle. */
 static int wants_fetch(const sm_warp *w) {
-  return w->live && !w->exited && !w->fetching && w->fetched < w->tw->n &&
-         w->fetched - w->pc < IBUFFER_SIZE;
+  return w->live && !w->exited && !w->fetching && w->fetched - w->pc < IBUFFER_SIZE &&
+         w->fetched < w->tw->n;
 }
 
 void fetch_stage(sm *s, uint64_t now) {
   int budget = s->cfg->inst_fetch_throughput;
   for (int i = 0; i < s->n_warp_slots && budget > 0; i++) {
-    int slot = (s->fetch_next + i) % s->n_warp_slots;
+    /* (fetch_next + i) % slots without dividing: both terms are below slots. fetch_next moves
+     * on after each fetch, so with a budget above 1 the scan continues from there + i. */
+    int slot = s->fetch_next + i;
+    if (slot >= s->n_warp_slots) slot -= s->n_warp_slots;
     sm_warp *w = &s->warps[slot];
     if (!wants_fetch(w)) continue;
     uint8_t n = fetch_group(s, w);
+    /* The warp's next fetch reads the instructions after these: have them in the cache by
+     * then (a hint only; reading the trace is most of this stage's time). */
+    for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)
+      __builtin_prefetch(&w->tw->insts[k]);
     if (!s->l1i) {
       w->fetched += n;
     } else {
@@ -53,6 +61,6 @@ void fetch_stage(sm *s, uint64_t now) {
       w->fetch_count = n;
     }
     budget--;
-    s->fetch_next = (slot + 1) % s->n_warp_slots;
+    s->fetch_next = slot + 1 == s->n_warp_slots ? 0 : slot + 1;
   }
 }

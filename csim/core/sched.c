@@ -90,8 +90,13 @@ static void refresh_active_set(sm *s, sm_sched *q) {
   }
 }
 
+/* list[start..n) then list[0..start): two copies, no division per element (this runs for
+ * every scheduler every cycle). */
 static int rotate(const int *list, int n, int start, int *order) {
-  for (int i = 0; i < n; i++) order[i] = list[(start + i) % n];
+  if (n <= 0) return 0;
+  start %= n;
+  memcpy(order, list + start, (size_t)(n - start) * sizeof *order);
+  memcpy(order + (n - start), list, (size_t)start * sizeof *order);
   return n;
 }
 

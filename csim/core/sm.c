@@ -104,6 +104,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
   memset(w, 0, sizeof *w);
   memset(regs, 0, SM_NUM_REGS * sizeof *regs);
   w->reg_ready = regs;
+  w->sb_pc = UINT32_MAX;
   w->live = 1;
   w->barrier = -1;
   w->cta = cta_slot;
@@ -190,6 +191,7 @@ void sm_load_done(sm *s, int load, uint64_t now) {
   if (--l->remaining > 0) return;
   sm_warp *w = &s->warps[l->warp];
   for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
+  w->sb_pc = UINT32_MAX;
   w->pending_loads--;
   int slot = l->warp;
   l->warp = -1;
@@ -221,21 +223,39 @@ static int free_pipe(const sm *s, int unit, uint64_t now) {
   return -1;
 }
 
-static warp_wait check_issue(const sm *s, int slot, const trace_inst *in, uint64_t now) {
-  const sm_warp *w = &s->warps[slot];
+/* The scoreboard part of check_issue: WAIT_MEMORY if an operand waits on a load, else
+ * WAIT_SCOREBOARD if one is written back after `now`. A warp's operand registers change only
+ * when it issues (its pc moves on) or a load of its completes (sm_load_done clears sb_pc), so
+ * the answer for one pc is kept until then instead of reading the registers every cycle. */
+static warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
+  if (w->sb_pc != w->pc) {
+    uint64_t ready = 0;
+    uint8_t mem = 0;
+    for (int i = 0; i < in->nsrc; i++) {
+      uint64_t r = w->reg_ready[in->src[i]];
+      if (r == REG_WAITS_ON_MEMORY) mem = 1;
+      else if (r > ready) ready = r;
+    }
+    for (int i = 0; i < in->ndst; i++) {
+      uint64_t r = w->reg_ready[in->dst[i]];
+      if (r == REG_WAITS_ON_MEMORY) mem = 1;
+      else if (r > ready) ready = r;
+    }
+    w->sb_pc = w->pc;
+    w->sb_ready = ready;
+    w->sb_mem = mem;
+  }
+  if (w->sb_mem) return WAIT_MEMORY;
+  return w->sb_ready > now ? WAIT_SCOREBOARD : WAIT_NONE;
+}
+
+static warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now) {
+  sm_warp *w = &s->warps[slot];
   if (w->barrier >= 0) return WAIT_BARRIER;
   if (w->exited) return WAIT_EXITED;
   if (w->pc >= w->fetched) return WAIT_FETCH;
   if (in->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads)) return WAIT_MEMBAR;
-  warp_wait why = WAIT_NONE;
-  for (int i = 0; i < in->nsrc; i++) {
-    uint64_t r = w->reg_ready[in->src[i]];
-    if (r > now) why = r == REG_WAITS_ON_MEMORY ? WAIT_MEMORY : (why ? why : WAIT_SCOREBOARD);
-  }
-  for (int i = 0; i < in->ndst; i++) {
-    uint64_t r = w->reg_ready[in->dst[i]];
-    if (r > now) why = r == REG_WAITS_ON_MEMORY ? WAIT_MEMORY : (why ? why : WAIT_SCOREBOARD);
-  }
+  warp_wait why = scoreboard_wait(w, in, now);
   if (why) return why;
   if (in->unit == UNIT_MEM) {
     if (in->is_mem && !ldst_can_accept(s)) return WAIT_PIPELINE;
@@ -324,6 +344,9 @@ static int issue_stage(sm *s, uint64_t now, rf_diag *d) {
       int slot = order[i];
       sm_warp *w = &s->warps[slot];
       if (!w->live) continue;
+      /* Not at a barrier and exited or waiting for fetch: check_issue would say so, and such
+       * waits (rank 0) never change `worst`, so skip them before touching the trace. */
+      if (w->barrier < 0 && (w->exited || w->pc >= w->fetched)) continue;
       const trace_inst *in = next_inst(w);
       if (!in) continue;
       warp_wait why = check_issue(s, slot, in, now);

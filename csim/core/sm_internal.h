@@ -32,6 +32,11 @@ typedef struct sm_warp {
   uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
   uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
   uint64_t launch_cycle;
+  /* check_issue's scoreboard answer for instruction sb_pc (UINT32_MAX: none): the latest
+   * register-ready cycle of its operands and whether one waits on memory. */
+  uint32_t sb_pc;
+  uint8_t sb_mem;
+  uint64_t sb_ready;
 } sm_warp;
 
 typedef struct sm_cta {

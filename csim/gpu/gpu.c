@@ -26,9 +26,12 @@ struct gpu {
   uint64_t now;
   int next_sm;            /* dispatcher round-robin start */
   gpu_observer obs;
+  trace_cache_opts trace_cache;
   int nkernels;
   run_sums total;
 };
+
+void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o) { g->trace_cache = *o; }
 
 gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d) {
   gpu_hw hw = {HW_C, NULL};
@@ -267,7 +270,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
 
 int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *d) {
   trace_kernel *kt;
-  if (trace_kernel_open(kernel_path, &kt, d) < 0) return -1;
+  if (trace_kernel_open_cached(kernel_path, &g->trace_cache, &kt, d) < 0) return -1;
   const trace_kernel_info *k = trace_kernel_get_info(kt);
   if (g->pol.ops->kernel_begin && g->pol.ops->kernel_begin(&g->pol, k, d) < 0) {
     trace_kernel_close(kt);

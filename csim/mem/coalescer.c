@@ -60,6 +60,32 @@ int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks
   if (banks < 1) banks = 1;
   if (banks > MAX_BANKS) banks = MAX_BANKS;
   if (width < 1) width = 1;
+  /* Regular accesses (the k-th active lane at base + k * stride) that cover a contiguous range
+   * of K words, each word once: every lane the same address (a broadcast, K = the words of one
+   * lane) or word-aligned lanes packed back to back (stride = width). A bank holds at most
+   * ceil(K / banks) words of a contiguous range, and the first bank that many. */
+  if (width <= 16) {
+    uint32_t m = mask;
+    uint64_t base = addrs[__builtin_ctz(m)], stride = 0;
+    m &= m - 1;
+    if (m) stride = addrs[__builtin_ctz(m)] - base;
+    int regular = base < (UINT64_MAX >> 1) && (stride == 0 || stride == (uint64_t)width), k = 1;
+    if (regular && mask == 0xffffffffu) {
+      /* all lanes (the common case): one branch-free pass the compiler vectorizes */
+      uint64_t diff = 0, a = base;
+      for (int lane = 0; lane < 32; lane++, a += stride) diff |= addrs[lane] ^ a;
+      regular = diff == 0;
+      k = 32;
+      m = 0;
+    }
+    for (uint64_t a = base + stride; regular && m; m &= m - 1, a += stride, k++)
+      regular = addrs[__builtin_ctz(m)] == a;
+    if (regular && (stride == 0 || (base % 4 == 0 && width % 4 == 0))) {
+      uint64_t words = stride == 0 ? (base + (uint64_t)width - 1) / 4 - base / 4 + 1
+                                   : (uint64_t)k * (uint64_t)width / 4;
+      return (int)((words + (uint64_t)banks - 1) / (uint64_t)banks);
+    }
+  }
   /* Fast paths for the two commonest shapes: a broadcast (every lane one word) and unit-stride
    * words (consecutive words land in distinct banks). */
   if (width <= 4) {

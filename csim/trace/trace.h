@@ -110,8 +110,33 @@ void trace_list_free(trace_list *l);
 
 typedef struct trace_kernel trace_kernel; /* an open kernel file, positioned between TBs */
 
-/* Opens and parses the header; the stream is left at the first #BEGIN_TB. */
+/* Opens and parses the header; the stream is left at the first #BEGIN_TB. Reads the text only. */
 int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d);
+
+/* The binary trace cache (-trace_cache, csim/trace/trace_cache.h has the format): a derived
+ * copy of the parsed trace, next to it (kernel-N.traceg.rfc) or in `dir`. ON reads a valid cache
+ * or else reads the text and writes the cache while doing so; REBUILD always does the latter;
+ * OFF reads the text and writes nothing. The cache is never required: a cache that is missing,
+ * stale (the trace's size or mtime differ), of another version, truncated or corrupt, or that
+ * cannot be written, means reading the text (from the start, rebuilding the cache, if a block
+ * turns out corrupt halfway), with the same thread blocks either way. */
+typedef enum trace_cache_mode {
+  TRACE_CACHE_OFF = 0,
+  TRACE_CACHE_ON,
+  TRACE_CACHE_REBUILD
+} trace_cache_mode;
+typedef struct trace_cache_opts {
+  trace_cache_mode mode;
+  const char *dir; /* cache folder, or NULL: next to the trace */
+} trace_cache_opts;
+/* "on", "off", "rebuild"; 0 or -1. */
+int trace_cache_mode_parse(const char *s, trace_cache_mode *m);
+/* As trace_kernel_open, through the cache (o NULL: OFF). */
+int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_kernel **out,
+                             rf_diag *d);
+/* Whether thread blocks currently come from a cache / go to a cache being built. */
+int trace_kernel_reads_cache(const trace_kernel *k);
+int trace_kernel_writes_cache(const trace_kernel *k);
 const trace_kernel_info *trace_kernel_get_info(const trace_kernel *k);
 /* Reads the next thread block into *tb (allocating; free with trace_tb_free).
  * Returns 1 if a TB was read, 0 at the end of the file (after checking that exactly num_tbs

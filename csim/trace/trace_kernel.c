@@ -2,9 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "line_reader.h"
 #include "trace.h"
+#include "trace_cache.h"
 #include "trace_inst.h"
 #include "trace_parse.h"
 
@@ -16,6 +19,11 @@ struct trace_kernel {
   long tbs_seen;
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
   opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
+  int text_open;       /* lr is open and past the header */
+  tc_reader *cache_in; /* thread blocks come from the binary cache */
+  tc_writer *cache_out;/* thread blocks read from the text also go to a new cache */
+  char *cache_path;
+  tc_source src;
 };
 
 #define HDR_GRID 1
@@ -123,7 +131,31 @@ static int read_header(trace_kernel *k, rf_diag *d) {
   return k->tb_seen ? 0 : -1;
 }
 
-int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d) {
+static int same_info(const trace_kernel_info *a, const trace_kernel_info *b) {
+  return !strcmp(a->name, b->name) && a->id == b->id &&
+         !memcmp(a->grid, b->grid, sizeof a->grid) &&
+         !memcmp(a->block, b->block, sizeof a->block) && a->shmem == b->shmem &&
+         a->nregs == b->nregs && a->binary_version == b->binary_version &&
+         a->stream_id == b->stream_id && a->shmem_base == b->shmem_base &&
+         a->local_base == b->local_base && a->tracer_version == b->tracer_version &&
+         a->lineinfo == b->lineinfo && a->num_tbs == b->num_tbs &&
+         a->threads_per_tb == b->threads_per_tb && a->warps_per_tb == b->warps_per_tb;
+}
+
+static int open_text(trace_kernel *k, rf_diag *d) {
+  if (line_reader_open(&k->lr, k->path, d) < 0) return -1;
+  k->text_open = 1;
+  return read_header(k, d);
+}
+
+/* A cache folder that does not exist yet is made (one level); failing that, no cache. */
+static void start_cache(trace_kernel *k, const trace_cache_opts *o) {
+  if (o->dir && *o->dir) mkdir(o->dir, 0777);
+  k->cache_out = tc_writer_open(k->cache_path, &k->src, &k->info);
+}
+
+int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_kernel **out,
+                             rf_diag *d) {
   *out = NULL;
   trace_kernel *k = rf_calloc(1, sizeof *k, d);
   if (!k) return -1;
@@ -133,19 +165,42 @@ int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d) {
     free(k);
     return rf_fail(d, "out of memory");
   }
-  if (line_reader_open(&k->lr, k->path, d) < 0 || read_header(k, d) < 0) {
+  /* The text's header is read in every mode: the kernel's description always comes from the
+   * text, and a cache that describes the kernel otherwise is not used. */
+  if (open_text(k, d) < 0) {
     trace_kernel_close(k);
     return -1;
   }
+  rf_diag quiet; /* the cache is never required: its problems only mean reading the text */
+  int use_cache = o && o->mode != TRACE_CACHE_OFF && tc_source_of(path, &k->src, &quiet) == 0 &&
+                  (k->cache_path = tc_cache_path(path, o->dir, d)) != NULL;
+  trace_kernel_info cached;
+  if (use_cache && o->mode == TRACE_CACHE_ON)
+    k->cache_in = tc_reader_open(k->cache_path, &k->src, &cached, &quiet);
+  if (k->cache_in && !same_info(&cached, &k->info)) {
+    tc_reader_close(k->cache_in);
+    k->cache_in = NULL;
+  }
+  if (use_cache && !k->cache_in) start_cache(k, o);
   *out = k;
   return 0;
 }
+
+int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d) {
+  return trace_kernel_open_cached(path, NULL, out, d);
+}
+
+int trace_kernel_reads_cache(const trace_kernel *k) { return k->cache_in != NULL; }
+int trace_kernel_writes_cache(const trace_kernel *k) { return k->cache_out != NULL; }
 
 const trace_kernel_info *trace_kernel_get_info(const trace_kernel *k) { return &k->info; }
 
 void trace_kernel_close(trace_kernel *k) {
   if (!k) return;
-  line_reader_close(&k->lr);
+  if (k->text_open) line_reader_close(&k->lr);
+  tc_reader_close(k->cache_in);
+  tc_writer_abort(k->cache_out); /* closed before the end: the cache would be incomplete */
+  free(k->cache_path);
   free(k->tb_seen);
   free(k->path);
   free(k);
@@ -279,7 +334,7 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   return rc;
 }
 
-int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
+static int text_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   memset(tb, 0, sizeof *tb);
   if (!k->at_begin_tb) {
     char *s;
@@ -312,4 +367,59 @@ int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   }
   k->tbs_seen++;
   return 1;
+}
+
+/* The cache failed at thread block k->tbs_seen (its earlier blocks checked out, so they equal
+ * the text's): read the text (still at its first thread block) up to there, rebuilding the
+ * cache from it. The caller continues from the text. */
+static int fall_back_to_text(trace_kernel *k, rf_diag *d) {
+  long done = k->tbs_seen;
+  tc_reader_close(k->cache_in);
+  k->cache_in = NULL;
+  unlink(k->cache_path); /* never trusted again, whether or not the rebuild completes */
+  memset(k->tb_seen, 0, (size_t)(k->info.num_tbs + 7) / 8);
+  k->tbs_seen = 0;
+  trace_cache_opts o = {TRACE_CACHE_REBUILD, NULL}; /* the folder exists: the cache was there */
+  start_cache(k, &o);
+  /* the text is still at its first thread block */
+  for (long i = 0; i < done; i++) {
+    trace_tb tb;
+    int r = text_next_tb(k, &tb, d);
+    if (r == 0) return rf_fail_at(d, k->path, 0, "expected %ld thread blocks, found %ld", done, i);
+    if (r < 0) return -1;
+    if (k->cache_out && tc_writer_add(k->cache_out, &tb) < 0) {
+      tc_writer_abort(k->cache_out);
+      k->cache_out = NULL;
+    }
+    trace_tb_free(&tb);
+  }
+  return 0;
+}
+
+int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
+  if (k->cache_in) {
+    rf_diag quiet;
+    int r = tc_reader_next(k->cache_in, &k->info, tb, &quiet);
+    if (r == 1) {
+      long id = tb->linear_id;
+      if (!(k->tb_seen[id / 8] >> (id % 8) & 1)) {
+        k->tb_seen[id / 8] |= (uint8_t)(1u << (id % 8));
+        k->tbs_seen++;
+        return 1;
+      }
+      trace_tb_free(tb); /* a duplicate: corrupt */
+    } else if (r == 0 && k->tbs_seen == k->info.num_tbs) {
+      return 0;
+    }
+    if (fall_back_to_text(k, d) < 0) return -1;
+  }
+  int r = text_next_tb(k, tb, d);
+  if (k->cache_out) {
+    int keep = r == 1 ? tc_writer_add(k->cache_out, tb) == 0
+               : r == 0 ? (tc_writer_finish(k->cache_out, k->path), 0)
+                        : (tc_writer_abort(k->cache_out), 0);
+    if (r == 1 && !keep) tc_writer_abort(k->cache_out);
+    if (!keep) k->cache_out = NULL;
+  }
+  return r;
 }

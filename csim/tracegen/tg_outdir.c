@@ -12,8 +12,11 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* Trace files, and the binary trace caches rfsim keeps next to them (kernel-N.traceg.rfc, or
+ * one being written: kernel-N.traceg.rfc.partial.<pid>), which are derived from them. */
 static int is_trace_file(const char *name) {
-  return !strcmp(name, "kernelslist.g") || ends_with(name, ".traceg");
+  return !strcmp(name, "kernelslist.g") || ends_with(name, ".traceg") ||
+         ends_with(name, ".traceg.rfc") || strstr(name, ".traceg.rfc.partial.") != NULL;
 }
 
 /* mkdir -p of the folder that will hold `path`. */

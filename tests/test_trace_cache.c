@@ -1,0 +1,636 @@
+/* The binary trace cache (-trace_cache): the thread blocks it gives are those of the text, on a
+ * generated kernel with every address mode and mask shape, on every generated workload and on
+ * the real traces; stats are byte-identical with the cache off, cold and warm; a stale (size,
+ * mtime), truncated, corrupt or other-version cache is detected and rebuilt, the run still
+ * correct; an unwritable cache folder means reading the text; -trace_cache off writes nothing;
+ * a run closed early leaves neither a cache nor a .partial file.
+ * Needs the generated workloads (make workloads) and bin/rfsim. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../csim/trace/trace.h"
+#include "../csim/trace/trace_cache.h"
+#include "common/test_util.h"
+
+/* ---- comparing thread block streams ---- */
+
+static void assert_same_inst(const trace_inst *a, const trace_inst *b) {
+  assert_true(a->pc == b->pc);
+  assert_int_equal(a->mask, b->mask);
+  assert_int_equal(a->addr_off, b->addr_off);
+  assert_int_equal(a->line, b->line);
+  assert_int_equal(a->imm, b->imm);
+  assert_int_equal(a->opcode, b->opcode);
+  assert_int_equal(a->kind, b->kind);
+  assert_int_equal(a->unit, b->unit);
+  assert_int_equal(a->space, b->space);
+  assert_int_equal(a->width, b->width);
+  assert_int_equal(a->ndst, b->ndst);
+  assert_int_equal(a->nsrc, b->nsrc);
+  assert_memory_equal(a->dst, b->dst, sizeof a->dst);
+  assert_memory_equal(a->src, b->src, sizeof a->src);
+  assert_int_equal(a->has_imm, b->has_imm);
+  assert_int_equal(a->is_mem, b->is_mem);
+}
+
+static void assert_same_tb(const trace_tb *a, const trace_tb *b) {
+  assert_memory_equal(a->id, b->id, sizeof a->id);
+  assert_int_equal(a->linear_id, b->linear_id);
+  assert_int_equal(a->nwarps, b->nwarps);
+  for (int w = 0; w < a->nwarps; w++) {
+    const trace_warp *x = &a->warps[w], *y = &b->warps[w];
+    assert_int_equal(x->n, y->n);
+    assert_int_equal(x->naddrs, y->naddrs);
+    for (uint32_t i = 0; i < x->n; i++) assert_same_inst(&x->insts[i], &y->insts[i]);
+    if (x->naddrs) assert_memory_equal(x->addrs, y->addrs, x->naddrs * sizeof *x->addrs);
+  }
+}
+
+/* Reads `path` as text and through the cache with `o` in lockstep, comparing every thread
+ * block; returns whether the cache side started out reading a cache. */
+static int compare_streams(const char *path, const trace_cache_opts *o, long *tbs) {
+  rf_diag d;
+  trace_kernel *text, *cached;
+  if (trace_kernel_open(path, &text, &d) < 0) fail_msg("%s", d.msg);
+  if (trace_kernel_open_cached(path, o, &cached, &d) < 0) fail_msg("%s", d.msg);
+  int from_cache = trace_kernel_reads_cache(cached);
+  assert_memory_equal(trace_kernel_get_info(text), trace_kernel_get_info(cached),
+                      sizeof(trace_kernel_info));
+  long n = 0;
+  for (;;) {
+    trace_tb a, b;
+    int ra = trace_kernel_next_tb(text, &a, &d);
+    if (ra < 0) fail_msg("%s", d.msg);
+    int rb = trace_kernel_next_tb(cached, &b, &d);
+    if (rb < 0) fail_msg("%s", d.msg);
+    assert_int_equal(ra, rb);
+    if (ra == 0) break;
+    assert_same_tb(&a, &b);
+    trace_tb_free(&a);
+    trace_tb_free(&b);
+    n++;
+  }
+  trace_kernel_close(text);
+  trace_kernel_close(cached);
+  if (tbs) *tbs = n;
+  return from_cache;
+}
+
+/* ---- a generated kernel with every shape the cache encodes ---- */
+
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+} sbuf;
+
+static void put(sbuf *s, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int k = vsnprintf(s->p + s->n, s->cap - s->n, fmt, ap);
+    va_end(ap);
+    assert_true(k >= 0);
+    if (s->n + (size_t)k < s->cap) {
+      s->n += (size_t)k;
+      return;
+    }
+    s->cap = s->cap * 2 + (size_t)k + 64;
+    s->p = realloc(s->p, s->cap);
+    assert_non_null(s->p);
+  }
+}
+
+/* 12 thread blocks of 3 warps (the last one partial: 80 threads); lineinfo and tracer v5
+ * immediates; masks full, half, one lane and none; address modes 0 (irregular lists), 1 and 2;
+ * generic accesses into the shared and local windows. */
+static char *gen_kernel(void) {
+  sbuf s = {NULL, 0, 0};
+  put(&s, "-kernel name = cache_mix\n-kernel id = 3\n-grid dim = (4,3,1)\n"
+          "-block dim = (80,1,1)\n-shmem = 1024\n-nregs = 24\n-binary version = 70\n"
+          "-cuda stream id = 0\n-shmem base_addr = 0x7f0000000000\n"
+          "-local mem base_addr = 0x7e0000000000\n-accelsim tracer version = 5\n"
+          "-enable lineinfo = 1\n\n");
+  static const uint32_t masks[] = {0xffffffffu, 0x0000ffffu, 0x00000100u, 0u, 0xf0f0f0f0u};
+  for (int by = 2; by >= 0; by--)
+    for (int bx = 0; bx < 4; bx++) {
+      put(&s, "#BEGIN_TB\nthread block = %d,%d,0\n", bx, by);
+      for (int w = 2; w >= 0; w--) { /* warps in any order */
+        int n = 10 + 3 * w + bx;
+        put(&s, "warp = %d\ninsts = %d\n", w, n);
+        for (int i = 0; i < n; i++) {
+          uint32_t m = masks[(i + w + bx) % 5];
+          int line = 100 + i;
+          unsigned pc = 0x10u * (unsigned)i;
+          uint64_t base = 0x7fb000000000ull + 0x1000ull * (uint64_t)(bx + 4 * by) + 64ull * i;
+          switch (i % 7) {
+            case 0:
+              put(&s, "%d %04x %08x 1 R%d IADD3 3 R1 R2 R255 0 0x%x\n", line, pc, m, 4 + i % 8,
+                  i * 3);
+              break;
+            case 1: /* mode 1: base + stride */
+              put(&s, "%d %04x %08x 1 R10 LDG.E.64 1 R2 8 1 0x%llx 8\n", line, pc, m,
+                  (unsigned long long)base);
+              break;
+            case 2: /* mode 0: one address per active lane, irregular */
+              put(&s, "%d %04x %08x 0 STG.E 2 R2 R10 4 0", line, pc, m);
+              for (int lane = 0; lane < 32; lane++)
+                if (m >> lane & 1)
+                  put(&s, " 0x%llx", (unsigned long long)(base + (uint64_t)(lane * lane) * 4));
+              put(&s, "\n");
+              break;
+            case 3: /* mode 2: base + deltas */
+              put(&s, "%d %04x %08x 1 R12 LDS.U.128 1 R3 16 2 0x%llx", line, pc, m,
+                  (unsigned long long)(0x100ull * (uint64_t)i));
+              for (int k = 1; k < __builtin_popcount(m); k++) put(&s, " %d", k % 3 ? 16 : -48);
+              put(&s, "\n");
+              break;
+            case 4: /* generic into the shared window, and into the local one */
+              put(&s, "%d %04x %08x 1 R13 LD.E 1 R2 4 1 0x%llx 4\n", line, pc, m,
+                  (unsigned long long)((i & 8 ? 0x7e0000000000ull : 0x7f0000000000ull) +
+                                       64ull * i));
+              break;
+            case 5:
+              put(&s, "%d %04x %08x 0 BAR.SYNC 0 0 0x1\n", line, pc, m);
+              break;
+            default:
+              put(&s, "%d %04x %08x 1 R%d ATOMG.E.ADD 2 R2 R5 4 1 0x%llx 0\n", line, pc, m,
+                  20 + i % 3, (unsigned long long)base);
+              break;
+          }
+        }
+      }
+      put(&s, "#END_TB\n");
+    }
+  return s.p;
+}
+
+typedef struct fixture {
+  char dir[256];
+  char trace[320];
+  char cache[400];
+} fixture;
+
+static void fixture_make(fixture *f) {
+  assert_int_equal(tu_mkdtemp(f->dir, sizeof f->dir), 0);
+  char *text = gen_kernel();
+  assert_int_equal(tu_write(f->dir, "kernel-1.traceg", text), 0);
+  free(text);
+  snprintf(f->trace, sizeof f->trace, "%s/kernel-1.traceg", f->dir);
+  snprintf(f->cache, sizeof f->cache, "%s%s", f->trace, TC_SUFFIX);
+}
+
+static int file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+static int count_files(const char *dir, const char *containing) {
+  DIR *dd = opendir(dir);
+  assert_non_null(dd);
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dd)))
+    if (e->d_name[0] != '.' && strstr(e->d_name, containing)) n++;
+  closedir(dd);
+  return n;
+}
+
+static const trace_cache_opts on = {TRACE_CACHE_ON, NULL};
+static const trace_cache_opts rebuild = {TRACE_CACHE_REBUILD, NULL};
+
+/* Cold (builds), then warm (reads): both give the text's thread blocks. */
+static void build_and_check(fixture *f) {
+  long n;
+  assert_int_equal(compare_streams(f->trace, &rebuild, &n), 0);
+  assert_int_equal(n, 12);
+  assert_true(file_exists(f->cache));
+  assert_int_equal(compare_streams(f->trace, &on, &n), 1);
+  assert_int_equal(n, 12);
+}
+
+static void test_generated_kernel_round_trip(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  build_and_check(&f);
+  assert_int_equal(count_files(f.dir, ".partial"), 0);
+  /* the cache is smaller than the text it stands for */
+  struct stat st_text, st_cache;
+  assert_int_equal(stat(f.trace, &st_text), 0);
+  assert_int_equal(stat(f.cache, &st_cache), 0);
+  assert_true(st_cache.st_size < st_text.st_size);
+  tu_rmtree(f.dir);
+}
+
+/* ---- invalidation and corruption ---- */
+
+static void patch(const char *path, long offset, const void *bytes, size_t n) {
+  int fd = open(path, O_WRONLY);
+  assert_true(fd >= 0);
+  assert_int_equal(pwrite(fd, bytes, n, offset), (ssize_t)n);
+  close(fd);
+}
+
+static long file_size(const char *path) {
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  return (long)st.st_size;
+}
+
+/* After `damage`, opening with ON must not read the cache at all (header checks) or must fall
+ * back halfway (block checks, mid == 1); either way the blocks are the text's, and afterwards
+ * the cache is valid again. */
+static void expect_rebuilt(fixture *f, int mid) {
+  long n;
+  assert_int_equal(compare_streams(f->trace, &on, &n), mid);
+  assert_int_equal(n, 12);
+  assert_int_equal(compare_streams(f->trace, &on, &n), 1);
+  assert_int_equal(count_files(f->dir, ".partial"), 0);
+}
+
+static void test_stale_size_and_mtime(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  build_and_check(&f);
+  /* mtime: the same bytes, touched a second later */
+  struct stat st;
+  assert_int_equal(stat(f.trace, &st), 0);
+  struct timespec ts[2] = {st.st_atim, st.st_mtim};
+  ts[1].tv_sec += 1;
+  assert_int_equal(utimensat(AT_FDCWD, f.trace, ts, 0), 0);
+  expect_rebuilt(&f, 0);
+  /* size: a blank line appended (the text still parses to the same blocks), mtime put back */
+  assert_int_equal(stat(f.trace, &st), 0);
+  FILE *fp = fopen(f.trace, "ab");
+  assert_non_null(fp);
+  fputs("\n", fp);
+  fclose(fp);
+  struct timespec same[2] = {st.st_atim, st.st_mtim};
+  assert_int_equal(utimensat(AT_FDCWD, f.trace, same, 0), 0);
+  expect_rebuilt(&f, 0);
+  tu_rmtree(f.dir);
+}
+
+static void test_truncated_cache(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  build_and_check(&f);
+  assert_int_equal(truncate(f.cache, file_size(f.cache) / 2), 0);
+  expect_rebuilt(&f, 0);
+  assert_int_equal(truncate(f.cache, 10), 0); /* shorter than the header */
+  expect_rebuilt(&f, 0);
+  assert_int_equal(truncate(f.cache, 0), 0);
+  expect_rebuilt(&f, 0);
+  tu_rmtree(f.dir);
+}
+
+static void test_flipped_bytes(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  build_and_check(&f);
+  /* Every byte position of the cache, one at a time (a sample: every 7th): a flip in the
+   * header is caught on open, one in a block when that block is read. */
+  long size = file_size(f.cache);
+  FILE *fp = fopen(f.cache, "rb");
+  assert_non_null(fp);
+  uint8_t *orig = malloc((size_t)size);
+  assert_non_null(orig);
+  assert_int_equal(fread(orig, 1, (size_t)size, fp), (size_t)size);
+  fclose(fp);
+  int mid = 0, at_open = 0;
+  for (long off = 0; off < size; off += 7) {
+    uint8_t b = orig[off] ^ (uint8_t)(1u << (off % 8));
+    patch(f.cache, off, &b, 1);
+    long n;
+    int started_from_cache = compare_streams(f.trace, &on, &n);
+    assert_int_equal(n, 12);
+    if (started_from_cache) mid++;
+    else at_open++;
+    /* rebuilt: valid again, and identical to what was there (the format is deterministic) */
+    fp = fopen(f.cache, "rb");
+    assert_non_null(fp);
+    uint8_t *now = malloc((size_t)size);
+    assert_non_null(now);
+    assert_int_equal(fread(now, 1, (size_t)size, fp), (size_t)size);
+    fclose(fp);
+    assert_memory_equal(now, orig, (size_t)size);
+    free(now);
+  }
+  assert_true(at_open > 0 && mid > 0);
+  assert_true(at_open <= (TC_HEADER_BYTES + TC_INFO_BYTES) / 7 + 1);
+  free(orig);
+  tu_rmtree(f.dir);
+}
+
+static void test_other_version(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  build_and_check(&f);
+  uint8_t v[4] = {TC_VERSION + 1, 0, 0, 0};
+  patch(f.cache, 8, v, 4);
+  expect_rebuilt(&f, 0);
+  patch(f.cache, 0, "NOTCACHE", 8);
+  expect_rebuilt(&f, 0);
+  tu_rmtree(f.dir);
+}
+
+/* A run that stops before the end (an error elsewhere, -gpgpu_max_cycle) leaves nothing. */
+static void test_early_close_leaves_nothing(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  rf_diag d;
+  trace_kernel *k;
+  assert_int_equal(trace_kernel_open_cached(f.trace, &on, &k, &d), 0);
+  assert_int_equal(trace_kernel_reads_cache(k), 0);
+  assert_int_equal(trace_kernel_writes_cache(k), 1);
+  trace_tb tb;
+  assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 1);
+  trace_tb_free(&tb);
+  assert_int_equal(count_files(f.dir, ".partial"), 1);
+  trace_kernel_close(k);
+  assert_int_equal(count_files(f.dir, ".rfc"), 0);
+  tu_rmtree(f.dir);
+}
+
+/* A text error halfway: the same error as without the cache, and no cache. */
+static void test_bad_text_builds_no_cache(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  FILE *fp = fopen(f.trace, "ab");
+  assert_non_null(fp);
+  fputs("#BEGIN_TB\nthread block = 9,0,0\n", fp); /* outside the grid */
+  fclose(fp);
+  rf_diag d1, d2;
+  trace_kernel *k;
+  trace_tb tb;
+  int r;
+  assert_int_equal(trace_kernel_open(f.trace, &k, &d1), 0);
+  while ((r = trace_kernel_next_tb(k, &tb, &d1)) > 0) trace_tb_free(&tb);
+  assert_int_equal(r, -1);
+  trace_kernel_close(k);
+  assert_int_equal(trace_kernel_open_cached(f.trace, &on, &k, &d2), 0);
+  while ((r = trace_kernel_next_tb(k, &tb, &d2)) > 0) trace_tb_free(&tb);
+  assert_int_equal(r, -1);
+  trace_kernel_close(k);
+  assert_string_equal(d1.msg, d2.msg);
+  assert_int_equal(count_files(f.dir, ".rfc"), 0);
+  tu_rmtree(f.dir);
+}
+
+static void test_unwritable_cache_folder(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  /* a cache "folder" that is a regular file: nothing can be written there */
+  char notdir[300];
+  snprintf(notdir, sizeof notdir, "%s/plainfile", f.dir);
+  assert_int_equal(tu_write(f.dir, "plainfile", "x"), 0);
+  trace_cache_opts o = {TRACE_CACHE_ON, notdir};
+  long n;
+  assert_int_equal(compare_streams(f.trace, &o, &n), 0);
+  assert_int_equal(compare_streams(f.trace, &o, &n), 0);
+  assert_int_equal(n, 12);
+  /* a read-only trace folder (no write bit: read-only also to root, who could write) */
+  assert_int_equal(chmod(f.dir, 0555), 0);
+  assert_int_equal(compare_streams(f.trace, &on, &n), 0);
+  assert_int_equal(compare_streams(f.trace, &on, &n), 0);
+  assert_int_equal(chmod(f.dir, 0755), 0);
+  assert_false(file_exists(f.cache));
+  assert_int_equal(count_files(f.dir, ".partial"), 0);
+  /* a cache folder that does not exist yet is made */
+  char sub[300];
+  snprintf(sub, sizeof sub, "%s/caches", f.dir);
+  trace_cache_opts o2 = {TRACE_CACHE_ON, sub};
+  assert_int_equal(compare_streams(f.trace, &o2, &n), 0);
+  assert_int_equal(compare_streams(f.trace, &o2, &n), 1);
+  assert_int_equal(count_files(sub, "kernel-1.traceg-"), 1);
+  assert_false(file_exists(f.cache));
+  tu_rmtree(sub);
+  tu_rmtree(f.dir);
+}
+
+/* ---- every generated workload and the real traces ---- */
+
+static int list_kernels(const char *list_path, char ***out) {
+  trace_list *l;
+  rf_diag d;
+  if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s (run make workloads)", d.msg);
+  char **paths = calloc((size_t)l->nkernels, sizeof *paths);
+  assert_non_null(paths);
+  int n = 0;
+  for (int i = 0; i < l->ncmds; i++)
+    if (l->cmds[i].kind == TRACE_CMD_KERNEL) paths[n++] = strdup(l->cmds[i].path);
+  trace_list_free(l);
+  *out = paths;
+  return n;
+}
+
+static void streams_of_list(const char *list_path, const char *cache_dir) {
+  char **k;
+  int n = list_kernels(list_path, &k);
+  trace_cache_opts cold = {TRACE_CACHE_REBUILD, cache_dir}, warm = {TRACE_CACHE_ON, cache_dir};
+  for (int i = 0; i < n; i++) {
+    assert_int_equal(compare_streams(k[i], &cold, NULL), 0);
+    assert_int_equal(compare_streams(k[i], &warm, NULL), 1);
+    free(k[i]);
+  }
+  free(k);
+}
+
+static void test_every_workload_streams(void **state) {
+  (void)state;
+  char dir[256];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  DIR *dd = opendir("build/traces");
+  if (!dd) fail_msg("build/traces missing (run make workloads)");
+  struct dirent *e;
+  int lists = 0;
+  while ((e = readdir(dd))) {
+    /* matrixmul_x240 is the benchmark's tiling of the real trace checked below */
+    if (e->d_name[0] == '.' || !strcmp(e->d_name, "matrixmul_x240")) continue;
+    char list[512];
+    snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", e->d_name);
+    if (!file_exists(list)) continue;
+    streams_of_list(list, dir);
+    lists++;
+  }
+  closedir(dd);
+  assert_true(lists >= 4);
+  tu_rmtree(dir);
+}
+
+static void test_real_trace_streams(void **state) {
+  (void)state;
+  static const char *const names[] = {"matrixmul_sm61/kernelslist.g",
+                                      "vectoradd_sm61/kernelslist.g"};
+  char buf[512], dir[256];
+  int found = 0;
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (tu_shared_trace(names[i], buf, sizeof buf)) {
+      streams_of_list(buf, dir);
+      found++;
+    }
+  tu_rmtree(dir);
+  if (!found) skip();
+}
+
+/* ---- bin/rfsim: stats off / cold / warm ---- */
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  assert_non_null(s);
+  assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+  s[n] = '\0';
+  fclose(f);
+  return s;
+}
+
+static void rfsim(const char *list, const char *opts, const char *out) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "bin/rfsim -trace %s -config configs/gtx480.config %s > %s 2> %s.err", list, opts,
+           out, out);
+  int st = system(cmd);
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    char err[600];
+    snprintf(err, sizeof err, "%s.err", out);
+    char *e = slurp(err);
+    fail_msg("%s: exit %d: %s", cmd, WEXITSTATUS(st), e);
+  }
+}
+
+static ino_t inode_of(const char *path) {
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  return st.st_ino;
+}
+
+static void stats_identical(const char *list) {
+  char dir[256], caches[300], off[300], cold[300], warm[300], opts[400];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  snprintf(caches, sizeof caches, "%s/caches", dir);
+  snprintf(off, sizeof off, "%s/off.txt", dir);
+  snprintf(cold, sizeof cold, "%s/cold.txt", dir);
+  snprintf(warm, sizeof warm, "%s/warm.txt", dir);
+  snprintf(opts, sizeof opts, "-trace_cache off -trace_cache_dir %s", caches);
+  rfsim(list, opts, off);
+  assert_false(file_exists(caches)); /* off writes nothing, not even the folder */
+  snprintf(opts, sizeof opts, "-trace_cache rebuild -trace_cache_dir %s", caches);
+  rfsim(list, opts, cold);
+  char **k;
+  int nk = list_kernels(list, &k);
+  assert_int_equal(count_files(caches, ".rfc"), nk);
+  /* the cache files of this list, to see that the warm run reads and does not rewrite them */
+  ino_t ino[16];
+  for (int i = 0; i < nk && i < 16; i++) {
+    rf_diag d;
+    char *p = tc_cache_path(k[i], caches, &d);
+    assert_non_null(p);
+    ino[i] = inode_of(p);
+    free(p);
+  }
+  snprintf(opts, sizeof opts, "-trace_cache_dir %s", caches); /* default: on */
+  rfsim(list, opts, warm);
+  for (int i = 0; i < nk; i++) {
+    rf_diag d;
+    char *p = tc_cache_path(k[i], caches, &d);
+    if (i < 16) assert_true(inode_of(p) == ino[i]);
+    free(p);
+    free(k[i]);
+  }
+  free(k);
+  char *a = slurp(off), *b = slurp(cold), *c = slurp(warm);
+  assert_true(strlen(a) > 1000);
+  assert_string_equal(a, b);
+  assert_string_equal(a, c);
+  free(a);
+  free(b);
+  free(c);
+  tu_rmtree(caches);
+  tu_rmtree(dir);
+}
+
+/* One workload of each generated kind (the smallest), and the real traces. */
+static void test_stats_identical_off_cold_warm(void **state) {
+  (void)state;
+  static const char *const lists[] = {
+      "build/traces/regshare_gaussian_fan2/kernelslist.g",
+      "build/traces/finereg_fd/kernelslist.g", /* three kernels */
+      "build/traces/spshare_conv1/kernelslist.g", "build/traces/warpman_rs/kernelslist.g"};
+  for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) stats_identical(lists[i]);
+  char buf[512];
+  if (tu_shared_trace("matrixmul_sm61/kernelslist.g", buf, sizeof buf)) stats_identical(buf);
+  if (tu_shared_trace("vectoradd_sm61/kernelslist.g", buf, sizeof buf)) stats_identical(buf);
+}
+
+/* Next to the trace by default; -trace_cache off leaves the trace folder as it was. */
+static void test_cli_next_to_trace_and_off(void **state) {
+  (void)state;
+  fixture f;
+  fixture_make(&f);
+  assert_int_equal(tu_write(f.dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
+  char list[300], outdir[256], out[300], out2[300];
+  snprintf(list, sizeof list, "%s/kernelslist.g", f.dir);
+  assert_int_equal(tu_mkdtemp(outdir, sizeof outdir), 0);
+  snprintf(out, sizeof out, "%s/off.txt", outdir);
+  snprintf(out2, sizeof out2, "%s/on.txt", outdir);
+  rfsim(list, "-trace_cache off", out);
+  assert_int_equal(count_files(f.dir, ""), 2); /* the trace and the list */
+  rfsim(list, "", out2);
+  assert_true(file_exists(f.cache));
+  assert_int_equal(count_files(f.dir, ""), 3);
+  char *a = slurp(out), *b = slurp(out2);
+  assert_string_equal(a, b);
+  free(a);
+  free(b);
+  tu_rmtree(outdir);
+  char cmd[700];
+  /* a bad mode is a command-line error */
+  snprintf(cmd, sizeof cmd,
+           "bin/rfsim -trace %s -config configs/gtx480.config -trace_cache sometimes "
+           ">/dev/null 2>&1", list);
+  int st = system(cmd);
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  tu_rmtree(f.dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_generated_kernel_round_trip),
+      cmocka_unit_test(test_stale_size_and_mtime),
+      cmocka_unit_test(test_truncated_cache),
+      cmocka_unit_test(test_flipped_bytes),
+      cmocka_unit_test(test_other_version),
+      cmocka_unit_test(test_early_close_leaves_nothing),
+      cmocka_unit_test(test_bad_text_builds_no_cache),
+      cmocka_unit_test(test_unwritable_cache_folder),
+      cmocka_unit_test(test_every_workload_streams),
+      cmocka_unit_test(test_real_trace_streams),
+      cmocka_unit_test(test_stats_identical_off_cold_warm),
+      cmocka_unit_test(test_cli_next_to_trace_and_off),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
