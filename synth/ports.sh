@@ -15,7 +15,7 @@ awk '/"ports": \{/ { p = 1; next } p && /"netnames"/ { exit }
      p && /"bits": \[/ { b = $0; sub(/.*\[/, "", b); sub(/\].*/, "", b); k = split(b, a, ",");
                          print n, (d == "input" ? "in" : "out"), k }' "$work/ports.json" |
   grep -v -e '^clk_i ' -e '^rst_ni ' | sort > "$work/ports.rtl"
-"$gen" ports | grep -v ' state ' | sort > "$work/ports.desc"
+"$gen" ports | grep -v -e ' state ' -e ' mem ' | sort > "$work/ports.desc"
 if ! diff -u "$work/ports.desc" "$work/ports.rtl" > "$work/ports.diff"; then
   echo "ports of $unit: descriptor (-) and $rtl/$unit.v (+) differ:" >&2
   cat "$work/ports.diff" >&2

@@ -21,6 +21,12 @@
  *                                  reg must carry the comment  / *verilator public_flat_rd* /
  *   HW_INW / HW_OUTW / HW_STATEW(name, width, max_width)
  *                                  the same for ports wider than 64 bits (uint32_t words)
+ *   HW_MEM(name, width, depth, max_depth)
+ *                                  a memory array  reg [width-1:0] name [0:depth-1]  (width
+ *                                  <= 64), traced and compared entry by entry: a state field
+ *                                  uint64_t name[max_depth]; depth is a C expression like
+ *                                  width. Memories are not reset (SRAM): the C reference's
+ *                                  reset must leave them as they are; both models start at 0.
  * width is a C expression over HW_P(...) and hw_clog2(); it must equal the Verilog width.
  * clk_i and rst_ni are implicit and not listed. */
 #include "unit.h"
@@ -50,6 +56,7 @@
 #define HW_INW(n, w, mw)
 #define HW_OUTW(n, w, mw)
 #define HW_STATEW(n, w, mw)
+#define HW_MEM(n, w, d, md)
 enum {
 #include HW_UNIT_DEF
   HW_U_(_NPARAMS)
@@ -61,6 +68,7 @@ enum {
 #undef HW_INW
 #undef HW_OUTW
 #undef HW_STATEW
+#undef HW_MEM
 
 /* ---- structs: one per direction; hw_end_ keeps a struct non-empty and is never used ---- */
 #define HW_PARAM(n, dflt)
@@ -70,6 +78,7 @@ enum {
 #define HW_INW(n, w, mw) uint32_t n[HW_WORDS(mw)];
 #define HW_OUTW(n, w, mw)
 #define HW_STATEW(n, w, mw)
+#define HW_MEM(n, w, d, md)
 typedef struct HW_U_(_in) {
 #include HW_UNIT_DEF
   unsigned char hw_end_;
@@ -90,10 +99,12 @@ typedef struct HW_U_(_out) {
 #undef HW_OUTW
 #undef HW_STATE
 #undef HW_STATEW
+#undef HW_MEM
 #define HW_OUT(n, w)
 #define HW_OUTW(n, w, mw)
 #define HW_STATE(n, w) uint64_t n;
 #define HW_STATEW(n, w, mw) uint32_t n[HW_WORDS(mw)];
+#define HW_MEM(n, w, d, md) uint64_t n[md];
 typedef struct HW_U_(_state) {
 #include HW_UNIT_DEF
   unsigned char hw_end_;
@@ -105,6 +116,7 @@ typedef struct HW_U_(_state) {
 #undef HW_INW
 #undef HW_OUTW
 #undef HW_STATEW
+#undef HW_MEM
 
 #ifdef __cplusplus
 extern "C" {
