@@ -25,8 +25,9 @@
  *                                  a memory array  reg [width-1:0] name [0:depth-1]  (width
  *                                  <= 64), traced and compared entry by entry: a state field
  *                                  uint64_t name[max_depth]; depth is a C expression like
- *                                  width. Memories are not reset (SRAM): the C reference's
- *                                  reset must leave them as they are; both models start at 0.
+ *                                  width. An SRAM is not reset: the C reference's reset must
+ *                                  leave it as it is (both models start at 0); a flop array
+ *                                  the RTL resets is reset in the C reference too.
  * width is a C expression over HW_P(...) and hw_clog2(); it must equal the Verilog width.
  * clk_i and rst_ni are implicit and not listed. */
 #include "unit.h"

@@ -10,7 +10,7 @@
 //
 // Free-space monitor: used_q and free_q (the number of 0 flags, kept as a counter rather than
 // a 1024-input population count). The builder always takes the lowest free entry (a
-// log-depth find-first-zero). Reset and clr_i free every entry; the SRAM is not cleared.
+// log-depth find-first-set tree, fr_ffs.v). Reset and clr_i free every entry; the SRAM is not cleared.
 //
 // Chain builder (switch-out; live registers of the stalled CTA move ACRF -> PCRF):
 //   bld_start_i   (idle, an entry free)   reserves the chain's head: bld_busy_o, bld_head_o.
@@ -71,15 +71,6 @@ module fr_pcrf #(
   localparam [NW-1:0] N_ENTRIES = ENTRIES[NW-1:0];
   localparam [NW-1:0] ONE = 1;
 
-  // bit b of every index: the find-first-zero's one-hot to binary encoder
-  function [ENTRIES-1:0] index_bit;
-    input integer b;
-    integer i;
-    begin
-      for (i = 0; i < ENTRIES; i = i + 1) index_bit[i] = ((i >> b) & 1) == 1;
-    end
-  endfunction
-
   reg [TW-1:0]      tag_q [0:ENTRIES-1] /*verilator public_flat_rd*/;
   reg [TW-1:0]      rd_q   /*verilator public_flat_rd*/;
   reg [ENTRIES-1:0] used_q /*verilator public_flat_rd*/;
@@ -92,20 +83,13 @@ module fr_pcrf #(
   reg               wv_q   /*verilator public_flat_rd*/;
   reg [EW-1:0]      wcur_q /*verilator public_flat_rd*/;
 
-  // ---- lowest free entry: isolate the lowest 0 of used_q, encode it ----
-  wire [ENTRIES-1:0] free_vec = ~used_q;
-  wire [ENTRIES-1:0] low_free = free_vec & (~free_vec + {{(ENTRIES-1){1'b0}}, 1'b1});
-  wire [EW-1:0]      first_free;
-  genvar gb;
-  generate
-    for (gb = 0; gb < EW; gb = gb + 1) begin : g_enc
-      localparam [ENTRIES-1:0] SEL = index_bit(gb);
-      assign first_free[gb] = |(low_free & SEL);
-    end
-  endgenerate
+  // ---- lowest free entry: a log-depth find-first-set tree over the free flags ----
+  wire [EW-1:0] first_free;
+  wire          any_free;
+  fr_ffs #(.N(ENTRIES)) u_ffz (.v_i(~used_q), .found_o(any_free), .idx_o(first_free));
 
   // ---- requests ----
-  wire          room      = free_q != {NW{1'b0}};
+  wire          room      = any_free;  // also free_q != 0: the count mirrors the flags
   wire          start_acc = bld_start_i & ~bld_q & room;
   wire          push_acc  = bld_push_i & bld_q & (bld_last_i | room);
   wire          alloc     = start_acc | (push_acc & ~bld_last_i);

@@ -23,14 +23,17 @@ static void set_used(fr_pcrf_state *s, unsigned i, int v) {
   else s->used_q[i / 32] &= ~(1u << (i % 32));
 }
 
-/* The lowest free entry (0 when none is free: the RTL's encoder gives 0 then too). */
-static unsigned first_free(const fr_pcrf_state *s, const geom *g) {
+/* The lowest free entry; *any = whether there is one (the RTL's find-first-set tree,
+ * rtl/finereg/fr_ffs.v). */
+static unsigned first_free(const fr_pcrf_state *s, const geom *g, int *any) {
+  *any = 1;
   for (unsigned w = 0; w * 32 < g->n; w++) {
     uint32_t f = ~s->used_q[w];
     if (g->n - w * 32 < 32) f &= ((uint32_t)1 << (g->n - w * 32)) - 1;
     if (f) return w * 32 + (unsigned)__builtin_ctz(f);
   }
-  return 0;
+  *any = 0;
+  return g->n - 1; /* the tree's answer when no bit is set: all ones */
 }
 
 static uint64_t tag_next(uint64_t t, const geom *g) { return t >> (g->ww + g->rw); }
@@ -69,8 +72,8 @@ void fr_pcrf_ref_step(fr_pcrf_state *s, const fr_pcrf_in *in, fr_pcrf_out *o, co
     outputs(s, o, &g);
     return;
   }
-  unsigned f = first_free(s, &g);
-  int room = s->free_q != 0;
+  int room;
+  unsigned f = first_free(s, &g, &room);
   int start_acc = in->bld_start_i && !s->bld_q && room;
   int push_acc = in->bld_push_i && s->bld_q && (in->bld_last_i || room);
   int alloc = start_acc || (push_acc && !in->bld_last_i);
