@@ -154,9 +154,11 @@ $(BUILD)/tests/$(1): $(HW_B)/obj/tests/$(1).o $(HW_C_OBJ) $(call hw_rtl_objs,$(c
 endef
 $(foreach t,$(HW_TEST_SRC:tests/%.c=%),$(eval $(call hw_test_rules,$(t))))
 
-# the flop-count checks read the synthesis reports of the workload buffer and sharing units
+# the flop-count checks read the synthesis reports of the workload buffer, sharing and FineReg
+# units
 $(BUILD)/tests/test_hw_synth: $(BUILD)/synth/wm_wlbuf.json $(BUILD)/synth/rs_share.json \
-                              $(BUILD)/synth/sp_share.json
+                              $(BUILD)/synth/sp_share.json \
+                              $(foreach u,$(call hw_units_of,finereg),$(BUILD)/synth/$(u).json)
 
 hw-tests: $(HW_TESTS)
 hw-test: $(HW_TESTS)

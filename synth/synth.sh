@@ -104,6 +104,8 @@ params=$("$gen" json "${ovr[@]}")
 # the descriptor's traced flops by name, so a report can say which of them a paper counts
 state=$("$gen" ports "${ovr[@]}" | awk '$2 == "state" { printf "%s\"%s\": %s", (n++ ? ", " : ""), $1, $3 }')
 libname=$(basename "$lib")
+# the descriptor's memories as arithmetic: "tag_q 1024 x 21 = 21504 + ..."
+memories=$("$gen" membits "${ovr[@]}" | awk '$1 != "total" { printf "%s%s %s x %s = %s", (n++ ? " + " : ""), $1, $3, $2, $4 }')
 
 cat > "$out/$unit.json.tmp" <<EOF
 {
@@ -112,6 +114,7 @@ cat > "$out/$unit.json.tmp" <<EOF
   "state": {$state},
   "flop_bits": $flops,
   "memory_bits": ${membits:-0},
+  "memories": "$memories",
   "latches": $latches,
   "cells": ${cells:-0},
   "transistors": $transistors,
