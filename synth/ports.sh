@@ -6,7 +6,8 @@ set -euo pipefail
 unit=$1 rtl=$2 gen=$3 work=$4
 mkdir -p "$work"
 chp=$("$gen" params | awk -F= '{printf " -chparam %s %s", $1, $2}')
-yosys -q -p "read_verilog $rtl/$unit.v; hierarchy -check -top $unit -libdir $rtl$chp; proc; check -assert; \
+yosys -q -p "read_verilog $rtl/$unit.v; hierarchy -check -top $unit -libdir $rtl$chp; proc; flatten; \
+  hierarchy -top $unit; check -assert; \
   write_json $work/ports.json" > /dev/null
 # "name": { "direction": "input", "bits": [ 2, 3 ] } -> name in 2
 awk '/"ports": \{/ { p = 1; next } p && /"netnames"/ { exit }

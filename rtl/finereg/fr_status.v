@@ -55,6 +55,9 @@ module fr_status #(
   (* mem2reg *) reg [1:0] ctx_q [0:CTAS-1] /*verilator public_flat_rd*/;
   (* mem2reg *) reg [1:0] reg_q [0:CTAS-1] /*verilator public_flat_rd*/;
 
+  // per-CTA search classes
+  wire [CTAS-1:0] vic_v, cand_a, cand_b, free_v;
+
   // one always block per entry (Verilator cannot delay-assign an array inside a loop)
   genvar ge;
   generate
@@ -83,20 +86,12 @@ module fr_status #(
           reg_q[ge] <= wa_reg_i;
         end
       end
+      assign vic_v[ge]  = ctx_q[ge] == 2'd2 && reg_q[ge] == 2'd2 && stall_i[ge];
+      assign cand_a[ge] = ctx_q[ge] == 2'd1 && reg_q[ge] == 2'd2 && ready_i[ge];
+      assign cand_b[ge] = ctx_q[ge] == 2'd1 && reg_q[ge] == 2'd1 && ready_i[ge];
+      assign free_v[ge] = ctx_q[ge] == 2'd0;
     end
   endgenerate
-
-  // per-CTA classes
-  reg [CTAS-1:0] vic_v, cand_a, cand_b, free_v;
-  integer k;
-  always @* begin
-    for (k = 0; k < CTAS; k = k + 1) begin
-      vic_v[k]  = ctx_q[k] == 2'd2 && reg_q[k] == 2'd2 && stall_i[k];
-      cand_a[k] = ctx_q[k] == 2'd1 && reg_q[k] == 2'd2 && ready_i[k];
-      cand_b[k] = ctx_q[k] == 2'd1 && reg_q[k] == 2'd1 && ready_i[k];
-      free_v[k] = ctx_q[k] == 2'd0;
-    end
-  end
 
   wire          a_found, b_found;
   wire [IW-1:0] a_idx, b_idx;
