@@ -143,6 +143,7 @@ HW_TESTS    := $(HW_TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_TEST_UNITS_test_hw_port  := wm_wlbuf-broken
 HW_TEST_UNITS_test_hw_synth :=
 HW_TEST_UNITS_test_hw_fr_broken := $(patsubst %,%-broken,$(filter fr_%,$(HW_BROKEN_UNITS)))
+HW_TEST_UNITS_test_hw_fr_switch := $(call hw_units_of,finereg)
 hw_test_units = $(if $(filter undefined,$(origin HW_TEST_UNITS_$(1))),$(filter $(1:test_hw_%=%),$(HW_UNITS)),$(HW_TEST_UNITS_$(1)))
 
 define hw_test_rules
