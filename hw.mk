@@ -57,7 +57,7 @@ hw_units_of = $(basename $(notdir $(wildcard csim/hw/$(1)/*.def)))
 
 # Units whose test-only broken variant (Verilog `define BROKEN_FOR_TEST) is built as
 # build/hw/<unit>-broken/, for the lockstep self-test.
-HW_BROKEN_UNITS := wm_wlbuf
+HW_BROKEN_UNITS := wm_wlbuf fr_status fr_lrcache fr_idxdec fr_ptrtab fr_pcrf
 
 # C side, compiled here (own object dir) so the unit tests do not depend on the rest of csim/.
 HW_C_SRC  := $(sort $(wildcard csim/hw/*.c csim/hw/*/*.c)) csim/common/diag.c
@@ -159,6 +159,8 @@ HW_TEST_SRC := $(sort $(wildcard tests/test_hw_*.c))
 HW_TESTS    := $(HW_TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_TEST_UNITS_test_hw_port  := wm_wlbuf-broken
 HW_TEST_UNITS_test_hw_synth :=
+HW_TEST_UNITS_test_hw_fr_broken := $(patsubst %,%-broken,$(filter fr_%,$(HW_BROKEN_UNITS)))
+HW_TEST_UNITS_test_hw_fr_switch := $(call hw_units_of,finereg)
 hw_test_units = $(if $(filter undefined,$(origin HW_TEST_UNITS_$(1))),$(call hw_with_variants,$(filter $(1:test_hw_%=%),$(HW_UNITS))),$(HW_TEST_UNITS_$(1)))
 
 define hw_test_rules
@@ -170,9 +172,11 @@ $(BUILD)/tests/$(1): $(HW_B)/obj/tests/$(1).o $(HW_C_OBJ) $(call hw_rtl_objs,$(c
 endef
 $(foreach t,$(HW_TEST_SRC:tests/%.c=%),$(eval $(call hw_test_rules,$(t))))
 
-# the flop-count checks read the synthesis reports of the workload buffer and sharing units
+# the flop-count checks read the synthesis reports of the workload buffer, sharing and FineReg
+# units
 $(BUILD)/tests/test_hw_synth: $(BUILD)/synth/wm_wlbuf.json $(BUILD)/synth/rs_share.json \
-                              $(BUILD)/synth/sp_share.json
+                              $(BUILD)/synth/sp_share.json \
+                              $(foreach u,$(call hw_units_of,finereg),$(BUILD)/synth/$(u).json)
 
 hw-tests: $(HW_TESTS)
 hw-test: $(HW_TESTS)

@@ -22,6 +22,18 @@ row() {
   if [[ "$p" =~ ^[0-9]+$ ]]; then diff=$(( f - p )); [ $diff -ge 0 ] && diff="+$diff"; else p=${p:-"-"}; diff="-"; fi
   printf "$fmt" "$n" "$f" "$m" "$c" "$t" "$d" "$(printf '%.0f' "$a")" "$s" "$fm" "$p" "$diff"
   [ -n "$why" ] && echo "$why" | fold -s -w 90 | sed 's/^/    /'
+  # "unit|memory bits|value|source|why": the SRAM bits beside the paper's, with the arithmetic
+  local pm
+  pm=$(awk -F'|' -v n="$n" '$1 == n && $2 == "memory bits" { print $3 }' "$ref")
+  if [ -n "$pm" ]; then
+    local ms mw ar md
+    ms=$(awk -F'|' -v n="$n" '$1 == n && $2 == "memory bits" { print $4 }' "$ref")
+    mw=$(awk -F'|' -v n="$n" '$1 == n && $2 == "memory bits" { print $5 }' "$ref")
+    ar=$(field memories $n)
+    md=$(( m - pm )); [ $md -ge 0 ] && md="+$md"
+    echo "memory bits: measured $m${ar:+ ($ar)} = $(( m / 8 )) B; paper $pm ($md). Paper: $ms. Difference: $mw" |
+      fold -s -w 90 | sed 's/^/    /'
+  fi
   # "unit|paper fields|f1 f2 ...": which traced flops the paper's formula counts
   local pf
   pf=$(awk -F'|' -v n="$n" '$1 == n && $2 == "paper fields" { print $3 }' "$ref")
@@ -40,7 +52,8 @@ for t in "$@"; do
   row "$t"
 done
 echo
-echo "flops: flip-flop bits; mem: inferred memory bits; cells: generic gates after synth;"
+echo "flops: flip-flop bits; mem: inferred memory (SRAM) bits, not in the other columns;"
+echo "cells: generic gates after synth;"
 echo "transist: CMOS transistors (yosys stat -tech cmos + 24 per flop); depth: ltp -noff gates;"
 echo "area: ${lib:-liberty} cells in um^2 (no wiring); slack: OpenSTA worst setup slack at"
 echo "${mhz:-?} MHz (GTX 480 core clock 700 MHz), fmax: the clock the worst path allows, both in"

@@ -6,8 +6,13 @@
 # Writes OUTDIR/UNIT.txt (report), OUTDIR/UNIT.json, and OUTDIR/UNIT.work/ (scripts, logs,
 # mapped netlist, timing path).
 # Figures:
-#   flop_bits      flip-flops after `synth` (memories, if any, are mapped to flops too)
-#   memory_bits    bits of memories Yosys inferred before mapping ($mem cells)
+#   flop_bits      flip-flops after `synth` (memories excluded, see memory_bits)
+#   memory_bits    bits of the memories Yosys inferred (reg arrays read through address
+#                  ports: SRAM macros). They are not mapped to flops: after counting, each
+#                  memory is cut out and its ports become the unit's ports (`expose`), so the
+#                  flops, cells, area and timing are the logic around the SRAMs (a synchronous
+#                  read's output register belongs to the macro). A reg array the logic reads
+#                  in parallel (marked (* mem2reg *)) is flops and counted as such.
 #   latches        must be 0
 #   cells          generic gate cells after `synth` (flops included)
 #   transistors    Yosys `stat -tech cmos` after `dffunmap` (logic and enable muxes), plus
@@ -36,8 +41,16 @@ printf 'set_driving_cell BUFX2\nset_load 0.01\n' > "$work/abc.constr"
 cat > "$work/synth.ys" <<EOF
 read_verilog $rtl/$unit.v
 hierarchy -check -top $unit -libdir $rtl$chp
-proc; flatten; opt -full; memory -nomap; opt_clean
+proc; flatten; opt -full
 tee -q -o $work/pre.stat stat
+memory -nomap; opt_clean
+tee -q -o $work/mem.txt select -list t:\$mem_v2
+select -set memin t:\$mem_v2 %ci:+\$mem_v2[RD_ADDR,RD_EN,WR_ADDR,WR_DATA,WR_EN] t:\$mem_v2 %d
+select -set memout t:\$mem_v2 %co:+\$mem_v2[RD_DATA] t:\$mem_v2 %d
+expose @memin
+expose -input @memout
+delete t:\$mem_v2
+opt_clean
 synth -top $unit -flatten
 check -assert
 tee -q -o $work/generic.stat stat
@@ -91,6 +104,8 @@ params=$("$gen" json "${ovr[@]}")
 # the descriptor's traced flops by name, so a report can say which of them a paper counts
 state=$("$gen" ports "${ovr[@]}" | awk '$2 == "state" { printf "%s\"%s\": %s", (n++ ? ", " : ""), $1, $3 }')
 libname=$(basename "$lib")
+# the descriptor's memories as arithmetic: "tag_q 1024 x 21 = 21504 + ..."
+memories=$("$gen" membits "${ovr[@]}" | awk '$1 != "total" { printf "%s%s %s x %s = %s", (n++ ? " + " : ""), $1, $3, $2, $4 }')
 
 cat > "$out/$unit.json.tmp" <<EOF
 {
@@ -99,6 +114,7 @@ cat > "$out/$unit.json.tmp" <<EOF
   "state": {$state},
   "flop_bits": $flops,
   "memory_bits": ${membits:-0},
+  "memories": "$memories",
   "latches": $latches,
   "cells": ${cells:-0},
   "transistors": $transistors,
@@ -118,7 +134,7 @@ mv "$out/$unit.json.tmp" "$out/$unit.json"
 {
   echo "unit $unit  ($rtl/$unit.v)   parameters: $("$gen" params "${ovr[@]}" | tr '\n' ' ')"
   echo "  flip-flop bits      $flops  (descriptor: $(echo "$state" | tr -d '"'))"
-  echo "  memory bits         ${membits:-0}"
+  echo "  memory bits         ${membits:-0}$(awk '$1 != "total" { printf "%s %s %s x %s = %s", (n++ ? " +" : "  (SRAM, not in the figures below:"), $1, $3, $2, $4 } END { if (n) printf ")" }' <<< "$("$gen" membits "${ovr[@]}")")"
   echo "  latches             $latches"
   echo "  generic cells       ${cells:-0}"
   echo "  CMOS transistors    $transistors  (logic ${tr_logic:-0} + 24 x $flops flops)"

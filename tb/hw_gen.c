@@ -7,7 +7,8 @@
  *   cparams  {v0,v1,...} (shim)           nparams  the parameter count
  *   chparam  -set NAME VALUE ... (Yosys)  ports    "name in|out|state width" per line
  *   json     {"NAME": VALUE, ...}         gtkw     a GTKWave save file for the unit's test FST
- *   stateflops  the sum of the state widths (flops the descriptor declares) */
+ *   stateflops  the sum of the state widths (flops the descriptor declares)
+ *   membits  "name width depth bits" per memory (HW_MEM), then "total N" */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +17,14 @@
 #include HW_GEN_SRC
 
 static const char *dir_name(hw_dir d) {
-  return d == HW_DIR_IN ? "in" : d == HW_DIR_OUT ? "out" : "state";
+  return d == HW_DIR_IN ? "in" : d == HW_DIR_OUT ? "out" : d == HW_DIR_STATE ? "state" : "mem";
 }
 
 int main(int argc, char **argv) {
   const hw_unit_desc *u = &HW_GEN_DESC;
   int64_t p[HW_MAX_PARAMS];
   if (argc < 2) {
-    fprintf(stderr, "usage: %s params|vflags|cparams|nparams|chparam|ports|json|gtkw|stateflops "
+    fprintf(stderr, "usage: %s params|vflags|cparams|nparams|chparam|ports|json|gtkw|stateflops|membits "
                     "[NAME=VALUE ...]\n", argv[0]);
     return 2;
   }
@@ -77,8 +78,21 @@ int main(int argc, char **argv) {
       printf("%s\"%s\": %" PRId64, i ? ", " : "", u->params[i].name, p[i]);
     printf("}\n");
   } else if (strcmp(cmd, "ports") == 0) {
-    for (unsigned i = 0; i < u->nports; i++)
-      printf("%s %s %u\n", u->ports[i].name, dir_name(u->ports[i].dir), u->width(i, p));
+    for (unsigned i = 0; i < u->nports; i++) {
+      if (u->ports[i].dir == HW_DIR_MEM)  /* memories: "name mem width depth" */
+        printf("%s mem %u %u\n", u->ports[i].name, u->width(i, p), u->depth(i, p));
+      else
+        printf("%s %s %u\n", u->ports[i].name, dir_name(u->ports[i].dir), u->width(i, p));
+    }
+  } else if (strcmp(cmd, "membits") == 0) {
+    unsigned long long total = 0;
+    for (unsigned i = 0; i < u->nports; i++) {
+      if (u->ports[i].dir != HW_DIR_MEM) continue;
+      unsigned long long b = (unsigned long long)u->width(i, p) * u->depth(i, p);
+      printf("%s %u %u %llu\n", u->ports[i].name, u->width(i, p), u->depth(i, p), b);
+      total += b;
+    }
+    printf("total %llu\n", total);
   } else if (strcmp(cmd, "stateflops") == 0) {
     unsigned sum = 0;
     for (unsigned i = 0; i < u->nports; i++)
@@ -108,6 +122,23 @@ int main(int argc, char **argv) {
           printf("@28\nrfsim.%s.%s\n", u->name, u->ports[i].name);
       }
       if (any) printf("@1000200\n-%s %s\n", u->name, grp);
+    }
+    /* memories: one signal per entry (unit.c's naming), each in a collapsed group */
+    for (unsigned i = 0; i < u->nports; i++) {
+      if (u->ports[i].dir != HW_DIR_MEM) continue;
+      unsigned w = u->width(i, p), dep = u->depth(i, p);
+      int digits = 1;
+      for (unsigned n = dep - 1; n >= 10; n /= 10) digits++;
+      printf("@c00200\n-%s memory %s\n", u->name, u->ports[i].name);
+      for (unsigned k = 0; k < dep; k++) {
+        if (w > 1)
+          printf("@22\nrfsim.%s.%s.%s_%0*u[%u:0]\n", u->name, u->ports[i].name,
+                 u->ports[i].name, digits, k, w - 1);
+        else
+          printf("@28\nrfsim.%s.%s.%s_%0*u\n", u->name, u->ports[i].name, u->ports[i].name,
+                 digits, k);
+      }
+      printf("@1401200\n-%s memory %s\n", u->name, u->ports[i].name);
     }
   } else {
     fprintf(stderr, "hw_gen %s: unknown command '%s'\n", u->name, cmd);

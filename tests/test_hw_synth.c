@@ -2,7 +2,8 @@
  * the workload buffer's flip-flop count must equal the sum of its field widths under the
  * parameters it was synthesized with (40 bits for GTX 480: 3 + 26 + 5 + 5 + 1); the sharing
  * units hold exactly the papers' storage formulas (273 and 93 bits for Tesla C2050) in the
- * fields those formulas count, beside the state they add; no unit may infer a latch. Reads the files from the working directory (the repo root). */
+ * fields those formulas count, beside the state they add; FineReg's SRAMs and status flops
+ * equal the paper's sec. V-F figures; no unit may infer a latch. Reads the files from the working directory (the repo root). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,11 @@
 
 #include <cmocka.h>
 
+#include "../csim/hw/finereg/fr_idxdec.h"
+#include "../csim/hw/finereg/fr_lrcache.h"
+#include "../csim/hw/finereg/fr_pcrf.h"
+#include "../csim/hw/finereg/fr_ptrtab.h"
+#include "../csim/hw/finereg/fr_status.h"
 #include "../csim/hw/warpman/wm_check.h"
 #include "../csim/hw/warpman/wm_wlbuf.h"
 
@@ -110,9 +116,56 @@ static void test_sharing_storage_equals_the_papers_formulas(void **st) {
   check_paper_bits("sp_share", sp, 4, 1 + T * tw + W + T / 2 * ti);
 }
 
+/* The descriptor's memories (HW_MEM) under its default parameters: sum of width x depth. */
+static long long desc_mem_bits(const hw_unit_desc *u) {
+  int64_t p[HW_MAX_PARAMS];
+  hw_params_default(u, p);
+  long long bits = 0;
+  for (unsigned i = 0; i < u->nports; i++)
+    if (u->ports[i].dir == HW_DIR_MEM) bits += (long long)u->width(i, p) * u->depth(i, p);
+  return bits;
+}
+
+/* FineReg (sec. V-F): the SRAMs Yosys infers are the descriptors' memories and the paper's
+ * figures: live-register cache 32 x (32 + 64) = 3072 bits (384 B), pointer table 128 x 16 =
+ * 2048 bits (256 B), PCRF tags 1024 x 21 = 21504 bits (2,688 B; the paper prints 2.15 KB);
+ * the status monitor's 2 x 128 x 2 = 512 bits are flops (searched in parallel), so Yosys
+ * finds no memory there and exactly those flops. */
+static void test_finereg_storage_equals_the_papers(void **st) {
+  (void)st;
+  const struct {
+    const char *unit;
+    const hw_unit_desc *desc;
+    long long paper;
+  } sram[] = {{"fr_lrcache", &fr_lrcache_desc, 32 * (32 + 64)},
+              {"fr_ptrtab", &fr_ptrtab_desc, 128 * (10 + 6)},
+              {"fr_pcrf", &fr_pcrf_desc, 1024 * 21}};
+  for (unsigned i = 0; i < sizeof sram / sizeof sram[0]; i++) {
+    char path[128];
+    snprintf(path, sizeof path, "build/synth/%s.json", sram[i].unit);
+    const char *j = slurp(path);
+    long long m = json_int(j, "memory_bits", path);
+    printf("[ INFO     ] %s: %lld SRAM bits = %lld B (paper %lld bits), %lld flops\n", sram[i].unit,
+           m, m / 8, sram[i].paper, json_int(j, "flop_bits", path));
+    assert_int_equal(m, sram[i].paper);
+    assert_int_equal(m, desc_mem_bits(sram[i].desc));
+    assert_int_equal(json_int(j, "latches", path), 0);
+  }
+  const char *path = "build/synth/fr_status.json";
+  const char *j = slurp(path);
+  printf("[ INFO     ] fr_status: %lld flops (paper 2 x 128 x 2 = 512)\n",
+         json_int(j, "flop_bits", path));
+  assert_int_equal(json_int(j, "memory_bits", path), 0);
+  assert_int_equal(json_int(j, "flop_bits", path), 2 * 128 * 2);
+  assert_int_equal(json_int(j, "flop_bits", path), desc_mem_bits(&fr_status_desc));
+  /* the index decoder holds no memory */
+  assert_int_equal(desc_mem_bits(&fr_idxdec_desc), 0);
+}
+
 static void test_no_latches(void **st) {
   (void)st;
-  const char *units[] = {"wm_wlbuf", "wm_check", "rs_share", "rs_dwe", "sp_share"};
+  const char *units[] = {"wm_wlbuf", "wm_check",   "rs_share",  "rs_dwe", "sp_share",
+                         "fr_status", "fr_lrcache", "fr_idxdec", "fr_ptrtab", "fr_pcrf"};
   for (unsigned i = 0; i < sizeof units / sizeof units[0]; i++) {
     char path[128];
     snprintf(path, sizeof path, "build/synth/%s.json", units[i]);
@@ -129,6 +182,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wlbuf_flops_equal_field_widths),
       cmocka_unit_test(test_sharing_storage_equals_the_papers_formulas),
+      cmocka_unit_test(test_finereg_storage_equals_the_papers),
       cmocka_unit_test(test_no_latches),
   };
   return cmocka_run_group_tests_name("hw_synth", tests, NULL, NULL);

@@ -51,6 +51,12 @@ template <typename T> inline void getw(const T &src, uint32_t *dst, unsigned wor
   const uint64_t v = static_cast<uint64_t>(src);
   for (unsigned i = 0; i < words; i++) dst[i] = i < 2 ? static_cast<uint32_t>(v >> (32 * i)) : 0;
 }
+// ---- memories (HW_MEM): reg [W-1:0] name [0:D-1] /*verilator public_flat_rd*/, W <= 64 ----
+template <typename T, std::size_t N>
+inline void getm(const VlUnpacked<T, N> &src, uint64_t *dst, unsigned max_depth) {
+  for (std::size_t i = 0; i < max_depth; i++) dst[i] = i < N ? static_cast<uint64_t>(src[i]) : 0;
+}
+// ---- end memories ----
 
 struct Model {
   std::unique_ptr<VerilatedContext> ctx;
@@ -72,6 +78,7 @@ void set_inputs(Model *m, const HW_S_(_in) * in) {
 #define HW_OUTW(n, w, mw)
 #define HW_STATE(n, w)
 #define HW_STATEW(n, w, mw)
+#define HW_MEM(n, w, d, md)  // memories: state only (HW_MEM block)
 #include HW_SHIM_DEF
 #undef HW_IN
 #undef HW_INW
@@ -98,6 +105,10 @@ void get_outputs(Model *m, HW_S_(_out) * out, HW_S_(_state) * st) {
 #define HW_OUTW(n, w, mw) getw(t.n, out->n, HW_WORDS(mw));
 #define HW_STATE(n, w) st->n = get(t.rootp->HW_CAT3(HW_SHIM_NAME, __DOT__, n));
 #define HW_STATEW(n, w, mw) getw(t.rootp->HW_CAT3(HW_SHIM_NAME, __DOT__, n), st->n, HW_WORDS(mw));
+// ---- memories (HW_MEM) ----
+#undef HW_MEM
+#define HW_MEM(n, w, d, md) getm(t.rootp->HW_CAT3(HW_SHIM_NAME, __DOT__, n), st->n, (md));
+// ---- end memories ----
 #include HW_SHIM_DEF
 #undef HW_PARAM
 #undef HW_IN
@@ -106,6 +117,7 @@ void get_outputs(Model *m, HW_S_(_out) * out, HW_S_(_state) * st) {
 #undef HW_OUTW
 #undef HW_STATE
 #undef HW_STATEW
+#undef HW_MEM
 }
 
 void dump(Model *m, int64_t t) {

@@ -14,6 +14,7 @@ struct hw_unit {
   hw_mode mode;
   int64_t params[HW_MAX_PARAMS];
   unsigned *width;          /* per port */
+  unsigned *depth;          /* per port: entries of a memory, else 0 */
   void *in;                 /* masked copy of the inputs */
   void *ref_state, *ref_out;
   void *rtl_state, *rtl_out;
@@ -23,6 +24,7 @@ struct hw_unit {
   hw_wave *wave;
   int *wh;                  /* per port: wave handle (port value) */
   int *wh_ref;              /* per port: wave handle of the C reference's value (lockstep) */
+                            /* (a memory: the handle of entry 0; entry k is handle + k) */
 };
 
 int hw_mode_parse(const char *s, hw_mode *mode) {
@@ -148,6 +150,11 @@ static void trace_fields(hw_unit *u, const int *handles, hw_dir dir, const void 
   for (unsigned i = 0; i < desc->nports; i++) {
     const hw_port_desc *p = &desc->ports[i];
     if (p->dir != dir || handles[i] < 0) continue;
+    if (p->dir == HW_DIR_MEM) {
+      const uint64_t *m = (const uint64_t *)(const void *)((const char *)base + p->offset);
+      for (unsigned k = 0; k < u->depth[i]; k++) wave_set(u->wave, handles[i] + (int)k, m[k]);
+      continue;
+    }
     if (p->words)
       wave_set_words(u->wave, handles[i],
                      (const uint32_t *)(const void *)((const char *)base + p->offset));
@@ -162,9 +169,11 @@ static void trace_all(hw_unit *u, uint64_t cycle, const void *out, const void *s
   trace_fields(u, u->wh, HW_DIR_IN, u->in);
   trace_fields(u, u->wh, HW_DIR_OUT, out);
   trace_fields(u, u->wh, HW_DIR_STATE, state);
+  trace_fields(u, u->wh, HW_DIR_MEM, state);
   if (u->mode == HW_LOCKSTEP) {
     trace_fields(u, u->wh_ref, HW_DIR_OUT, u->ref_out);
     trace_fields(u, u->wh_ref, HW_DIR_STATE, u->ref_state);
+    trace_fields(u, u->wh_ref, HW_DIR_MEM, u->ref_state);
   }
 }
 
@@ -173,7 +182,43 @@ static int64_t rtl_time(const hw_unit *u, uint64_t cycle) {
   return (int64_t)(cycle * 1000);
 }
 
-/* Compares outputs, then state; on the first difference fills d and returns -1. */
+/* The waveform part of a mismatch message (after flushing the failing cycle). */
+static const char *mismatch_wave(hw_unit *u, uint64_t cycle, char *wv, size_t len) {
+  if (u->wave) {
+    wave_tick(u->wave, cycle);
+    wave_flush(u->wave);
+  }
+  if (u->wave && u->rtl_wave)
+    snprintf(wv, len, "%s (RTL internals: %s)", wave_path(u->wave), u->rtl_wave);
+  else
+    snprintf(wv, len, "%s", u->wave ? wave_path(u->wave) : "none");
+  return wv;
+}
+
+/* ---- memories (HW_MEM): compared entry by entry after the flops ---- */
+static int compare_mems(hw_unit *u, uint64_t cycle, rf_diag *d) {
+  const hw_unit_desc *desc = u->desc;
+  for (unsigned i = 0; i < desc->nports; i++) {
+    const hw_port_desc *p = &desc->ports[i];
+    if (p->dir != HW_DIR_MEM) continue;
+    const uint64_t *ref = (const uint64_t *)(const void *)((const char *)u->ref_state + p->offset);
+    const uint64_t *act = (const uint64_t *)(const void *)((const char *)u->rtl_state + p->offset);
+    uint64_t m = u->width[i] < 64 ? ((uint64_t)1 << u->width[i]) - 1 : ~(uint64_t)0;
+    for (unsigned k = 0; k < u->depth[i]; k++) {
+      if (((ref[k] ^ act[k]) & m) == 0) continue;
+      char wv[600];
+      return rf_fail(d,
+                     "cycle %" PRIu64 ": unit %s: field %s[%u]: expected (C reference) 0x%" PRIx64
+                     ", actual (RTL) 0x%" PRIx64 "; waveform: %s",
+                     cycle, u->inst, p->name, k, ref[k] & m, act[k] & m,
+                     mismatch_wave(u, cycle, wv, sizeof wv));
+    }
+  }
+  return 0;
+}
+
+/* Compares outputs, then state, then memories; on the first difference fills d and returns
+ * -1. */
 static int compare(hw_unit *u, uint64_t cycle, rf_diag *d) {
   const hw_unit_desc *desc = u->desc;
   for (int pass = 0; pass < 2; pass++) {
@@ -186,20 +231,35 @@ static int compare(hw_unit *u, uint64_t cycle, rf_diag *d) {
       char xs[1100], ys[1100];
       hw_field_hex(p, ref, u->width[i], xs, sizeof xs);
       hw_field_hex(p, act, u->width[i], ys, sizeof ys);
-      if (u->wave) {
-        wave_tick(u->wave, cycle);
-        wave_flush(u->wave);
-      }
       char wv[600];
-      if (u->wave && u->rtl_wave)
-        snprintf(wv, sizeof wv, "%s (RTL internals: %s)", wave_path(u->wave), u->rtl_wave);
-      else
-        snprintf(wv, sizeof wv, "%s", u->wave ? wave_path(u->wave) : "none");
+      mismatch_wave(u, cycle, wv, sizeof wv);
       return rf_fail(d,
                      "cycle %" PRIu64 ": unit %s: field %s: expected (C reference) %s, "
                      "actual (RTL) %s; waveform: %s",
                      cycle, u->inst, p->name, xs, ys, wv);
     }
+  }
+  return compare_mems(u, cycle, d);
+}
+
+/* One signal per entry, <mem>_<index> (zero-padded), in the scope <group>.<mem>; the handles
+ * are consecutive from *first. */
+static int add_mem_signals(hw_unit *u, unsigned i, const char *group, int *first, rf_diag *d) {
+  const hw_port_desc *p = &u->desc->ports[i];
+  char scope[HW_INST_MAX + 80], name[80];
+  snprintf(scope, sizeof scope, "%s.%s", group, p->name);
+  unsigned digits = 1;
+  for (unsigned n = u->depth[i] - 1; n >= 10; n /= 10) digits++;
+  for (unsigned k = 0; k < u->depth[i]; k++) {
+    char num[16];
+    snprintf(num, sizeof num, "%010u", k); /* depth < 2^32: at most 10 digits */
+    snprintf(name, sizeof name, "%.60s_%s", p->name, num + 10 - (digits > 10 ? 10 : digits));
+    int h = wave_add_signal_ex(u->wave, scope, name, u->width[i], WAVE_POST,
+                               u->width[i] == 1 ? WAVE_BIN : WAVE_HEX, d);
+    if (h < 0) return -1;
+    if (k == 0) *first = h;
+    else if (h != *first + (int)k)
+      return rf_fail(d, "unit %s: memory %s: waveform handles not consecutive", u->inst, p->name);
   }
   return 0;
 }
@@ -211,6 +271,13 @@ static int add_wave_signals(hw_unit *u, rf_diag *d) {
   for (unsigned i = 0; i < desc->nports; i++) {
     const hw_port_desc *p = &desc->ports[i];
     unsigned w = u->width[i];
+    if (p->dir == HW_DIR_MEM) {
+      if (add_mem_signals(u, i, u->inst, &u->wh[i], d) != 0) return -1;
+      u->wh_ref[i] = -1;
+      if (u->mode == HW_LOCKSTEP && add_mem_signals(u, i, refgroup, &u->wh_ref[i], d) != 0)
+        return -1;
+      continue;
+    }
     wave_phase ph = p->dir == HW_DIR_IN ? WAVE_PRE : WAVE_POST;
     wave_fmt fmt = w == 1 ? WAVE_BIN : WAVE_HEX;
     u->wh[i] = wave_add_signal_ex(u->wave, u->inst, p->name, w, ph, fmt, d);
@@ -319,6 +386,7 @@ hw_unit *hw_unit_new(const hw_unit_desc *desc, const char *inst, hw_mode mode,
   if (params) memcpy(u->params, params, desc->nparams * sizeof *params);
   else hw_params_default(desc, u->params);
   u->width = rf_calloc(desc->nports + 1, sizeof *u->width, d);
+  u->depth = rf_calloc(desc->nports + 1, sizeof *u->depth, d);
   u->wh = rf_calloc(desc->nports + 1, sizeof *u->wh, d);
   u->wh_ref = rf_calloc(desc->nports + 1, sizeof *u->wh_ref, d);
   u->in = rf_calloc(1, desc->in_size, d);
@@ -326,7 +394,7 @@ hw_unit *hw_unit_new(const hw_unit_desc *desc, const char *inst, hw_mode mode,
   u->ref_out = rf_calloc(1, desc->out_size, d);
   u->rtl_state = rf_calloc(1, desc->state_size, d);
   u->rtl_out = rf_calloc(1, desc->out_size, d);
-  if (!u->width || !u->wh || !u->wh_ref || !u->in || !u->ref_state || !u->ref_out ||
+  if (!u->width || !u->depth || !u->wh || !u->wh_ref || !u->in || !u->ref_state || !u->ref_out ||
       !u->rtl_state || !u->rtl_out)
     goto fail;
   for (unsigned i = 0; i < desc->nports; i++) {
@@ -337,6 +405,14 @@ hw_unit *hw_unit_new(const hw_unit_desc *desc, const char *inst, hw_mode mode,
       rf_fail(d, "unit %s: port %s has width %u under these parameters, expected 1..%u",
               desc->name, p->name, u->width[i], cap);
       goto fail;
+    }
+    if (p->dir == HW_DIR_MEM) {
+      u->depth[i] = desc->depth(i, u->params);
+      if (u->depth[i] < 1 || u->depth[i] > p->mem_max) {
+        rf_fail(d, "unit %s: memory %s has %u entries under these parameters, expected 1..%u",
+                desc->name, p->name, u->depth[i], p->mem_max);
+        goto fail;
+      }
     }
   }
   if (mode != HW_C && open_rtl(u, d) != 0) goto fail;
@@ -353,6 +429,7 @@ void hw_unit_free(hw_unit *u) {
   if (u->model) u->rtl->destroy(u->model);
   free(u->rtl_wave);
   free(u->width);
+  free(u->depth);
   free(u->wh);
   free(u->wh_ref);
   free(u->in);
@@ -410,6 +487,9 @@ hw_mode hw_unit_mode(const hw_unit *u) { return u->mode; }
 const int64_t *hw_unit_params(const hw_unit *u) { return u->params; }
 unsigned hw_unit_width(const hw_unit *u, unsigned port) {
   return port < u->desc->nports ? u->width[port] : 0;
+}
+unsigned hw_unit_depth(const hw_unit *u, unsigned port) {
+  return port < u->desc->nports ? u->depth[port] : 0;
 }
 const void *hw_unit_state(const hw_unit *u) {
   return u->mode == HW_C ? u->ref_state : u->rtl_state;

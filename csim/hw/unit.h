@@ -34,11 +34,13 @@
  * difference makes step() fail with
  *   "cycle N: unit <instance>: field <f>: expected (C reference) 0x.., actual (RTL) 0x..;
  *    waveform: <file or 'none'>"
+ * (memories last, entry by entry, as field <mem>[<index>])
  * and the caller must stop with a non-zero status. In lockstep `out` holds the RTL's values.
  *
  * Waveforms: give the instance a hw_wave (wave.h) and every port and state field is recorded
  * under the scope <instance> (in lockstep the C reference's outputs and state too, under
- * <instance>.ref). In RTL and lockstep mode the Verilated model also writes its own full
+ * <instance>.ref); a memory is one signal per entry, <mem>_<index>, in the scope
+ * <instance>.<mem> (and <instance>.ref.<mem>). In RTL and lockstep mode the Verilated model also writes its own full
  * internal FST next to the main file: <main file without .fst>.<instance>.rtl.fst.
  *
  * Threads: an instance has no shared mutable state (each Verilated model gets its own
@@ -58,7 +60,9 @@ extern "C" {
 
 typedef enum hw_mode { HW_C = 0, HW_RTL = 1, HW_LOCKSTEP = 2 } hw_mode;
 
-typedef enum hw_dir { HW_DIR_IN = 0, HW_DIR_OUT = 1, HW_DIR_STATE = 2 } hw_dir;
+/* HW_DIR_MEM: a memory array (HW_MEM), part of the state struct, compared and traced entry by
+ * entry after the flops. */
+typedef enum hw_dir { HW_DIR_IN = 0, HW_DIR_OUT = 1, HW_DIR_STATE = 2, HW_DIR_MEM = 3 } hw_dir;
 
 #define HW_MAX_PARAMS 16
 #define HW_WORDS(bits) (((bits) + 31) / 32)
@@ -73,6 +77,7 @@ typedef struct hw_port_desc {
   hw_dir dir;
   unsigned words;     /* 0: stored as uint64_t; else uint32_t[words], LSW first */
   size_t offset;      /* offset in the <unit>_in, _out or _state struct */
+  unsigned mem_max;   /* HW_DIR_MEM: entries stored (uint64_t each); else 0 */
 } hw_port_desc;
 
 /* The Verilated side of a unit, provided by the generated shim (csim/hw/rtl_shim.cpp). */
@@ -101,6 +106,8 @@ typedef struct hw_unit_desc {
   void (*ref_reset)(void *state, void *out, const int64_t *params);
   void (*ref_step)(void *state, const void *in, void *out, const int64_t *params);
   const hw_rtl_ops *(*rtl)(void); /* NULL unless the unit's Verilated library is linked */
+  /* HW_DIR_MEM ports: entries under given parameters; 0 for other ports */
+  unsigned (*depth)(unsigned port, const int64_t *params);
   /* Further Verilated parameter sets (csim/hw/<tech>/<unit>.variants): entries are NULL unless
    * that variant's library is linked. An instance uses the linked model whose parameters equal
    * its own, so one program can hold, say, the paper's 8-CTA-slot unit and a 32-slot one. */
@@ -150,6 +157,8 @@ hw_mode hw_unit_mode(const hw_unit *u);
 const int64_t *hw_unit_params(const hw_unit *u);
 /* Width in bits of port i under this instance's parameters. */
 unsigned hw_unit_width(const hw_unit *u, unsigned port);
+/* Entries of memory port i under this instance's parameters (0 for other ports). */
+unsigned hw_unit_depth(const hw_unit *u, unsigned port);
 /* The state after the last edge (the RTL's in RTL and lockstep mode). */
 const void *hw_unit_state(const hw_unit *u);
 /* The Verilated model's own FST, or NULL. */

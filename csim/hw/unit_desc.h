@@ -28,6 +28,7 @@
 #define HW_INW(n, w, mw)
 #define HW_OUTW(n, w, mw)
 #define HW_STATEW(n, w, mw)
+#define HW_MEM(n, w, d, md)
 static const hw_param_desc HW_U_(_params_)[] = {
 #include HW_UNIT_DEF
     {NULL, 0}};
@@ -38,24 +39,27 @@ static const hw_param_desc HW_U_(_params_)[] = {
 #undef HW_INW
 #undef HW_OUTW
 #undef HW_STATEW
+#undef HW_MEM
 
 /* ports, with their storage and offsets */
 #define HW_PARAM(n, dflt)
-#define HW_IN(n, w) {#n, HW_DIR_IN, 0, offsetof(HW_U_(_in), n)},
-#define HW_OUT(n, w) {#n, HW_DIR_OUT, 0, offsetof(HW_U_(_out), n)},
-#define HW_STATE(n, w) {#n, HW_DIR_STATE, 0, offsetof(HW_U_(_state), n)},
-#define HW_INW(n, w, mw) {#n, HW_DIR_IN, HW_WORDS(mw), offsetof(HW_U_(_in), n)},
-#define HW_OUTW(n, w, mw) {#n, HW_DIR_OUT, HW_WORDS(mw), offsetof(HW_U_(_out), n)},
-#define HW_STATEW(n, w, mw) {#n, HW_DIR_STATE, HW_WORDS(mw), offsetof(HW_U_(_state), n)},
+#define HW_IN(n, w) {#n, HW_DIR_IN, 0, offsetof(HW_U_(_in), n), 0},
+#define HW_OUT(n, w) {#n, HW_DIR_OUT, 0, offsetof(HW_U_(_out), n), 0},
+#define HW_STATE(n, w) {#n, HW_DIR_STATE, 0, offsetof(HW_U_(_state), n), 0},
+#define HW_INW(n, w, mw) {#n, HW_DIR_IN, HW_WORDS(mw), offsetof(HW_U_(_in), n), 0},
+#define HW_OUTW(n, w, mw) {#n, HW_DIR_OUT, HW_WORDS(mw), offsetof(HW_U_(_out), n), 0},
+#define HW_STATEW(n, w, mw) {#n, HW_DIR_STATE, HW_WORDS(mw), offsetof(HW_U_(_state), n), 0},
+#define HW_MEM(n, w, d, md) {#n, HW_DIR_MEM, 0, offsetof(HW_U_(_state), n), (md)},
 static const hw_port_desc HW_U_(_ports_)[] = {
 #include HW_UNIT_DEF
-    {NULL, HW_DIR_IN, 0, 0}};
+    {NULL, HW_DIR_IN, 0, 0, 0}};
 #undef HW_IN
 #undef HW_OUT
 #undef HW_STATE
 #undef HW_INW
 #undef HW_OUTW
 #undef HW_STATEW
+#undef HW_MEM
 
 /* widths under given parameters */
 #define HW_P(n) p[HW_CAT3(HW_UNIT_NAME, _P_, n)]
@@ -65,10 +69,35 @@ static const hw_port_desc HW_U_(_ports_)[] = {
 #define HW_INW(n, w, mw) if (port == i++) return (unsigned)(w);
 #define HW_OUTW(n, w, mw) if (port == i++) return (unsigned)(w);
 #define HW_STATEW(n, w, mw) if (port == i++) return (unsigned)(w);
+#define HW_MEM(n, w, d, md) if (port == i++) return (unsigned)(w);
 static unsigned HW_U_(_width_)(unsigned port, const int64_t *p) {
   unsigned i = 0;
   (void)p;
 #include HW_UNIT_DEF
+  return 0;
+}
+#undef HW_IN
+#undef HW_OUT
+#undef HW_STATE
+#undef HW_INW
+#undef HW_OUTW
+#undef HW_STATEW
+#undef HW_MEM
+
+/* entries of memories under given parameters */
+#define HW_IN(n, w) i++;
+#define HW_OUT(n, w) i++;
+#define HW_STATE(n, w) i++;
+#define HW_INW(n, w, mw) i++;
+#define HW_OUTW(n, w, mw) i++;
+#define HW_STATEW(n, w, mw) i++;
+#define HW_MEM(n, w, d, md) if (port == i++) return (unsigned)(d);
+static unsigned HW_U_(_depth_)(unsigned port, const int64_t *p) {
+  unsigned i = 0;
+  (void)p;
+  (void)port;
+#include HW_UNIT_DEF
+  (void)i;
   return 0;
 }
 #undef HW_P
@@ -79,6 +108,7 @@ static unsigned HW_U_(_width_)(unsigned port, const int64_t *p) {
 #undef HW_INW
 #undef HW_OUTW
 #undef HW_STATEW
+#undef HW_MEM
 
 static void HW_U_(_reset_thunk_)(void *s, void *o, const int64_t *p) {
   HW_U_(_ref_reset)(s, o, p);
@@ -118,6 +148,7 @@ const hw_unit_desc HW_U_(_desc) = {
     HW_U_(_reset_thunk_),
     HW_U_(_step_thunk_),
     HW_CAT(hw_rtl_, HW_UNIT_NAME),
+    HW_U_(_depth_),
     HW_U_VARIANTS_,
 };
 

@@ -23,6 +23,13 @@
  *                                  the same for ports that may be wider than 64 bits
  *                                  (uint32_t words; under parameters that make them 64 bits or
  *                                  less the shim converts from Verilator's scalar types)
+ *   HW_MEM(name, width, depth, max_depth)
+ *                                  a memory array  reg [width-1:0] name [0:depth-1]  (width
+ *                                  <= 64), traced and compared entry by entry: a state field
+ *                                  uint64_t name[max_depth]; depth is a C expression like
+ *                                  width. An SRAM is not reset: the C reference's reset must
+ *                                  leave it as it is (both models start at 0); a flop array
+ *                                  the RTL resets is reset in the C reference too.
  * width is a C expression over HW_P(...) and hw_clog2(); it must equal the Verilog width.
  * clk_i and rst_ni are implicit and not listed. */
 #include "unit.h"
@@ -52,6 +59,7 @@
 #define HW_INW(n, w, mw)
 #define HW_OUTW(n, w, mw)
 #define HW_STATEW(n, w, mw)
+#define HW_MEM(n, w, d, md)
 enum {
 #include HW_UNIT_DEF
   HW_U_(_NPARAMS)
@@ -63,6 +71,7 @@ enum {
 #undef HW_INW
 #undef HW_OUTW
 #undef HW_STATEW
+#undef HW_MEM
 
 /* ---- structs: one per direction; hw_end_ keeps a struct non-empty and is never used ---- */
 #define HW_PARAM(n, dflt)
@@ -72,6 +81,7 @@ enum {
 #define HW_INW(n, w, mw) uint32_t n[HW_WORDS(mw)];
 #define HW_OUTW(n, w, mw)
 #define HW_STATEW(n, w, mw)
+#define HW_MEM(n, w, d, md)
 typedef struct HW_U_(_in) {
 #include HW_UNIT_DEF
   unsigned char hw_end_;
@@ -92,10 +102,12 @@ typedef struct HW_U_(_out) {
 #undef HW_OUTW
 #undef HW_STATE
 #undef HW_STATEW
+#undef HW_MEM
 #define HW_OUT(n, w)
 #define HW_OUTW(n, w, mw)
 #define HW_STATE(n, w) uint64_t n;
 #define HW_STATEW(n, w, mw) uint32_t n[HW_WORDS(mw)];
+#define HW_MEM(n, w, d, md) uint64_t n[md];
 typedef struct HW_U_(_state) {
 #include HW_UNIT_DEF
   unsigned char hw_end_;
@@ -107,6 +119,7 @@ typedef struct HW_U_(_state) {
 #undef HW_INW
 #undef HW_OUTW
 #undef HW_STATEW
+#undef HW_MEM
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,61 @@
+/* C reference of fr_status (rtl/finereg/fr_status.v), cycle- and bit-exact. */
+#include "fr_status.h"
+
+static int bit(const uint32_t *v, unsigned i) { return (v[i / 32] >> (i % 32)) & 1u; }
+
+static void outputs(const fr_status_state *s, const fr_status_in *in, fr_status_out *o,
+                    const int64_t *p) {
+  unsigned n = (unsigned)p[fr_status_P_CTAS];
+  int va = 0, ca = 0, cb = 0, fr = 0;
+  unsigned vic = n - 1, cta_a = n - 1, cta_b = n - 1, fre = n - 1; /* none: all ones */
+  for (unsigned i = 0; i < n; i++) {
+    uint64_t c = s->ctx_q[i], r = s->reg_q[i];
+    int active = c == 2 && r == 2;
+    if (!va && active && bit(in->stall_i, i)) va = 1, vic = i;
+    if (!ca && c == 1 && r == 2 && bit(in->ready_i, i)) ca = 1, cta_a = i;
+    if (!cb && c == 1 && r == 1 && bit(in->ready_i, i)) cb = 1, cta_b = i;
+    if (!fr && c == 0) fr = 1, fre = i;
+  }
+  o->rd_ctx_o = s->ctx_q[in->rd_cta_i];
+  o->rd_reg_o = s->reg_q[in->rd_cta_i];
+  o->vic_valid_o = (uint64_t)va;
+  o->vic_cta_o = vic;
+  /* first choice: context saved, registers still in the ACRF; then registers in the PCRF */
+  o->cand_valid_o = (uint64_t)(ca || cb);
+  o->cand_cta_o = ca ? cta_a : cta_b;
+  o->cand_reg_o = ca ? 2 : cb ? 1 : 0;
+  o->free_valid_o = (uint64_t)fr;
+  o->free_cta_o = fre;
+}
+
+static void clear(fr_status_state *s, unsigned n) {
+  for (unsigned i = 0; i < n; i++) s->ctx_q[i] = s->reg_q[i] = 0;
+}
+
+void fr_status_ref_reset(fr_status_state *s, fr_status_out *o, const int64_t *p) {
+  fr_status_in none = {0};
+  clear(s, (unsigned)p[fr_status_P_CTAS]); /* flops, reset like the RTL's */
+  outputs(s, &none, o, p);
+}
+
+void fr_status_ref_step(fr_status_state *s, const fr_status_in *in, fr_status_out *o,
+                        const int64_t *p) {
+  if (in->clr_i) {
+    clear(s, (unsigned)p[fr_status_P_CTAS]);
+  } else {
+    if (in->wa_i) {
+      s->ctx_q[in->wa_cta_i] = in->wa_ctx_i;
+      s->reg_q[in->wa_cta_i] = in->wa_reg_i;
+    }
+    if (in->wb_i) {
+      s->ctx_q[in->wb_cta_i] = in->wb_ctx_i;
+      s->reg_q[in->wb_cta_i] = in->wb_reg_i;
+    }
+  }
+  outputs(s, in, o, p);
+}
+
+#define HW_UNIT_NAME fr_status
+#define HW_UNIT_DEF "finereg/fr_status.def"
+#define HW_UNIT_TECH "finereg"
+#include "../unit_desc.h"
