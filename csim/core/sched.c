@@ -150,9 +150,12 @@ void sched_issued(sm *s, int sched, int slot) {
   q->last_issued = s->warps[slot].live ? slot : -1;
   const int *list = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->active : q->warps;
   int n = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->n_active : q->n;
-  for (int i = 0; i < n; i++)
+  /* A slot appears once in the list; the warp that issued is usually a few places after
+   * rr_next (where this cycle's order started), so the search starts there. */
+  int i = q->rr_next < n ? q->rr_next : 0;
+  for (int k = 0; k < n; k++, i = i + 1 == n ? 0 : i + 1)
     if (list[i] == slot) {
-      q->rr_next = (i + 1) % n;
+      q->rr_next = i + 1 == n ? 0 : i + 1;
       return;
     }
 }

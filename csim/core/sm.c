@@ -347,6 +347,10 @@ static int issue_stage(sm *s, uint64_t now, rf_diag *d) {
       /* Not at a barrier and exited or waiting for fetch: check_issue would say so, and such
        * waits (rank 0) never change `worst`, so skip them before touching the trace. */
       if (w->barrier < 0 && (w->exited || w->pc >= w->fetched)) continue;
+      if (w->barrier >= 0) { /* what check_issue answers first, without the instruction */
+        if (w->pc < w->tw->n && wait_rank(WAIT_BARRIER) > wait_rank(worst)) worst = WAIT_BARRIER;
+        continue;
+      }
       const trace_inst *in = next_inst(w);
       if (!in) continue;
       warp_wait why = check_issue(s, slot, in, now);
