@@ -123,6 +123,8 @@ typedef struct gpu_config {
   cache_config l2;                 /* -gpgpu_cache:dl2 (per L2 slice) */
   cache_config l1i;                /* -gpgpu_cache:il1 (per SM) */
   int perfect_inst_cache;          /* -gpgpu_perfect_inst_const_cache: fetch never misses */
+  int flush_l1_cache;              /* -gpgpu_flush_l1_cache: invalidate the L1D at every memory
+                                      barrier and when an SM runs out of threads (GPGPU-Sim) */
   int inst_fetch_throughput;       /* -gpgpu_inst_fetch_throughput: warps fetched per cycle */
   int l1_latency;                  /* -gpgpu_l1_latency */
   int smem_latency;                /* -gpgpu_smem_latency */

@@ -80,6 +80,7 @@ void config_defaults(gpu_config *c) {
   set_cache(&c->l1d, 0, 32, 128, 4, "LLmNH", 'S', 64, 8, 8);
   set_cache(&c->l1i, 0, 4, 128, 4, "LRfNL", 'A', 2, 48, 4);
   c->perfect_inst_cache = 0;
+  c->flush_l1_cache = 1;
   c->inst_fetch_throughput = 1;
   set_cache(&c->l2, 1, 64, 128, 8, "LBmLL", 'A', 256, 4, 4);
   c->l1_latency = 35;

@@ -119,6 +119,8 @@ const opt_def config_options[] = {
          "L1 instruction cache per SM, GPGPU-Sim cache string"),
   BOOL("gpgpu_perfect_inst_const_cache", perfect_inst_cache,
        "instruction fetches always hit (no L1I misses)"),
+  BOOL("gpgpu_flush_l1_cache", flush_l1_cache,
+       "invalidate the L1D at every memory barrier and when an SM has no threads left"),
   INT("gpgpu_inst_fetch_throughput", inst_fetch_throughput, 1, 64,
       "warps whose instructions are fetched per cycle"),
   INT("gpgpu_l1_latency", l1_latency, 1, 100000, "L1 hit latency, core cycles"),

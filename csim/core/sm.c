@@ -168,6 +168,7 @@ static void finish_cta(sm *s, int cta_slot) {
   c->used = 0;
   s->resident_ctas--;
   s->cnt.ctas_completed++;
+  if (s->resident_ctas == 0 && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
 }
 
 /* A warp leaves its slot once it has exited and nothing it issued can still write back. */
@@ -249,6 +250,7 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   (void)d;
   if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
   exec_issue(s, slot, in);
+  if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
   if (in->kind == OPK_BARRIER) {
     int b = in->has_imm ? (int)(in->imm % SM_MAX_BARRIERS) : 0;
     w->barrier = (int8_t)b;

@@ -67,6 +67,10 @@ void l1d_pop_outgoing(l1d *l);
 void l1d_fill(l1d *l, const mem_access *reply, uint64_t now);
 /* A load whose data is ready at `now`: writes its token and returns 1, else 0. */
 int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token);
+/* GPGPU-Sim's cache_invalidate at a memory barrier (-gpgpu_flush_l1_cache 1): every clean
+ * sector becomes invalid. Sectors being fetched stay pending and are filled when they return;
+ * dirty sectors (local write-back data) are kept, since rfsim does not model their loss. */
+void l1d_invalidate(l1d *l);
 int l1d_busy(const l1d *l); /* anything pending (MSHRs, queues, hit pipeline) */
 const cache_stats *l1d_stats(const l1d *l);
 
