@@ -174,7 +174,9 @@ static void finish_cta(sm *s, int cta_slot) {
 /* A warp leaves its slot once it has exited and nothing it issued can still write back. */
 void sm_try_finish(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
-  if (!w->live || !w->exited || w->pending_loads || w->queued_mem || w->in_oc) return;
+  if (!w->live || !w->exited || w->pending_loads || w->queued_mem || w->in_oc ||
+      w->pending_stores)
+    return;
   sm_cta *c = &s->ctas[w->cta];
   int cta = w->cta;
   w->live = 0;
@@ -380,7 +382,9 @@ void sm_report_warps(const sm *s, FILE *out) {
       fprintf(out, ": waiting at barrier %d (%d of %d live warps arrived)", w->barrier,
               c->at_barrier[w->barrier], c->not_exited);
     else if (why == WAIT_EXITED)
-      fprintf(out, ": exited, %u loads outstanding", w->pending_loads);
+      fprintf(out, ": exited, %u loads and %u store acknowledgements outstanding, %u "
+              "instructions in the operand collector", w->pending_loads, w->pending_stores,
+              w->in_oc);
     else if (w->pc >= w->fetched)
       fprintf(out, ": waiting for instruction fetch%s", w->fetching ? " (L1I miss)" : "");
     else

@@ -32,6 +32,7 @@ typedef struct sm_warp {
   uint8_t fetch_count;   /* instructions that access brings */
   uint32_t pending_loads;/* load instructions whose data has not returned */
   uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
+  uint32_t pending_stores;/* store accesses sent below the L1 and not yet acknowledged */
   uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
   uint32_t in_oc_mem;    /* of which memory instructions */
   uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */

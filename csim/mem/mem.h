@@ -27,6 +27,14 @@ typedef struct mem_access {
   uint16_t sm;          /* originating SM, for routing replies */
 } mem_access;
 
+/* A write whose token carries this bit (and is not UINT32_MAX) is acknowledged: once an L2
+ * slice takes it, a reply with the same token, is_write set and no data (sector_mask 0) goes
+ * back to its SM, as GPGPU-Sim's WRITE_ACK. Other writes (L1 write-backs) are not. */
+#define MEM_ACK_TOKEN 0x80000000u
+static inline int mem_wants_ack(const mem_access *a) {
+  return a->is_write && !a->is_atomic && (a->token & MEM_ACK_TOKEN) && a->token != UINT32_MAX;
+}
+
 /* Coalesces one warp memory instruction: addrs[lane] for each lane set in mask, each access
  * `width` bytes. Writes the distinct lines touched (with their sector masks) to out in order
  * of first touch, and returns how many (at most 2 * 32 for unaligned accesses).
