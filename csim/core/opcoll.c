@@ -16,11 +16,13 @@ typedef struct oc_cu {
   uint8_t out_cls;       /* OC_EX register it dispatches into */
   int remaining;         /* source reads not yet served */
   int reg_id;            /* sub-core model: the scheduler it serves */
+  int set;               /* its set */
   oc_inst in;
 } oc_cu;
 
 typedef struct oc_set {
   int first, n, per_sched;
+  int collected;         /* busy units whose operands are all read: dispatch looks only then */
 } oc_set;
 
 typedef struct oc_dispatch {
@@ -84,7 +86,10 @@ static int add_set(opcoll *o, int s, int n) {
   o->set[s].first = o->ncu;
   o->set[s].n = n;
   o->set[s].per_sched = o->sub_core ? n / o->nsched : n;
-  for (int i = 0; i < n; i++) o->cu[o->ncu + i].reg_id = o->sub_core ? i / o->set[s].per_sched : 0;
+  for (int i = 0; i < n; i++) {
+    o->cu[o->ncu + i].reg_id = o->sub_core ? i / o->set[s].per_sched : 0;
+    o->cu[o->ncu + i].set = s;
+  }
   o->ncu += n;
   return 0;
 }
@@ -212,11 +217,11 @@ static int dispatch(opcoll *o) {
   int moved = 0;
   for (int p = 0; p < o->ndisp; p++) {
     oc_dispatch *du = &o->disp[p];
-    const oc_set *s = &o->set[du->set];
-    if (s->n == 0) continue;
+    oc_set *s = &o->set[du->set];
+    if (s->collected == 0) continue;
     int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
-    for (int k = 0; k < s->n; k++) {
-      int c = (du->last + k + inc) % s->n;
+    int c = (du->last + inc) % s->n;
+    for (int k = 0; k < s->n; k++, c = c + 1 == s->n ? 0 : c + 1) {
       oc_cu *u = &o->cu[s->first + c];
       if (!cu_ready(o, u)) continue;
       du->last = c;
@@ -228,6 +233,7 @@ static int dispatch(opcoll *o) {
       o->in_oc_ex++;
       u->busy = 0;
       o->busy_cu--;
+      s->collected--;
       moved = 1;
       break;
     }
@@ -237,7 +243,10 @@ static int dispatch(opcoll *o) {
 
 static int reads(opcoll *o, uint64_t now, int first_step) {
   int n = rf_arbitrate(o->rf, now, first_step, o->served);
-  for (int i = 0; i < n; i++) o->cu[o->served[i]].remaining--;
+  for (int i = 0; i < n; i++) {
+    oc_cu *u = &o->cu[o->served[i]];
+    if (--u->remaining == 0) o->set[u->set].collected++;
+  }
   return n > 0;
 }
 
@@ -272,6 +281,7 @@ static int allocate(opcoll *o) {
       u->out_cls = (uint8_t)cls;
       u->in = *in;
       u->remaining = in->nsrc;
+      if (in->nsrc == 0) o->set[u->set].collected++;
       for (int k = 0; k < in->nsrc; k++)
         rf_read_request(o->rf, rf_bank_of(o->rf, in->src[k], in->warp, in->sched), cu);
       r->valid[slot] = 0;
