@@ -547,6 +547,9 @@ static void test_gpgpusim_style_file(void **state) {
   assert_int_equal(c.scheduler, SCHED_TWO_LEVEL); /* not swallowed by the unknown option */
   assert_int_equal(c.two_level_active, 4);
   assert_int_equal(c.dram_latency, 90);
+  assert_int_equal(c.width_id_oc[UNIT_TENSOR], 1);
+  assert_int_equal(c.width_oc_ex[UNIT_SP], 2);
+  assert_int_equal(c.width_ex_wb, 2);
   validate_ok(&c);
 
   /* Repeats, from the file or the command line, are not noted again. */

@@ -259,6 +259,32 @@ static void test_l1_hit_miss_latency(void **state) {
   l1d_destroy(l);
 }
 
+/* l1d_invalidate (a MEMBAR under -gpgpu_flush_l1_cache 1): clean lines miss afterwards; a
+ * line still being fetched is filled and then hits; dirty local data is kept. */
+static void test_l1_invalidate(void **state) {
+  (void)state;
+  gpu_config c;
+  gtx480(&c);
+  l1d *l = make_l1(&c);
+  assert_int_equal(load_fill(l, 0x1000, 1, 10), L1_MISS);
+  assert_int_equal(load_fill(l, 0x1000, 2, 20), L1_HIT);
+  mem_access lw = acc(0x2000, 0xF, UINT32_MAX, 1, SPACE_LOCAL), out;
+  l1d_access(l, &lw, 25); /* local write-back: allocates a dirty line */
+  mem_access pend = acc(0x3000, 0xF, 3, 0, SPACE_GLOBAL);
+  assert_int_equal(l1d_access(l, &pend, 26), L1_MISS);
+  l1d_invalidate(l);
+  assert_int_equal(load_fill(l, 0x1000, 4, 30), L1_MISS);
+  mem_access lr = acc(0x2000, 0xF, 5, 0, SPACE_LOCAL);
+  assert_int_equal(l1d_access(l, &lr, 40), L1_HIT);
+  while (l1d_peek_outgoing(l, &out)) {
+    l1d_pop_outgoing(l);
+    if (!out.is_write && out.addr == 0x3000) l1d_fill(l, &out, 50);
+  }
+  mem_access again = acc(0x3000, 0xF, 6, 0, SPACE_GLOBAL);
+  assert_int_equal(l1d_access(l, &again, 60), L1_HIT);
+  l1d_destroy(l);
+}
+
 static void test_l1_merge_and_limit(void **state) {
   (void)state;
   gpu_config c;
@@ -717,6 +743,32 @@ static void test_memsys_writes(void **state) {
   memsys_destroy(m);
 }
 
+/* A store access with an acknowledgement token gets a data-less reply with that token once
+ * the L2 takes it (GPGPU-Sim's WRITE_ACK; the SM's warp waits for it before finishing); a
+ * write without one (an L1 write-back) gets none. Acknowledgements are not read latencies. */
+static void test_memsys_write_acks(void **state) {
+  (void)state;
+  gpu_config c;
+  gtx480(&c);
+  memsys *m = make_memsys(&c, 1);
+  uint64_t t = 0;
+  mem_access w = acc(0x0, 0xF, MEM_ACK_TOKEN | 7u, 1, SPACE_GLOBAL);
+  uint64_t back = round_trip(m, w, t);
+  assert_true(back > 20);
+  const memsys_stats *s = memsys_get_stats(m);
+  assert_int_equal(s->completed_reads, 0);
+  assert_int_equal(s->icnt_replies, 1);
+  t = back;
+  drain(m, &t);
+  mem_access r;
+  w = acc(0x80, 0xF, 0, 1, SPACE_GLOBAL); /* token 0: a write-back */
+  memsys_send(m, &w, t);
+  drain(m, &t);
+  assert_false(memsys_pop_reply(m, 0, &r));
+  assert_int_equal(s->l2.writes, 2);
+  memsys_destroy(m);
+}
+
 /* Atomics bypass the L1, are performed at L2 (a miss fetches the line), and complete through
  * l1d_pop_done with the SM's token. */
 static void test_memsys_atomics(void **state) {
@@ -921,6 +973,7 @@ int main(void) {
       cmocka_unit_test(test_coalesce_width16_and_order),
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_l1_hit_miss_latency),
+    cmocka_unit_test(test_l1_invalidate),
       cmocka_unit_test(test_l1_merge_and_limit),
       cmocka_unit_test(test_l1_lru_order),
       cmocka_unit_test(test_l1_fifo_order),
@@ -937,6 +990,7 @@ int main(void) {
       cmocka_unit_test(test_memsys_clocks_exact),
       cmocka_unit_test(test_memsys_injection_backpressure),
       cmocka_unit_test(test_memsys_writes),
+    cmocka_unit_test(test_memsys_write_acks),
       cmocka_unit_test(test_memsys_atomics),
       cmocka_unit_test(test_memsys_determinism_and_drain),
       cmocka_unit_test(test_memsys_disabled_l2),

@@ -114,7 +114,7 @@ md=$out/warpman.md
   echo "resources early an SM may take one more TB and finish last: a tail effect (bt: 2 waves;"
   echo "with a 10x grid its temp run is within 0.3% of the baseline). nn and ct are bound by the"
   echo "LD/ST pipeline (L1 reservation stalls), and the issue order that warp-slot reuse"
-  echo "produces matters there: nn's L1 reservation stalls grow 3.5x with temp, and the same"
+  echo "produces matters there: nn's L1 reservation stalls grow 3.6x with temp, and the same"
   echo "workload's baseline changes by a third if free warp slots are chosen to balance the two"
   echo "schedulers instead of lowest-first. ST (RTRU 0.74) gains most, as in the paper; RAY is"
   echo "DRAM-bound here (IPC 27), so its extra resident warps do not turn into speed. Threshold"

@@ -23,6 +23,11 @@ typedef enum op_unit {
   UNIT_COUNT
 } op_unit;
 
+/* The generic operand-collector set (-gpgpu_operand_collector_num_units_gen); the control
+ * class never has a set of its own, so its index holds it. */
+#define OC_GEN UNIT_CTRL
+#define OC_SET_COUNT UNIT_COUNT
+
 typedef enum sched_policy { SCHED_LRR = 0, SCHED_GTO, SCHED_TWO_LEVEL } sched_policy;
 
 /* -warpman_mode (warpman_warp_level_divergence sec. 4 and 6.1; csim/policy/warpman.c). */
@@ -97,11 +102,29 @@ typedef struct gpu_config {
   int latency[UNIT_COUNT];         /* -trace_opcode_latency_initiation_{int,sp,dp,sfu,tensor} */
   int initiation[UNIT_COUNT];      /*   "<latency>,<initiation>" */
 
+  /* Register file and operand collectors (GPGPU-Sim's opndcoll_rfu_t; csim/core/regfile.c,
+   * opcoll.c). Collector sets are indexed by op_unit for the specialized sets (INT, SP, DP, SFU,
+   * TENSOR, MEM) and by OC_GEN for the generic one. */
+  int num_reg_banks;               /* -gpgpu_num_reg_banks */
+  int reg_bank_use_warp_id;        /* -gpgpu_reg_bank_use_warp_id: bank = (reg + warp) % banks */
+  int sub_core_model;              /* -gpgpu_sub_core_model: banks, collectors and pipeline
+                                      register slots split among the schedulers */
+  int reg_file_port_throughput;    /* -gpgpu_reg_file_port_throughput: collector steps/cycle */
+  int specialized_oc;              /* -gpgpu_enable_specialized_operand_collector */
+  int oc_units[OC_SET_COUNT];      /* -gpgpu_operand_collector_num_units_<set> */
+  int oc_in_ports[OC_SET_COUNT];   /* -gpgpu_operand_collector_num_in_ports_<set> */
+  int oc_out_ports[OC_SET_COUNT];  /* -gpgpu_operand_collector_num_out_ports_<set> */
+  int width_id_oc[UNIT_COUNT];     /* -gpgpu_pipeline_widths: issue -> collector registers */
+  int width_oc_ex[UNIT_COUNT];     /*   collector -> functional unit registers */
+  int width_ex_wb;                 /*   EX_WB (parsed; writeback never stalls here) */
+
   /* Memory hierarchy. */
   cache_config l1d;                /* -gpgpu_cache:dl1 (per SM) */
   cache_config l2;                 /* -gpgpu_cache:dl2 (per L2 slice) */
   cache_config l1i;                /* -gpgpu_cache:il1 (per SM) */
   int perfect_inst_cache;          /* -gpgpu_perfect_inst_const_cache: fetch never misses */
+  int flush_l1_cache;              /* -gpgpu_flush_l1_cache: invalidate the L1D at every memory
+                                      barrier and when an SM runs out of threads (GPGPU-Sim) */
   int inst_fetch_throughput;       /* -gpgpu_inst_fetch_throughput: warps fetched per cycle */
   int l1_latency;                  /* -gpgpu_l1_latency */
   int smem_latency;                /* -gpgpu_smem_latency */

@@ -59,9 +59,28 @@ void config_defaults(gpu_config *c) {
   set_unit(c, UNIT_TENSOR, 0, 4, 1);
   /* UNIT_MEM and UNIT_CTRL are fixed by config_derive below. */
 
+  /* SM2_GTX480's register file and collectors; GPGPU-Sim's defaults where it sets none. */
+  c->num_reg_banks = 16;
+  c->reg_bank_use_warp_id = 1;
+  c->sub_core_model = 0;
+  c->reg_file_port_throughput = 1;
+  c->specialized_oc = 1;
+  static const int oc_units[OC_SET_COUNT] = {[UNIT_SP] = 6, [UNIT_SFU] = 8, [UNIT_TENSOR] = 4,
+                                             [UNIT_MEM] = 2};
+  static const int oc_in[OC_SET_COUNT] = {[UNIT_SP] = 2, [UNIT_SFU] = 1, [UNIT_TENSOR] = 1,
+                                          [UNIT_MEM] = 1};
+  memcpy(c->oc_units, oc_units, sizeof oc_units);
+  memcpy(c->oc_in_ports, oc_in, sizeof oc_in);
+  memcpy(c->oc_out_ports, oc_in, sizeof oc_in);
+  c->width_id_oc[UNIT_SP] = c->width_oc_ex[UNIT_SP] = 2;
+  c->width_id_oc[UNIT_SFU] = c->width_oc_ex[UNIT_SFU] = 1;
+  c->width_id_oc[UNIT_MEM] = c->width_oc_ex[UNIT_MEM] = 1;
+  c->width_ex_wb = 2;
+
   set_cache(&c->l1d, 0, 32, 128, 4, "LLmNH", 'S', 64, 8, 8);
   set_cache(&c->l1i, 0, 4, 128, 4, "LRfNL", 'A', 2, 48, 4);
   c->perfect_inst_cache = 0;
+  c->flush_l1_cache = 1;
   c->inst_fetch_throughput = 1;
   set_cache(&c->l2, 1, 64, 128, 8, "LBmLL", 'A', 256, 4, 4);
   c->l1_latency = 35;

@@ -76,6 +76,9 @@ void format_double(double v, char *buf, size_t n);
 int parse_pipeline(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
                    rf_diag *d);
 void format_pipeline(const gpu_config *c, const opt_def *o, char *buf, size_t n);
+int parse_pipe_widths(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                      rf_diag *d);
+void format_pipe_widths(const gpu_config *c, const opt_def *o, char *buf, size_t n);
 int parse_scheduler(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
                     rf_diag *d);
 void format_scheduler(const gpu_config *c, const opt_def *o, char *buf, size_t n);

@@ -129,6 +129,51 @@ static int check_units(const gpu_config *c, rf_diag *d) {
   return 0;
 }
 
+/* The register file and collectors must give every pipeline that can receive instructions a
+ * path from issue to its functional units, or the SM would wait forever. */
+static int check_opcoll(const gpu_config *c, rf_diag *d) {
+  static const char *const sets[OC_SET_COUNT] = {"int", "sp", "dp", "sfu", "tensor_core", "mem",
+                                                 "gen"};
+  static const char *const widths[UNIT_COUNT] = {"INT", "SP", "DP", "SFU", "TENSOR_CORE", "MEM",
+                                                 "-"};
+  int nsched = c->num_sched_per_core;
+  CHECK(c->num_reg_banks >= 1 && c->num_reg_banks <= 64,
+        "-gpgpu_num_reg_banks: expected 1..64, found %d", c->num_reg_banks);
+  CHECK(!c->sub_core_model || c->num_reg_banks % nsched == 0,
+        "-gpgpu_num_reg_banks: expected a multiple of the %d schedulers (sub-core model), "
+        "found %d", nsched, c->num_reg_banks);
+  for (int s = 0; s < OC_SET_COUNT; s++) {
+    int used = s == OC_GEN || c->specialized_oc;
+    if (!used || c->oc_units[s] == 0) continue;
+    CHECK(c->oc_out_ports[s] >= 1,
+          "-gpgpu_operand_collector_num_out_ports_%s: expected >= 1 for %d collector units, "
+          "found 0", sets[s], c->oc_units[s]);
+    CHECK(!c->sub_core_model || c->oc_units[s] % nsched == 0,
+          "-gpgpu_operand_collector_num_units_%s: expected a multiple of the %d schedulers "
+          "(sub-core model), found %d", sets[s], nsched, c->oc_units[s]);
+  }
+  for (int u = UNIT_INT; u <= UNIT_MEM; u++) {
+    if (u != UNIT_MEM && (c->num_units[u] == 0 || (int)config_exec_unit(c, (op_unit)u) != u))
+      continue;
+    int need = c->sub_core_model ? nsched : 1;
+    CHECK(c->width_id_oc[u] >= need && c->width_oc_ex[u] >= need,
+          "-gpgpu_pipeline_widths: ID_OC_%s and OC_EX_%s: expected >= %d (the pipeline has "
+          "units%s), found %d and %d", widths[u], widths[u], need,
+          c->sub_core_model ? ", one slot per scheduler" : "", c->width_id_oc[u],
+          c->width_oc_ex[u]);
+    int gen = c->oc_units[OC_GEN] > 0 && c->oc_in_ports[OC_GEN] > 0;
+    int spec = c->specialized_oc && c->oc_in_ports[u] > 0 &&
+               (c->oc_units[u] > 0 || c->oc_units[OC_GEN] > 0);
+    CHECK(gen || spec,
+          "-gpgpu_operand_collector_*: expected collector units and input ports for the %s "
+          "pipeline (its own set or gen), found none", sets[u]);
+    CHECK(u == UNIT_MEM || !c->sub_core_model || c->num_units[u] % nsched == 0,
+          "-gpgpu_num_%s_units: expected a multiple of the %d schedulers (sub-core model), "
+          "found %d", sets[u], nsched, c->num_units[u]);
+  }
+  return 0;
+}
+
 static int check_memory(const gpu_config *c, rf_diag *d) {
   if (check_cache(&c->l1d, "gpgpu_cache:dl1", 1, d) != 0) return -1;
   if (check_cache(&c->l2, "gpgpu_cache:dl2", 0, d) != 0) return -1;
@@ -214,7 +259,8 @@ static int check_rfsim(const gpu_config *c, rf_diag *d) {
 }
 
 int config_validate(const gpu_config *c, rf_diag *d) {
-  if (check_core(c, d) != 0 || check_units(c, d) != 0 || check_memory(c, d) != 0 ||
+  if (check_core(c, d) != 0 || check_units(c, d) != 0 || check_opcoll(c, d) != 0 ||
+      check_memory(c, d) != 0 ||
       check_dram(c, d) != 0 || check_rfsim(c, d) != 0)
     return -1;
   return 0;

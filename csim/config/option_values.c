@@ -288,3 +288,38 @@ int parse_latency(gpu_config *c, const opt_def *o, const char *v, const opt_site
 void format_latency(const gpu_config *c, const opt_def *o, char *buf, size_t n) {
   snprintf(buf, n, "%d,%d", c->latency[o->arg], c->initiation[o->arg]);
 }
+
+/* -gpgpu_pipeline_widths in GPGPU-Sim's order: the five ID_OC registers (SP, DP, INT, SFU, MEM),
+ * the five OC_EX registers in the same order, EX_WB, then optionally ID_OC and OC_EX of the
+ * tensor cores (0 when absent). */
+static const op_unit width_order[5] = {UNIT_SP, UNIT_DP, UNIT_INT, UNIT_SFU, UNIT_MEM};
+
+int parse_pipe_widths(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                      rf_diag *d) {
+  (void)o;
+  static const char expect[] = "11 or 13 comma-separated widths in [0, 64]";
+  char buf[VALUE_MAX], *f[14];
+  long long w[13] = {0};
+  if (copy_text(buf, sizeof buf, v) != 0) return opt_fail(d, s, expect, v);
+  int n = split_fields(buf, ',', f, 13);
+  if (n != 11 && n != 13) return opt_fail(d, s, expect, v);
+  for (int i = 0; i < n; i++)
+    if (parse_ll(f[i], &w[i]) != 0 || w[i] < 0 || w[i] > 64) return opt_fail(d, s, expect, v);
+  for (int i = 0; i < 5; i++) {
+    c->width_id_oc[width_order[i]] = (int)w[i];
+    c->width_oc_ex[width_order[i]] = (int)w[5 + i];
+  }
+  c->width_ex_wb = (int)w[10];
+  c->width_id_oc[UNIT_TENSOR] = (int)w[11];
+  c->width_oc_ex[UNIT_TENSOR] = (int)w[12];
+  return 0;
+}
+
+void format_pipe_widths(const gpu_config *c, const opt_def *o, char *buf, size_t n) {
+  (void)o;
+  snprintf(buf, n, "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", c->width_id_oc[UNIT_SP],
+           c->width_id_oc[UNIT_DP], c->width_id_oc[UNIT_INT], c->width_id_oc[UNIT_SFU],
+           c->width_id_oc[UNIT_MEM], c->width_oc_ex[UNIT_SP], c->width_oc_ex[UNIT_DP],
+           c->width_oc_ex[UNIT_INT], c->width_oc_ex[UNIT_SFU], c->width_oc_ex[UNIT_MEM],
+           c->width_ex_wb, c->width_id_oc[UNIT_TENSOR], c->width_oc_ex[UNIT_TENSOR]);
+}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mem/mem_internal.h"
 #include "sm_internal.h"
 
 int ldst_can_accept(const sm *s) { return s->ldst_count < LDST_QUEUE; }
@@ -97,8 +98,17 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
       e->load = load_alloc(s, warp, in, e->naccess, d);
       if (e->load < 0) return -1;
     }
+    /* A global or local store that the L1 writes through (or sends past a disabled L1) is
+     * acknowledged by the L2, and the warp does not finish before every acknowledgement is
+     * back (GPGPU-Sim's stores_done). A store the L1 keeps (write-back) is done here. */
+    char wp = s->cfg->l1d.enabled ? mem_effective_write_policy(s->cfg->l1d.write_policy, in->space)
+                                  : 'T';
+    int acked = in->kind == OPK_STORE && wp != 'B';
+    if (acked) s->warps[warp].pending_stores += (uint32_t)e->naccess;
     for (int i = 0; i < e->naccess; i++) {
-      e->acc[i].token = e->load >= 0 ? (uint32_t)e->load : UINT32_MAX;
+      e->acc[i].token = e->load >= 0 ? (uint32_t)e->load
+                        : acked      ? MEM_ACK_TOKEN | (uint32_t)warp
+                                     : UINT32_MAX;
       e->acc[i].is_write = in->kind == OPK_STORE;
       e->acc[i].is_atomic = in->kind == OPK_ATOMIC;
       e->acc[i].space = in->space;
@@ -123,7 +133,13 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
   int moved = 0;
   mem_access a;
   while (memsys_pop_reply(m, s->id, &a)) {
-    l1d_fill(a.space == SPACE_INST ? s->l1i : s->l1, &a, now);
+    if (mem_wants_ack(&a)) {
+      int slot = (int)(a.token & ~MEM_ACK_TOKEN);
+      s->warps[slot].pending_stores--;
+      sm_try_finish(s, slot);
+    } else {
+      l1d_fill(a.space == SPACE_INST ? s->l1i : s->l1, &a, now);
+    }
     moved = 1;
   }
   /* One request per cycle leaves the SM; instruction misses go first, since every warp of the

@@ -29,7 +29,8 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
-  if (!s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0) {
+  if (!s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
+      exec_init(s, d) < 0) {
     sm_destroy(s);
     return NULL;
   }
@@ -59,6 +60,7 @@ void sm_destroy(sm *s) {
   if (s->l1) l1d_destroy(s->l1);
   if (s->l1i) l1d_destroy(s->l1i);
   sched_free(s);
+  opcoll_destroy(s->oc);
   free(s->warps);
   free(s->reg_ready_pool);
   free(s->ctas);
@@ -167,12 +169,15 @@ static void finish_cta(sm *s, int cta_slot) {
   c->used = 0;
   s->resident_ctas--;
   s->cnt.ctas_completed++;
+  if (s->resident_ctas == 0 && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
 }
 
 /* A warp leaves its slot once it has exited and nothing it issued can still write back. */
 void sm_try_finish(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
-  if (!w->live || !w->exited || w->pending_loads || w->queued_mem) return;
+  if (!w->live || !w->exited || w->pending_loads || w->queued_mem || w->in_oc ||
+      w->pending_stores)
+    return;
   sm_cta *c = &s->ctas[w->cta];
   int cta = w->cta;
   w->live = 0;
@@ -192,6 +197,7 @@ void sm_load_done(sm *s, int load, uint64_t now) {
   sm_warp *w = &s->warps[l->warp];
   for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
   w->sb_pc = UINT32_MAX;
+  exec_written(s, l->warp, l->dst, l->ndst, now);
   w->pending_loads--;
   int slot = l->warp;
   l->warp = -1;
@@ -213,20 +219,12 @@ static const trace_inst *next_inst(const sm_warp *w) {
   return w->pc < w->tw->n ? &w->tw->insts[w->pc] : NULL;
 }
 
-/* Finds a pipeline able to run `unit` that is free at `now` (a class without pipelines of its
- * own shares another's, config_exec_unit); returns its index in unit_free or -1. */
-static int free_pipe(const sm *s, int unit, uint64_t now) {
-  int exec = config_exec_unit(s->cfg, (op_unit)unit);
-  const uint64_t *p = s->unit_free + (size_t)exec * (size_t)s->unit_stride;
-  for (int i = 0; i < s->cfg->num_units[exec]; i++)
-    if (p[i] <= now) return exec * s->unit_stride + i;
-  return -1;
-}
-
 /* The scoreboard part of check_issue: WAIT_MEMORY if an operand waits on a load, else
  * WAIT_SCOREBOARD if one is written back after `now`. A warp's operand registers change only
- * when it issues (its pc moves on) or a load of its completes (sm_load_done clears sb_pc), so
- * the answer for one pc is kept until then instead of reading the registers every cycle. */
+ * when it issues (its pc moves on), when an instruction of its leaves the operand collector
+ * for a functional unit (its writeback time becomes known, exec.c) or when a load of its
+ * completes; each clears sb_pc, so the answer for one pc is kept until then instead of reading
+ * the registers every cycle. */
 static warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
   if (w->sb_pc != w->pc) {
     uint64_t ready = 0;
@@ -254,14 +252,11 @@ static warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now
   if (w->barrier >= 0) return WAIT_BARRIER;
   if (w->exited) return WAIT_EXITED;
   if (w->pc >= w->fetched) return WAIT_FETCH;
-  if (in->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads)) return WAIT_MEMBAR;
+  if (in->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads || w->in_oc_mem))
+    return WAIT_MEMBAR;
   warp_wait why = scoreboard_wait(w, in, now);
   if (why) return why;
-  if (in->unit == UNIT_MEM) {
-    if (in->is_mem && !ldst_can_accept(s)) return WAIT_PIPELINE;
-  } else if (in->unit != UNIT_CTRL && free_pipe(s, in->unit, now) < 0) {
-    return WAIT_PIPELINE;
-  }
+  if (!exec_can_issue(s, slot, in)) return WAIT_PIPELINE;
   if (s->pol->ops->may_issue) {
     policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc};
     if (!s->pol->ops->may_issue(s->pol, &pw, in, now)) return WAIT_POLICY;
@@ -275,15 +270,12 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   s->cnt.warp_insts++;
   s->cnt.thread_insts += (uint64_t)__builtin_popcount(in->mask);
   w->pc++;
-  if (in->unit == UNIT_MEM && in->is_mem) {
-    s->cnt.mem_insts++;
-    if (ldst_push(s, slot, in, now, d) < 0) return -1;
-  } else if (in->unit != UNIT_CTRL && in->unit != UNIT_MEM) {
-    int pipe = free_pipe(s, in->unit, now);
-    s->unit_free[pipe] = now + (uint64_t)s->cfg->initiation[in->unit];
-    for (int i = 0; i < in->ndst; i++)
-      w->reg_ready[in->dst[i]] = now + (uint64_t)s->cfg->latency[in->unit];
-  } else if (in->kind == OPK_BARRIER) {
+  (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
+  (void)d;
+  if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
+  exec_issue(s, slot, in);
+  if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
+  if (in->kind == OPK_BARRIER) {
     int b = in->has_imm ? (int)(in->imm % SM_MAX_BARRIERS) : 0;
     w->barrier = (int8_t)b;
     c->at_barrier[b]++;
@@ -387,6 +379,8 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
     return progress;
   }
   admit_pending_warps(s, now);
+  int executed = exec_stage(s, now, d);
+  if (executed < 0) return -1;
   int issued = issue_stage(s, now, d);
   if (issued < 0) return -1;
   fetch_stage(s, now);
@@ -397,7 +391,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   if (s->resident_ctas > s->cnt.max_resident_ctas) s->cnt.max_resident_ctas = s->resident_ctas;
   if (s->resident_warps > s->cnt.max_resident_warps)
     s->cnt.max_resident_warps = s->resident_warps;
-  return progress || issued != 0;
+  return progress || issued != 0 || executed != 0;
 }
 
 void sm_report_warps(const sm *s, FILE *out) {
@@ -417,7 +411,9 @@ void sm_report_warps(const sm *s, FILE *out) {
       fprintf(out, ": waiting at barrier %d (%d of %d live warps arrived)", w->barrier,
               c->at_barrier[w->barrier], c->not_exited);
     else if (why == WAIT_EXITED)
-      fprintf(out, ": exited, %u loads outstanding", w->pending_loads);
+      fprintf(out, ": exited, %u loads and %u store acknowledgements outstanding, %u "
+              "instructions in the operand collector", w->pending_loads, w->pending_stores,
+              w->in_oc);
     else if (w->pc >= w->fetched)
       fprintf(out, ": waiting for instruction fetch%s", w->fetching ? " (L1I miss)" : "");
     else

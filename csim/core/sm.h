@@ -12,6 +12,7 @@
 #include "../mem/mem.h"
 #include "../policy/policy.h"
 #include "../trace/trace.h"
+#include "regfile.h"
 
 /* Why a warp did not issue: also the stall-reason code in waveforms and watchdog reports. */
 typedef enum warp_wait {
@@ -45,6 +46,7 @@ typedef struct sm_counters {
   uint64_t shmem_accesses, shmem_passes;
   uint64_t l1_stall_cycles;   /* LD/ST unit retried an access the L1 could not take */
   uint64_t ctas_completed, warps_completed;
+  rf_counters rf;             /* register-file banks and operand collectors */
 } sm_counters;
 
 typedef struct sm sm;

@@ -3,11 +3,13 @@
 #ifndef RFSIM_SM_INTERNAL_H
 #define RFSIM_SM_INTERNAL_H
 
+#include "opcoll.h"
 #include "sm.h"
 
 #define SM_MAX_BARRIERS 16
 #define SM_NUM_REGS 256
 #define REG_WAITS_ON_MEMORY UINT64_MAX
+#define REG_IN_PIPELINE (UINT64_MAX - 1) /* issued, not yet through the operand collector */
 #define LDST_QUEUE 2
 #define MAX_ACCESSES 64
 #define IBUFFER_SIZE 2           /* decoded instructions per warp, as GPGPU-Sim's ibuffer */
@@ -30,6 +32,9 @@ typedef struct sm_warp {
   uint8_t fetch_count;   /* instructions that access brings */
   uint32_t pending_loads;/* load instructions whose data has not returned */
   uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
+  uint32_t pending_stores;/* store accesses sent below the L1 and not yet acknowledged */
+  uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
+  uint32_t in_oc_mem;    /* of which memory instructions */
   uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
   uint64_t launch_cycle;
   /* check_issue's scoreboard answer for instruction sb_pc (UINT32_MAX: none): the latest
@@ -98,6 +103,7 @@ struct sm {
   int ldst_head, ldst_count;
   sm_event *events;      /* min-heap on `at` */
   int nevents, cap_events;
+  opcoll *oc;            /* register file and operand collectors (exec.c) */
   l1d *l1;
   l1d *l1i;              /* NULL with -gpgpu_perfect_inst_const_cache 1 */
   int fetch_next;        /* round-robin start of the fetch stage */
@@ -126,6 +132,14 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d);
 int ldst_cycle(sm *s, memsys *m, uint64_t now);
 int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d);
 int event_push(sm *s, uint64_t at, int load, rf_diag *d);
+
+/* exec.c: issue into the operand collector, execute stage, writeback port claims. */
+int exec_init(sm *s, rf_diag *d);
+int exec_can_issue(const sm *s, int slot, const trace_inst *in);
+void exec_issue(sm *s, int slot, const trace_inst *in);
+int exec_stage(sm *s, uint64_t now, rf_diag *d);
+/* A load's registers written back at now (claims their bank ports). */
+void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now);
 
 /* fetch.c */
 void fetch_stage(sm *s, uint64_t now);

@@ -99,6 +99,10 @@ static void add_counters(sm_counters *a, const sm_counters *b) {
   a->l1_stall_cycles += b->l1_stall_cycles;
   a->ctas_completed += b->ctas_completed;
   a->warps_completed += b->warps_completed;
+  a->rf.reads += b->rf.reads;
+  a->rf.writes += b->rf.writes;
+  a->rf.bank_conflicts += b->rf.bank_conflicts;
+  a->rf.oc_stalls += b->rf.oc_stalls;
 }
 
 /* The memory-side counters are cumulative; a kernel's share is the difference of snapshots.
@@ -149,6 +153,10 @@ static void emit_sums(const gpu *g, const run_sums *r, stats_record *out) {
             stats_ratio((double)c->resident_warp_sum, sm_cycles));
   stats_u64(out, "rfsim_resident_warps_max_per_sm", (uint64_t)c->max_resident_warps);
   stats_f64(out, "rfsim_sm_active_fraction", stats_ratio((double)c->active_cycles, sm_cycles));
+  stats_u64(out, "rfsim_regfile_reads", c->rf.reads);
+  stats_u64(out, "rfsim_regfile_writes", c->rf.writes);
+  stats_u64(out, "rfsim_regfile_bank_conflicts", c->rf.bank_conflicts);
+  stats_u64(out, "rfsim_oc_stalls_no_collector", c->rf.oc_stalls);
   stats_u64(out, "gpgpu_n_shmem_insn", c->shmem_accesses);
   stats_u64(out, "gpgpu_n_shmem_bank_conflict_passes", c->shmem_passes);
   const cache_stats *l1 = &r->l1;

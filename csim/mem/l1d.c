@@ -181,3 +181,10 @@ int l1d_busy(const l1d *l) {
 }
 
 const cache_stats *l1d_stats(const l1d *l) { return &l->stats; }
+
+void l1d_invalidate(l1d *l) {
+  if (!l->enabled) return;
+  cache_tags *t = &l->core.tags;
+  size_t n = (size_t)t->nsets * (size_t)t->assoc;
+  for (size_t i = 0; i < n; i++) t->lines[i].valid &= t->lines[i].dirty;
+}

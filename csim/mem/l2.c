@@ -135,9 +135,19 @@ static void apply_fill(l2_slice *s, uint64_t now) {
 }
 
 /* Returns 1 when the request left the ROP queue. */
+/* The write acknowledgement of r (mem_wants_ack): a new work item on the reply path. */
+static void push_ack(l2_slice *s, const mem_req *r) {
+  mem_req ack = *r;
+  ack.a.sector_mask = 0;
+  req_ring_push(&s->replies, &ack);
+  (*s->live)++;
+}
+
 static int bypass_access(l2_slice *s, const mem_req *r) {
   int is_write = r->a.is_write && !r->a.is_atomic;
   if (access_ring_full(s->out) || (!is_write && !s->nbypass_free)) return 0;
+  if (mem_wants_ack(&r->a) && req_ring_full(&s->replies)) return 0;
+  if (mem_wants_ack(&r->a)) push_ack(s, r);
   mem_access down = r->a;
   if (!is_write) {
     int32_t slot = s->bypass_free[--s->nbypass_free];
@@ -153,6 +163,7 @@ static int bypass_access(l2_slice *s, const mem_req *r) {
 
 static int cached_access(l2_slice *s, const mem_req *r, uint64_t now) {
   int is_write = r->a.is_write && !r->a.is_atomic;
+  if (mem_wants_ack(&r->a) && req_ring_full(&s->replies)) return 0;
   uint64_t key = key_of(s, r->a.addr);
   cache_effects fx = {0};
   cache_outcome o = cache_core_access(&s->core, r, key, r->a.addr & ~(s->line_size - 1),
@@ -161,6 +172,7 @@ static int cached_access(l2_slice *s, const mem_req *r, uint64_t now) {
   *s->live += fx.fetches + fx.writebacks;
   if (is_write) {
     if (!fx.write_sent) (*s->live)--; /* absorbed by the cache */
+    if (mem_wants_ack(&r->a)) push_ack(s, r);
   } else if (o == CACHE_HIT) {
     req_ring_push(&s->replies, r);
   }

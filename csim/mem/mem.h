@@ -27,6 +27,14 @@ typedef struct mem_access {
   uint16_t sm;          /* originating SM, for routing replies */
 } mem_access;
 
+/* A write whose token carries this bit (and is not UINT32_MAX) is acknowledged: once an L2
+ * slice takes it, a reply with the same token, is_write set and no data (sector_mask 0) goes
+ * back to its SM, as GPGPU-Sim's WRITE_ACK. Other writes (L1 write-backs) are not. */
+#define MEM_ACK_TOKEN 0x80000000u
+static inline int mem_wants_ack(const mem_access *a) {
+  return a->is_write && !a->is_atomic && (a->token & MEM_ACK_TOKEN) && a->token != UINT32_MAX;
+}
+
 /* Coalesces one warp memory instruction: addrs[lane] for each lane set in mask, each access
  * `width` bytes. Writes the distinct lines touched (with their sector masks) to out in order
  * of first touch, and returns how many (at most 2 * 32 for unaligned accesses).
@@ -67,6 +75,10 @@ void l1d_pop_outgoing(l1d *l);
 void l1d_fill(l1d *l, const mem_access *reply, uint64_t now);
 /* A load whose data is ready at `now`: writes its token and returns 1, else 0. */
 int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token);
+/* GPGPU-Sim's cache_invalidate at a memory barrier (-gpgpu_flush_l1_cache 1): every clean
+ * sector becomes invalid. Sectors being fetched stay pending and are filled when they return;
+ * dirty sectors (local write-back data) are kept, since rfsim does not model their loss. */
+void l1d_invalidate(l1d *l);
 int l1d_busy(const l1d *l); /* anything pending (MSHRs, queues, hit pipeline) */
 const cache_stats *l1d_stats(const l1d *l);
 

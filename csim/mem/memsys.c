@@ -205,8 +205,10 @@ int memsys_pop_reply(memsys *m, int sm, mem_access *out) {
   if (sm < 0 || sm >= m->n_sms || !m->sm_replies[sm].count) return 0;
   const mem_req *r = req_ring_head(&m->sm_replies[sm]);
   *out = r->a;
-  m->stats.total_read_latency += m->now - r->t_sent;
-  m->stats.completed_reads++;
+  if (!mem_wants_ack(&r->a)) { /* a read or atomic reply, not a write acknowledgement */
+    m->stats.total_read_latency += m->now - r->t_sent;
+    m->stats.completed_reads++;
+  }
   m->stats.icnt_replies++;
   req_ring_pop(&m->sm_replies[sm]);
   m->live--;

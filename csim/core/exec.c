@@ -1,0 +1,110 @@
+/* The SM's side of the register file: issue into the operand collector (opcoll.h), the execute
+ * stage that moves collected instructions into functional units or the LD/ST unit, and the
+ * writebacks that claim register-bank ports. Timing follows GPGPU-Sim's pipeline
+ * (shader_core_ctx::cycle: writeback, execute, read_operands, issue): an ALU instruction that
+ * enters its unit at cycle e with latency L and initiation interval II frees the unit at e + II
+ * and writes back (scoreboard released, bank ports claimed) at e + L + 2: one cycle to leave
+ * the dispatch register, L - 1 pipeline stages, one into EX_WB, one to write back. */
+#include <string.h>
+
+#include "sm_internal.h"
+
+#define WB_DELAY 2
+
+/* The pipeline whose ID_OC/OC_EX registers and units an instruction uses. Control instructions
+ * (branch, barrier, exit) go down the SP pipeline, or the INT one where it exists, as in
+ * GPGPU-Sim. */
+static int pipe_class(const sm *s, const trace_inst *in) {
+  if (in->unit == UNIT_MEM) return UNIT_MEM;
+  if (in->unit == UNIT_CTRL) return s->cfg->num_units[UNIT_INT] > 0 ? UNIT_INT : UNIT_SP;
+  return config_exec_unit(s->cfg, (op_unit)in->unit);
+}
+
+int exec_init(sm *s, rf_diag *d) {
+  int ahead = 0;
+  for (int u = 0; u < UNIT_COUNT; u++)
+    if (s->cfg->latency[u] > ahead) ahead = s->cfg->latency[u];
+  s->oc = opcoll_create(s->cfg, ahead + WB_DELAY, &s->cnt.rf, d);
+  return s->oc ? 0 : -1;
+}
+
+int exec_can_issue(const sm *s, int slot, const trace_inst *in) {
+  return opcoll_can_issue(s->oc, pipe_class(s, in), slot % s->cfg->num_sched_per_core);
+}
+
+void exec_issue(sm *s, int slot, const trace_inst *in) {
+  sm_warp *w = &s->warps[slot];
+  oc_inst oi = {.payload = in, .warp = slot, .sched = slot % s->cfg->num_sched_per_core,
+                .cls = (uint8_t)pipe_class(s, in), .nsrc = in->nsrc};
+  memcpy(oi.src, in->src, in->nsrc);
+  for (int i = 0; i < in->ndst; i++) w->reg_ready[in->dst[i]] = REG_IN_PIPELINE;
+  w->sb_pc = UINT32_MAX;
+  w->in_oc++;
+  if (oi.cls == UNIT_MEM) w->in_oc_mem++;
+  opcoll_issue(s->oc, &oi);
+}
+
+void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now) {
+  if (n > 0) opcoll_write(s->oc, slot, slot % s->cfg->num_sched_per_core, regs, n, now);
+}
+
+/* Functional units of pipeline e take the oldest collected instructions they can. */
+static int execute_alu(sm *s, int e, uint64_t now) {
+  int moved = 0, nsched = s->cfg->num_sched_per_core;
+  uint64_t *pipes = s->unit_free + (size_t)e * (size_t)s->unit_stride;
+  for (int i = 0; i < s->cfg->num_units[e]; i++) {
+    if (pipes[i] > now) continue;
+    int slot = opcoll_ex_ready(s->oc, e, s->cfg->sub_core_model ? i % nsched : -1);
+    if (slot < 0) continue;
+    const oc_inst *oi = opcoll_ex_inst(s->oc, e, slot);
+    const trace_inst *in = oi->payload;
+    int u = in->unit == UNIT_CTRL ? e : in->unit; /* latency class: the instruction's own */
+    int warp = oi->warp;
+    sm_warp *w = &s->warps[warp];
+    pipes[i] = now + (uint64_t)s->cfg->initiation[u];
+    uint64_t wb = now + (uint64_t)s->cfg->latency[u] + WB_DELAY;
+    for (int k = 0; k < in->ndst; k++) w->reg_ready[in->dst[k]] = wb;
+    w->sb_pc = UINT32_MAX; /* the scoreboard answer sm.c keeps for its pc is stale now */
+    if (in->ndst) opcoll_write(s->oc, warp, oi->sched, in->dst, in->ndst, wb);
+    opcoll_ex_pop(s->oc, e, slot);
+    w->in_oc--;
+    sm_try_finish(s, warp);
+    moved = 1;
+  }
+  return moved;
+}
+
+/* The LD/ST unit takes one collected memory instruction per cycle when its queue has room. */
+static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
+  int slot = opcoll_ex_ready(s->oc, UNIT_MEM, -1);
+  if (slot < 0 || !ldst_can_accept(s)) return 0;
+  const oc_inst *oi = opcoll_ex_inst(s->oc, UNIT_MEM, slot);
+  const trace_inst *in = oi->payload;
+  int warp = oi->warp;
+  sm_warp *w = &s->warps[warp];
+  opcoll_ex_pop(s->oc, UNIT_MEM, slot);
+  w->in_oc--;
+  w->in_oc_mem--;
+  if (in->is_mem && ldst_push(s, warp, in, now, d) < 0) return -1;
+  /* Registers no load will write (no accesses, or not a load) are free now. */
+  for (int k = 0; k < in->ndst; k++)
+    if (w->reg_ready[in->dst[k]] == REG_IN_PIPELINE) w->reg_ready[in->dst[k]] = now;
+  w->sb_pc = UINT32_MAX; /* its loads' registers wait on memory now, or are free */
+  sm_try_finish(s, warp);
+  return 1;
+}
+
+int exec_stage(sm *s, uint64_t now, rf_diag *d) {
+  if (opcoll_in_flight(s->oc) == 0) return 0;
+  int moved = 0;
+  for (int e = 0; e < UNIT_CTRL; e++) {
+    if (e == UNIT_MEM) {
+      int r = execute_mem(s, now, d);
+      if (r < 0) return -1;
+      moved |= r;
+    } else if (s->cfg->num_units[e] > 0) {
+      moved |= execute_alu(s, e, now);
+    }
+  }
+  return opcoll_cycle(s->oc, now) | moved;
+}

@@ -1,0 +1,306 @@
+/* Operand collectors: pipeline registers ID_OC and OC_EX, collector-unit sets, input ports and
+ * dispatch ports, stepped as GPGPU-Sim's opndcoll_rfu_t::step (opcoll.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "opcoll.h"
+
+typedef struct oc_reg {  /* a pipeline register set (GPGPU-Sim's register_set) */
+  oc_inst *slot;
+  uint8_t *valid;
+  int width, used;
+} oc_reg;
+
+typedef struct oc_cu {
+  uint8_t busy;
+  uint8_t out_cls;       /* OC_EX register it dispatches into */
+  int remaining;         /* source reads not yet served */
+  int reg_id;            /* sub-core model: the scheduler it serves */
+  int set;               /* its set */
+  oc_inst in;
+} oc_cu;
+
+typedef struct oc_set {
+  int first, n, per_sched;
+  int collected;         /* busy units whose operands are all read: dispatch looks only then */
+} oc_set;
+
+typedef struct oc_dispatch {
+  int set, last;
+} oc_dispatch;
+
+typedef struct oc_port {
+  int n_in;
+  uint8_t in_cls[UNIT_COUNT];
+  int nsets;
+  uint8_t sets[2];
+} oc_port;
+
+struct opcoll {
+  int sub_core, nsched, throughput;
+  oc_reg id_oc[UNIT_COUNT], oc_ex[UNIT_COUNT];
+  oc_cu *cu;
+  int ncu;
+  oc_set set[OC_SET_COUNT];
+  oc_dispatch *disp;
+  int ndisp;
+  oc_port *port;
+  int nport;
+  rf_banks *rf;
+  rf_counters *cnt;
+  uint16_t *served;
+  uint64_t next_uid;
+  int in_id_oc, busy_cu, in_oc_ex;
+};
+
+static int reg_init(oc_reg *r, int width, rf_diag *d) {
+  r->width = width;
+  if (width == 0) return 0;
+  r->slot = rf_calloc((size_t)width, sizeof *r->slot, d);
+  r->valid = rf_calloc((size_t)width, sizeof *r->valid, d);
+  return r->slot && r->valid ? 0 : -1;
+}
+
+static void reg_free(oc_reg *r) {
+  free(r->slot);
+  free(r->valid);
+}
+
+/* Sub-core: slot `sched` only; otherwise any free slot. Returns the slot or -1. */
+static int reg_free_slot(const oc_reg *r, int sub_core, int sched) {
+  if (sub_core) return sched < r->width && !r->valid[sched] ? sched : -1;
+  if (r->used >= r->width) return -1;
+  for (int i = 0; i < r->width; i++)
+    if (!r->valid[i]) return i;
+  return -1;
+}
+
+static int reg_oldest(const oc_reg *r) {
+  int best = -1;
+  for (int i = 0; i < r->width && r->used; i++)
+    if (r->valid[i] && (best < 0 || r->slot[i].uid < r->slot[best].uid)) best = i;
+  return best;
+}
+
+static int add_set(opcoll *o, int s, int n) {
+  o->set[s].first = o->ncu;
+  o->set[s].n = n;
+  o->set[s].per_sched = o->sub_core ? n / o->nsched : n;
+  for (int i = 0; i < n; i++) {
+    o->cu[o->ncu + i].reg_id = o->sub_core ? i / o->set[s].per_sched : 0;
+    o->cu[o->ncu + i].set = s;
+  }
+  o->ncu += n;
+  return 0;
+}
+
+static void add_dispatch(opcoll *o, int s, int n) {
+  for (int i = 0; i < n; i++) o->disp[o->ndisp++] = (oc_dispatch){s, 0};
+}
+
+opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt, rf_diag *d) {
+  opcoll *o = rf_calloc(1, sizeof *o, d);
+  if (!o) return NULL;
+  o->sub_core = c->sub_core_model;
+  o->nsched = c->num_sched_per_core;
+  o->throughput = c->reg_file_port_throughput;
+  o->cnt = cnt;
+  int total_cu = 0, total_disp = 0, total_ports = 0;
+  for (int s = 0; s < OC_SET_COUNT; s++) {
+    if (s != OC_GEN && !c->specialized_oc) continue;
+    total_cu += c->oc_units[s];
+    total_disp += c->oc_out_ports[s];
+    total_ports += c->oc_in_ports[s];
+  }
+  int fail = 0;
+  for (int u = 0; u < UNIT_COUNT; u++)
+    if (u != UNIT_CTRL)
+      fail |= reg_init(&o->id_oc[u], c->width_id_oc[u], d) | reg_init(&o->oc_ex[u], c->width_oc_ex[u], d);
+  o->cu = rf_calloc((size_t)total_cu + 1, sizeof *o->cu, d);
+  o->disp = rf_calloc((size_t)total_disp + 1, sizeof *o->disp, d);
+  o->port = rf_calloc((size_t)total_ports + 1, sizeof *o->port, d);
+  o->rf = rf_banks_create(c->num_reg_banks, c->reg_bank_use_warp_id, c->sub_core_model, o->nsched,
+                          (total_cu + 1) * TRACE_MAX_SRC, max_write_ahead, cnt, d);
+  o->served = rf_calloc((size_t)c->num_reg_banks, sizeof *o->served, d);
+  if (fail || !o->cu || !o->disp || !o->port || !o->rf || !o->served) {
+    opcoll_destroy(o);
+    return NULL;
+  }
+  /* GPGPU-Sim's order: the gen set and its ports first, then the specialized ones. */
+  add_set(o, OC_GEN, c->oc_units[OC_GEN]);
+  add_dispatch(o, OC_GEN, c->oc_out_ports[OC_GEN]);
+  for (int i = 0; i < c->oc_in_ports[OC_GEN]; i++) {
+    oc_port *p = &o->port[o->nport++];
+    p->in_cls[p->n_in++] = UNIT_SP;
+    p->in_cls[p->n_in++] = UNIT_SFU;
+    p->in_cls[p->n_in++] = UNIT_MEM;
+    if (c->num_units[UNIT_TENSOR] > 0) p->in_cls[p->n_in++] = UNIT_TENSOR;
+    if (c->num_units[UNIT_DP] > 0) p->in_cls[p->n_in++] = UNIT_DP;
+    if (c->num_units[UNIT_INT] > 0) p->in_cls[p->n_in++] = UNIT_INT;
+    p->sets[p->nsets++] = OC_GEN;
+  }
+  if (c->specialized_oc) {
+    static const uint8_t set_order[] = {UNIT_SP, UNIT_DP, UNIT_TENSOR, UNIT_SFU, UNIT_MEM, UNIT_INT};
+    static const uint8_t port_order[] = {UNIT_SP, UNIT_DP, UNIT_SFU, UNIT_TENSOR, UNIT_MEM, UNIT_INT};
+    for (int i = 0; i < 6; i++) {
+      add_set(o, set_order[i], c->oc_units[set_order[i]]);
+      add_dispatch(o, set_order[i], c->oc_out_ports[set_order[i]]);
+    }
+    for (int i = 0; i < 6; i++)
+      for (int k = 0; k < c->oc_in_ports[port_order[i]]; k++) {
+        oc_port *p = &o->port[o->nport++];
+        p->in_cls[p->n_in++] = port_order[i];
+        p->sets[p->nsets++] = port_order[i];
+        p->sets[p->nsets++] = OC_GEN;
+      }
+  }
+  return o;
+}
+
+void opcoll_destroy(opcoll *o) {
+  if (!o) return;
+  for (int u = 0; u < UNIT_COUNT; u++) {
+    reg_free(&o->id_oc[u]);
+    reg_free(&o->oc_ex[u]);
+  }
+  free(o->cu);
+  free(o->disp);
+  free(o->port);
+  free(o->served);
+  rf_banks_destroy(o->rf);
+  free(o);
+}
+
+const rf_banks *opcoll_banks(const opcoll *o) { return o->rf; }
+int opcoll_in_flight(const opcoll *o) { return o->in_id_oc + o->busy_cu + o->in_oc_ex; }
+
+int opcoll_can_issue(const opcoll *o, int cls, int sched) {
+  return reg_free_slot(&o->id_oc[cls], o->sub_core, sched) >= 0;
+}
+
+void opcoll_issue(opcoll *o, const oc_inst *in) {
+  oc_reg *r = &o->id_oc[in->cls];
+  int i = reg_free_slot(r, o->sub_core, in->sched);
+  r->slot[i] = *in;
+  r->slot[i].uid = o->next_uid++;
+  r->valid[i] = 1;
+  r->used++;
+  o->in_id_oc++;
+}
+
+void opcoll_write(opcoll *o, int warp, int sched, const uint8_t *regs, int n, uint64_t at) {
+  rf_write(o->rf, regs, n, warp, sched, at);
+}
+
+int opcoll_ex_ready(const opcoll *o, int cls, int slot) {
+  const oc_reg *r = &o->oc_ex[cls];
+  if (slot >= 0) return slot < r->width && r->valid[slot] ? slot : -1;
+  return reg_oldest(r);
+}
+
+const oc_inst *opcoll_ex_inst(const opcoll *o, int cls, int slot) {
+  return &o->oc_ex[cls].slot[slot];
+}
+
+void opcoll_ex_pop(opcoll *o, int cls, int slot) {
+  o->oc_ex[cls].valid[slot] = 0;
+  o->oc_ex[cls].used--;
+  o->in_oc_ex--;
+}
+
+static int cu_ready(const opcoll *o, const oc_cu *u) {
+  return u->busy && u->remaining == 0 &&
+         reg_free_slot(&o->oc_ex[u->out_cls], o->sub_core, u->reg_id) >= 0;
+}
+
+static int dispatch(opcoll *o) {
+  int moved = 0;
+  for (int p = 0; p < o->ndisp; p++) {
+    oc_dispatch *du = &o->disp[p];
+    oc_set *s = &o->set[du->set];
+    if (s->collected == 0) continue;
+    int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
+    int c = (du->last + inc) % s->n;
+    for (int k = 0; k < s->n; k++, c = c + 1 == s->n ? 0 : c + 1) {
+      oc_cu *u = &o->cu[s->first + c];
+      if (!cu_ready(o, u)) continue;
+      du->last = c;
+      oc_reg *r = &o->oc_ex[u->out_cls];
+      int slot = reg_free_slot(r, o->sub_core, u->reg_id);
+      r->slot[slot] = u->in;
+      r->valid[slot] = 1;
+      r->used++;
+      o->in_oc_ex++;
+      u->busy = 0;
+      o->busy_cu--;
+      s->collected--;
+      moved = 1;
+      break;
+    }
+  }
+  return moved;
+}
+
+static int reads(opcoll *o, uint64_t now, int first_step) {
+  int n = rf_arbitrate(o->rf, now, first_step, o->served);
+  for (int i = 0; i < n; i++) {
+    oc_cu *u = &o->cu[o->served[i]];
+    if (--u->remaining == 0) o->set[u->set].collected++;
+  }
+  return n > 0;
+}
+
+/* A free unit of set s for scheduler sched, or -1. */
+static int free_cu(const opcoll *o, int s, int sched) {
+  const oc_set *set = &o->set[s];
+  int lo = o->sub_core ? sched * set->per_sched : 0;
+  int hi = o->sub_core ? lo + set->per_sched : set->n;
+  for (int k = lo; k < hi; k++)
+    if (!o->cu[set->first + k].busy) return set->first + k;
+  return -1;
+}
+
+static int allocate(opcoll *o) {
+  unsigned failed = 0, done = 0;
+  for (int p = 0; p < o->nport && o->in_id_oc; p++) {
+    const oc_port *port = &o->port[p];
+    for (int i = 0; i < port->n_in; i++) {
+      int cls = port->in_cls[i];
+      oc_reg *r = &o->id_oc[cls];
+      int slot = reg_oldest(r);
+      if (slot < 0) continue;
+      const oc_inst *in = &r->slot[slot];
+      int cu = -1;
+      for (int k = 0; k < port->nsets && cu < 0; k++) cu = free_cu(o, port->sets[k], in->sched);
+      if (cu < 0) {
+        failed |= 1u << cls;
+        continue;
+      }
+      oc_cu *u = &o->cu[cu];
+      u->busy = 1;
+      u->out_cls = (uint8_t)cls;
+      u->in = *in;
+      u->remaining = in->nsrc;
+      if (in->nsrc == 0) o->set[u->set].collected++;
+      for (int k = 0; k < in->nsrc; k++)
+        rf_read_request(o->rf, rf_bank_of(o->rf, in->src[k], in->warp, in->sched), cu);
+      r->valid[slot] = 0;
+      r->used--;
+      o->in_id_oc--;
+      o->busy_cu++;
+      done |= 1u << cls;
+    }
+  }
+  o->cnt->oc_stalls += (uint64_t)__builtin_popcount(failed & ~done);
+  return done != 0;
+}
+
+int opcoll_cycle(opcoll *o, uint64_t now) {
+  int moved = 0;
+  for (int step = 0; step < o->throughput; step++) {
+    if (o->busy_cu) moved |= dispatch(o);
+    if (rf_queued(o->rf)) moved |= reads(o, now, step == 0);
+    if (o->in_id_oc) moved |= allocate(o);
+  }
+  return moved;
+}
