@@ -1,7 +1,9 @@
 // Find first set: the lowest set bit of v_i (found_o: any bit set; idx_o: its index, N - 1
-// when none is set). A binary tree of log2(N) levels, each node a 2:1 choice of its children (the left,
-// lower, child wins), so the depth is log2(N) muxes. N must be a power of two >= 4.
-// Used by fr_status (N = 128) and fr_pcrf (N = 1024).
+// when none is set). Up to 64 bits a binary tree (fr_ffs_tree.v, log2(N) 2:1 mux levels);
+// wider vectors in two levels: the OR of each 32-bit group, a tree over the groups, the chosen
+// group's bits (a 32-bit N/32:1 mux) and a tree over them: about 5 + log2(N/32) + 5 + 5
+// levels, and far fewer nodes for Verilator to evaluate than one tree over N leaves.
+// N must be a power of two >= 4. Used by fr_status (N = 128), fr_idxdec (64), fr_pcrf (1024).
 module fr_ffs #(
   parameter integer N = 128
 ) (
@@ -9,38 +11,26 @@ module fr_ffs #(
   output wire                 found_o,
   output wire [$clog2(N)-1:0] idx_o
 );
-  localparam integer L = $clog2(N);
-
-  // nodes of level l start at off(l): level 0 (the leaves) at 0, the root at 2N-2
-  function integer off;
-    input integer l;
-    begin
-      off = 2 * N - ((2 * N) >> l);
-    end
-  endfunction
-
-  // one vector per field for all levels; split_var lets Verilator see the tree is acyclic
-  wire [2*N-2:0]       f /*verilator split_var*/;  // node: some leaf below is set
-  wire [(N-1)*L-1:0]   x /*verilator split_var*/;  // inner node G: lowest set leaf below
-                                                   // it, at (G - N) * L
-  assign f[N-1:0] = v_i;
-  genvar l, j;
   generate
-    for (l = 1; l <= L; l = l + 1) begin : g_lv
-      for (j = 0; j < (N >> l); j = j + 1) begin : g_nd
-        localparam integer G  = off(l) + j;
-        localparam integer CL = off(l - 1) + 2 * j;
-        localparam integer CR = CL + 1;
-        localparam [L-1:0] HI = {{(L-1){1'b0}}, 1'b1} << (l - 1);
-        assign f[G] = f[CL] | f[CR];
-        if (l == 1) begin : g_leaf
-          assign x[(G-N)*L +: L] = f[CL] ? {L{1'b0}} : HI;
-        end else begin : g_inner
-          assign x[(G-N)*L +: L] = f[CL] ? x[(CL-N)*L +: L] : (x[(CR-N)*L +: L] | HI);
-        end
+    if (N <= 64) begin : g_one
+      fr_ffs_tree #(.N(N)) u_tree (.v_i(v_i), .found_o(found_o), .idx_o(idx_o));
+    end else begin : g_two
+      localparam integer NG = N / 32;
+      localparam integer GW = $clog2(NG);
+      wire [NG-1:0] any;
+      genvar g;
+      for (g = 0; g < NG; g = g + 1) begin : g_grp
+        assign any[g] = |v_i[g*32 +: 32];
       end
+      wire [GW-1:0] gsel;
+      wire [4:0]    lsel;
+      wire          lfound;
+      fr_ffs_tree #(.N(NG)) u_grp (.v_i(any), .found_o(found_o), .idx_o(gsel));
+      wire [31:0] bits = v_i[gsel*32 +: 32];
+      fr_ffs_tree #(.N(32)) u_bit (.v_i(bits), .found_o(lfound), .idx_o(lsel));
+      // none set: gsel and lsel are all ones (the trees' "none"), so idx_o is N - 1
+      assign idx_o = {gsel, lsel};
+      wire unused_ok = lfound;  // equals found_o
     end
   endgenerate
-  assign found_o = f[2*N-2];
-  assign idx_o   = x[(N-2)*L +: L];
 endmodule

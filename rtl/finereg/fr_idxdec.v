@@ -51,13 +51,31 @@ module fr_idxdec #(
 `endif
   wire [REGS-1:0] rest  = rem_q & ~taken;
 
-  // population count of the vector being loaded
-  reg [CW-1:0] pop;
-  integer i;
-  always @* begin
-    pop = {CW{1'b0}};
-    for (i = 0; i < REGS; i = i + 1) pop = pop + {{(CW-1){1'b0}}, ld_vec_i[i]};
-  end
+  // population count of the vector being loaded: a binary adder tree (log2(REGS) levels);
+  // node G of level l >= 1 starts at (G - REGS) * CW in t, its children are the level below
+  function integer off;
+    input integer l;
+    begin
+      off = 2 * REGS - ((2 * REGS) >> l);
+    end
+  endfunction
+  wire [(REGS-1)*CW-1:0] t /*verilator split_var*/;
+  genvar l, j;
+  generate
+    for (l = 1; l <= IW; l = l + 1) begin : g_lv
+      for (j = 0; j < (REGS >> l); j = j + 1) begin : g_nd
+        localparam integer G  = off(l) + j;
+        localparam integer CL = off(l - 1) + 2 * j;
+        if (l == 1) begin : g_leaf
+          assign t[(G-REGS)*CW +: CW] = {{(CW-1){1'b0}}, ld_vec_i[2*j]} +
+                                        {{(CW-1){1'b0}}, ld_vec_i[2*j+1]};
+        end else begin : g_inner
+          assign t[(G-REGS)*CW +: CW] = t[(CL-REGS)*CW +: CW] + t[(CL+1-REGS)*CW +: CW];
+        end
+      end
+    end
+  endgenerate
+  wire [CW-1:0] pop = t[(REGS-2)*CW +: CW];
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

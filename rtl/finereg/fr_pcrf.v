@@ -9,8 +9,9 @@
 // is a tag whose next pointer is the entry itself, so neither costs a tag bit.
 //
 // Free-space monitor: used_q and free_q (the number of 0 flags, kept as a counter rather than
-// a 1024-input population count). The builder always takes the lowest free entry (a
-// log-depth find-first-set tree, fr_ffs.v). Reset and clr_i free every entry; the SRAM is not cleared.
+// a 1024-input population count). The builder always takes the lowest free entry (fr_ffs.v:
+// OR of 32-entry groups, then two 5-level trees). Reset and clr_i free every entry; the SRAM is
+// not cleared.
 //
 // Chain builder (switch-out; live registers of the stalled CTA move ACRF -> PCRF):
 //   bld_start_i   (idle, an entry free)   reserves the chain's head: bld_busy_o, bld_head_o.
