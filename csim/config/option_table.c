@@ -114,7 +114,7 @@ const opt_def config_options[] = {
   INT("rfsim_mem_chunk_bytes", mem_chunk_bytes, 32, BIG, "channel interleaving granule, bytes"),
 
   /* rfsim's own. */
-  STR("rfsim_policy", policy, "resource policy (baseline, warpman, regshare, spshare)"),
+  STR("rfsim_policy", policy, "resource policy (baseline, warpman, regshare, spshare, finereg, vt, regdram, regmutex)"),
   LL("rfsim_watchdog", watchdog_cycles, 1, LLONG_MAX, "cycles without progress before abort"),
   LL("gpgpu_max_cycle", max_cycles, 0, LLONG_MAX, "stop after this many cycles (0: no limit)"),
   INT("gpgpu_kernel_launch_latency", kernel_launch_latency, 0, BIG,
@@ -142,6 +142,12 @@ const opt_def config_options[] = {
   DOUBLE("spshare_t", spshare_t, 0.001, 1.0,
          "scratchpad sharing threshold t: pairs get (1+t)*Rtb bytes, (1-t)*100 % shared"),
   BOOL("spshare_owf", spshare_owf, "scratchpad sharing: owner-warp-first scheduling"),
+
+  /* FineReg (-rfsim_policy finereg). */
+  INT("finereg_acrf_kb", finereg_acrf_kb, 0, BIG,
+      "FineReg active CTA register file, KB (paper: 128 of a 256 KB register file)"),
+  INT("finereg_pcrf_kb", finereg_pcrf_kb, 0, BIG,
+      "FineReg pending CTA register file, KB (paper: 128); ACRF + PCRF <= register file"),
 };
 
 const size_t config_option_count = sizeof config_options / sizeof config_options[0];
