@@ -34,8 +34,14 @@ static int wants_fetch(const sm_warp *w) {
 
 void fetch_stage(sm *s, uint64_t now) {
   int budget = s->cfg->inst_fetch_throughput;
+  /* Round robin over the slots from fetch_next; slots at or above warp_hwm never hold a warp,
+   * so they are skipped without changing the order (many slots with CTA switching). */
   for (int i = 0; i < s->n_warp_slots && budget > 0; i++) {
     int slot = (s->fetch_next + i) % s->n_warp_slots;
+    if (slot >= s->warp_hwm) {
+      i += s->n_warp_slots - slot - 1; /* on to slot 0 */
+      continue;
+    }
     sm_warp *w = &s->warps[slot];
     if (!wants_fetch(w)) continue;
     uint8_t n = fetch_group(s, w);

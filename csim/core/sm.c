@@ -100,6 +100,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
       break;
     }
   if (slot < 0) return -1;
+  if (slot >= s->warp_hwm) s->warp_hwm = slot + 1;
   sm_cta *c = &s->ctas[cta_slot];
   sm_warp *w = &s->warps[slot];
   uint64_t *regs = w->reg_ready;

@@ -83,6 +83,7 @@ struct sm {
   const gpu_config *cfg;
   policy *pol;
   int n_warp_slots, n_cta_slots;
+  int warp_hwm;          /* 1 + highest warp slot ever used: slots above never hold a warp */
   sm_warp *warps;
   uint64_t *reg_ready_pool;
   sm_cta *ctas;

@@ -343,6 +343,9 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, polic
     return 1;
   }
   if (!a) return 0;
+  int can_add = s->remaining > 0 && m->resident_ctas < FR_MAX_CTAS &&
+                m->resident_warps + need->warps <= FR_MAX_WARPS && m->smem_free >= need->shmem;
+  if (!pd && !can_add) return 0;
   int live = live_entries(s, a);
   if (pd && m->pcrf_free + m->ctas[pd->slot].entries >= live) { /* Fig. 6b: swap */
     uint64_t c = lvc_lookup(s, m, a) + chain_cycles(m->ctas[pd->slot].entries + live);
@@ -352,8 +355,7 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, polic
     return 1;
   }
   /* Fig. 6a: move the stalled CTA out so that a new CTA can take its ACRF space */
-  if (s->remaining > 0 && m->pcrf_free >= live && m->resident_ctas < FR_MAX_CTAS &&
-      m->resident_warps + need->warps <= FR_MAX_WARPS && m->smem_free >= need->shmem) {
+  if (can_add && m->pcrf_free >= live) {
     out->out_slot = a->slot;
     out->out_cycles = lvc_lookup(s, m, a) + chain_cycles(live);
     return 1;
