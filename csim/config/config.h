@@ -152,6 +152,9 @@ typedef struct gpu_config {
   /* FineReg (-rfsim_policy finereg; finereg.txt sec. IV-V): csim/policy/finereg.c. */
   int finereg_acrf_kb;             /* -finereg_acrf_kb: active CTA register file, KB */
   int finereg_pcrf_kb;             /* -finereg_pcrf_kb: pending CTA register file, KB */
+  /* VT+RegMutex (-rfsim_policy regmutex; finereg.txt sec. VI-A): csim/policy/vt.c. */
+  int regmutex_srp_pct;            /* -regmutex_srp_pct: shared register pool, % of the RF */
+  int regmutex_brs_pct;            /* -regmutex_brs_pct: base register set, % of a thread's */
   double spshare_t;                /* -spshare_t: threshold t of scratchpad sharing */
   int spshare_owf;                 /* -spshare_owf: owner-warp-first scheduling */
 } gpu_config;

@@ -148,6 +148,10 @@ const opt_def config_options[] = {
       "FineReg active CTA register file, KB (paper: 128 of a 256 KB register file)"),
   INT("finereg_pcrf_kb", finereg_pcrf_kb, 0, BIG,
       "FineReg pending CTA register file, KB (paper: 128); ACRF + PCRF <= register file"),
+  INT("regmutex_srp_pct", regmutex_srp_pct, 1, 99,
+      "VT+RegMutex: shared register pool, percent of the register file (FineReg: 28.1 avg)"),
+  INT("regmutex_brs_pct", regmutex_brs_pct, 1, 100,
+      "VT+RegMutex: base register set, percent of a thread's registers"),
 };
 
 const size_t config_option_count = sizeof config_options / sizeof config_options[0];

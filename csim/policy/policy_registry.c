@@ -5,7 +5,7 @@
 /* Adding a technique: implement a policy_ops and list it here. */
 static const policy_ops *const all_policies[] = {&policy_baseline, &policy_warpman, &policy_regshare,
                                                   &policy_spshare, &policy_finereg, &policy_vt,
-                                                  &policy_regdram};
+                                                  &policy_regdram, &policy_regmutex};
 
 enum { N_POLICIES = sizeof all_policies / sizeof all_policies[0] };
 

@@ -10,5 +10,6 @@ extern const policy_ops policy_spshare;
 extern const policy_ops policy_finereg;
 extern const policy_ops policy_vt;
 extern const policy_ops policy_regdram;
+extern const policy_ops policy_regmutex;
 
 #endif

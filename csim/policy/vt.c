@@ -20,6 +20,21 @@
  *   FineReg shares with these designs (128 CTAs, 512 warps) and shared memory; the paper tuned
  *   the number of CTAs in DRAM per application, rfsim takes the cap.
  *
+ * -rfsim_policy regmutex: RegMutex (Khorasani et al.) merged with Virtual Thread, as the paper
+ *   evaluates it ("VT+RegMutex", sec. VI-A). Each warp owns a base register set (BRS,
+ *   -regmutex_brs_pct of its allocation per thread, rounded up to the allocation unit); the rest
+ *   of its registers come from a shared register pool (SRP, -regmutex_srp_pct of the register
+ *   file) in chunks of (allocation - BRS) registers per thread, acquired when the warp reaches
+ *   a region that needs more than the BRS and released when it leaves it. Region demand at a
+ *   PC is the number of registers live there (csim/policy/liveness.c) plus those the
+ *   instruction writes: the registers RegMutex's compiler keeps in use, compacted into the BRS
+ *   wherever they fit. A warp that needs a chunk and gets none waits (the stall the paper
+ *   measures in Fig. 14b); a warp keeps its chunk while it waits on a load (RegMutex does not
+ *   release SRP on a stall, sec. VI-D). Resident CTAs are bounded by the BRS part of the
+ *   register file. Chunks are granted only in a safe state (a banker's check: the CTAs holding
+ *   chunks can all still finish if each of their unfinished warps needs one more), so barriers
+ *   inside a region cannot deadlock; a CTA holding chunks is never switched out.
+ *
  * Switch latency (rfsim's estimate; neither FineReg nor rfsim has Virtual Thread's own figure):
  * one cycle per warp whose scheduling context (PC, SIMT stack, scoreboard) moves to or from
  * shared memory, through one port, so a swap of two W-warp CTAs takes 2W cycles. One switch at
@@ -28,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "liveness.h"
 #include "policy.h"
 #include "policy_registry.h"
 
@@ -42,12 +58,15 @@ typedef struct vt_cta {
   policy_cta_state state;
   int in_rf;          /* its registers are in the register file (else in memory: Reg+DRAM) */
   int ran;            /* has executed: a context to restore */
+  int chunks;         /* RegMutex: SRP chunks its warps hold */
+  int unfinished;     /* RegMutex: warps not yet exited */
 } vt_cta;
 
 typedef struct vt_stats {
   uint64_t switches_out, switches_in, swaps, switch_cycles;
   uint64_t lines_out, lines_in;
   uint64_t pending_sum, active_sum, sm_cycles, pending_max;
+  uint64_t acquires, releases, srp_stalls, srp_unsafe, srp_held_sum, srp_held_max;
   uint64_t kernels;
 } vt_stats;
 
@@ -56,10 +75,18 @@ typedef struct vt_sm {
   int active_ctas, active_warps, resident_ctas, resident_warps, pending;
   int busy;
   vt_cta *ctas;
+  int srp_free;       /* RegMutex: free SRP chunks */
+  uint8_t *holds;     /* RegMutex: per (CTA slot, warp id), holds a chunk */
 } vt_sm;
+
+enum { MODE_VT = 0, MODE_DRAM, MODE_MUTEX };
 
 typedef struct vt_state {
   int dram;           /* Reg+DRAM */
+  int mutex;          /* VT+RegMutex */
+  liveness *live;     /* RegMutex: region demand */
+  int brs, ext;       /* RegMutex: BRS and chunk registers per thread */
+  int srp_chunks;
   vt_sm *sm;
   cta_needs need;
   int hw_ctas, hw_warps;
@@ -71,18 +98,23 @@ static vt_state *st(const policy *p) { return p->state; }
 static void vt_destroy(policy *p) {
   vt_state *s = st(p);
   if (!s) return;
-  for (int i = 0; s->sm && i < p->n_sms; i++) free(s->sm[i].ctas);
+  for (int i = 0; s->sm && i < p->n_sms; i++) {
+    free(s->sm[i].ctas);
+    free(s->sm[i].holds);
+  }
   free(s->sm);
+  liveness_free(s->live);
   free(s);
   p->state = NULL;
 }
 
-static int create_common(policy *p, int dram, rf_diag *d) {
+static int create_common(policy *p, int mode, rf_diag *d) {
   const gpu_config *c = p->cfg;
   vt_state *s = rf_calloc(1, sizeof *s, d);
   if (!s) return -1;
   p->state = s;
-  s->dram = dram;
+  s->dram = mode == MODE_DRAM;
+  s->mutex = mode == MODE_MUTEX;
   s->hw_ctas = c->shader_cta;
   s->hw_warps = c->max_threads_per_sm / c->warp_size;
   p->sm_cta_slots = VT_MAX_CTAS > s->hw_ctas ? VT_MAX_CTAS : s->hw_ctas;
@@ -91,23 +123,28 @@ static int create_common(policy *p, int dram, rf_diag *d) {
   if (!s->sm) goto fail;
   for (int i = 0; i < p->n_sms; i++) {
     s->sm[i].ctas = rf_calloc((size_t)p->sm_cta_slots, sizeof *s->sm[i].ctas, d);
-    if (!s->sm[i].ctas) goto fail;
+    s->sm[i].holds = rf_calloc((size_t)p->sm_cta_slots * 32, 1, d);
+    if (!s->sm[i].ctas || !s->sm[i].holds) goto fail;
   }
+  if (s->mutex && !(s->live = liveness_create(d))) goto fail;
   return 0;
 fail:
   vt_destroy(p);
   return -1;
 }
 
-static int vt_create(policy *p, rf_diag *d) { return create_common(p, 0, d); }
-static int regdram_create(policy *p, rf_diag *d) { return create_common(p, 1, d); }
+static int vt_create(policy *p, rf_diag *d) { return create_common(p, MODE_VT, d); }
+static int regdram_create(policy *p, rf_diag *d) { return create_common(p, MODE_DRAM, d); }
+static int regmutex_create(policy *p, rf_diag *d) { return create_common(p, MODE_MUTEX, d); }
 
 static void add_stats(vt_stats *a, const vt_stats *b) {
   uint64_t pmax = a->pending_max > b->pending_max ? a->pending_max : b->pending_max;
+  uint64_t hmax = a->srp_held_max > b->srp_held_max ? a->srp_held_max : b->srp_held_max;
   const uint64_t *y = (const uint64_t *)b;
   uint64_t *x = (uint64_t *)a;
   for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
   a->pending_max = pmax;
+  a->srp_held_max = hmax;
 }
 
 static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
@@ -118,16 +155,47 @@ static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
                       "memory) does not fit on an SM (limited by %s)",
                    k->name, k->threads_per_tb, k->nregs, k->shmem, why);
   s->need = policy_cta_needs(p->cfg, k);
+  int rf = p->cfg->shader_registers;
+  if (s->mutex) {
+    const gpu_config *c = p->cfg;
+    int unit = c->reg_alloc_unit > 0 ? c->reg_alloc_unit : 1;
+    int r = s->need.regs_per_warp / TRACE_WARP_SIZE;
+    s->brs = (r * c->regmutex_brs_pct + 99) / 100;
+    s->brs = (s->brs + unit - 1) / unit * unit;
+    if (s->brs > r) s->brs = r;
+    s->ext = r - s->brs;
+    long srp_regs = (long)rf * c->regmutex_srp_pct / 100;
+    rf -= (int)srp_regs;
+    s->srp_chunks = s->ext > 0 ? (int)(srp_regs / ((long)s->ext * TRACE_WARP_SIZE)) : 0;
+    s->need.regs = s->brs * s->need.threads; /* a CTA holds its BRS in the register file */
+    if (s->need.regs > rf)
+      return rf_fail(d, "kernel %s: one CTA's base register sets (%d threads x %d registers, "
+                        "-regmutex_brs_pct %d) need %d registers, more than the %d the SRP "
+                        "leaves (-regmutex_srp_pct %d of %d)",
+                     k->name, s->need.threads, s->brs, c->regmutex_brs_pct, s->need.regs, rf,
+                     c->regmutex_srp_pct, c->shader_registers);
+    if (s->ext > 0 && s->srp_chunks < s->need.warps)
+      return rf_fail(d, "kernel %s: the SRP (-regmutex_srp_pct %d: %ld registers) holds %d "
+                        "chunks of %d registers x 32 threads, fewer than one CTA's %d warps: "
+                        "expected a larger -regmutex_srp_pct or -regmutex_brs_pct",
+                     k->name, c->regmutex_srp_pct, srp_regs, s->srp_chunks, s->ext,
+                     s->need.warps);
+    liveness_reset(s->live);
+  }
   add_stats(&s->total, &s->kern);
   memset(&s->kern, 0, sizeof s->kern);
   s->kern.kernels = 1;
   for (int i = 0; i < p->n_sms; i++) {
     vt_sm *m = &s->sm[i];
     vt_cta *ctas = m->ctas;
+    uint8_t *holds = m->holds;
     memset(m, 0, sizeof *m);
     m->ctas = ctas;
+    m->holds = holds;
     memset(ctas, 0, (size_t)p->sm_cta_slots * sizeof *ctas);
-    m->rf_free = p->cfg->shader_registers;
+    memset(holds, 0, (size_t)p->sm_cta_slots * 32);
+    m->rf_free = rf;
+    m->srp_free = s->srp_chunks;
     m->smem_free = p->cfg->shmem_size;
   }
   return 0;
@@ -139,7 +207,6 @@ static int active_room(const vt_state *s, const vt_sm *m) {
 
 static int vt_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
                         const trace_tb *tb, uint64_t now) {
-  (void)tb;
   (void)now;
   vt_state *s = st(p);
   vt_sm *m = &s->sm[sm];
@@ -161,8 +228,100 @@ static int vt_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
   } else {
     m->pending++;
   }
-  m->ctas[cta_slot] = (vt_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, in_rf, active};
+  m->ctas[cta_slot] = (vt_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, in_rf, active, 0,
+                               n->warps};
+  if (s->mutex)
+    for (int w = 0; w < tb->nwarps; w++)
+      if (liveness_add_warp(s->live, &tb->warps[w], NULL) < 0) break; /* unknown: needs SRP */
   return k->warps_per_tb;
+}
+
+/* ---- RegMutex: the shared register pool ---- */
+
+/* Registers a warp about to execute `in` has in use: live there plus those it writes. */
+static int demand(const vt_state *s, const trace_inst *in) {
+  int r = s->need.regs_per_warp / TRACE_WARP_SIZE;
+  const live_vec *lv = liveness_at(s->live, in->pc);
+  if (!lv) return r;
+  live_vec v = *lv;
+  for (int i = 0; i < in->ndst; i++) v.w[in->dst[i] >> 6] |= 1ull << (in->dst[i] & 63);
+  int n = live_vec_count(&v);
+  return n < r ? n : r;
+}
+
+/* Is granting one more chunk to CTA `cta` safe? The CTAs holding chunks must be able to finish
+ * in some order if each of their unfinished warps without a chunk asks for one. */
+static int grant_is_safe(const policy *p, const vt_sm *m, int cta) {
+  enum { MAXC = 1024 };
+  int need[MAXC], held[MAXC], n = 0;
+  for (int i = 0; i < p->sm_cta_slots && n < MAXC; i++) {
+    const vt_cta *c = &m->ctas[i];
+    int h = c->chunks + (i == cta);
+    if (!c->used || h == 0) continue;
+    held[n] = h;
+    need[n] = c->unfinished - h;
+    n++;
+  }
+  int avail = m->srp_free - 1;
+  for (int left = n; left > 0;) {
+    int found = -1;
+    for (int i = 0; i < n; i++)
+      if (held[i] >= 0 && need[i] <= avail) {
+        found = i;
+        break;
+      }
+    if (found < 0) return 0;
+    avail += held[found];
+    held[found] = -1;
+    left--;
+  }
+  return 1;
+}
+
+static int mutex_may_issue(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now) {
+  (void)now;
+  vt_state *s = st(p);
+  vt_sm *m = &s->sm[w->sm];
+  if (s->ext == 0) return 1;
+  uint8_t *h = &m->holds[w->cta_slot * 32 + w->warp];
+  vt_cta *c = &m->ctas[w->cta_slot];
+  if (demand(s, in) <= s->brs) {
+    if (*h) { /* leaving the region: the chunk goes back to the pool */
+      *h = 0;
+      c->chunks--;
+      m->srp_free++;
+      s->kern.releases++;
+    }
+    return 1;
+  }
+  if (*h) return 1;
+  if (m->srp_free == 0 || !grant_is_safe(p, m, w->cta_slot)) {
+    s->kern.srp_stalls++;
+    s->kern.srp_unsafe += m->srp_free > 0;
+    return 0;
+  }
+  *h = 1;
+  c->chunks++;
+  m->srp_free--;
+  s->kern.acquires++;
+  return 1;
+}
+
+static void mutex_warp_exit(policy *p, int sm, int cta_slot, int warp,
+                            const trace_kernel_info *k, uint64_t now) {
+  (void)k;
+  (void)now;
+  vt_state *s = st(p);
+  vt_sm *m = &s->sm[sm];
+  vt_cta *c = &m->ctas[cta_slot];
+  uint8_t *h = &m->holds[cta_slot * 32 + warp];
+  c->unfinished--;
+  if (*h) {
+    *h = 0;
+    c->chunks--;
+    m->srp_free++;
+    s->kern.releases++;
+  }
 }
 
 static policy_cta_state vt_start_state(policy *p, int sm, int cta_slot, uint64_t now) {
@@ -187,10 +346,12 @@ static void vt_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   memset(c, 0, sizeof *c);
 }
 
-static const policy_cta_view *oldest(const policy_cta_view *v, int n, int want_stalled) {
+static const policy_cta_view *oldest(const vt_sm *m, const policy_cta_view *v, int n,
+                                     int want_stalled) {
   const policy_cta_view *best = NULL;
   for (int i = 0; i < n; i++) {
-    int ok = want_stalled ? v[i].stalled : v[i].ready;
+    /* a CTA holding SRP chunks stays active (RegMutex keeps them through a stall) */
+    int ok = want_stalled ? v[i].stalled && m->ctas[v[i].slot].chunks == 0 : v[i].ready;
     if (ok && (!best || v[i].since < best->since ||
                (v[i].since == best->since && v[i].linear_id < best->linear_id)))
       best = &v[i];
@@ -210,7 +371,7 @@ static uint64_t slot_addr(int sm, int slot) {
 /* The one place that decides a switch and its latency. */
 static int vt_plan(vt_state *s, vt_sm *m, int sm, const policy_cta_view *v, int n,
                    policy_switch *out) {
-  const policy_cta_view *a = oldest(v, n, 1), *pd = oldest(v, n, 0);
+  const policy_cta_view *a = oldest(m, v, n, 1), *pd = oldest(m, v, n, 0);
   if (!pd) return 0;
   vt_cta *pc = &m->ctas[pd->slot];
   uint64_t w = (uint64_t)s->need.warps;
@@ -294,6 +455,11 @@ static void vt_tick(policy *p, int sm, uint64_t now) {
   s->kern.pending_sum += (uint64_t)m->pending;
   s->kern.active_sum += (uint64_t)m->active_ctas;
   s->kern.sm_cycles++;
+  if (s->mutex) {
+    uint64_t held = (uint64_t)(s->srp_chunks - m->srp_free);
+    s->kern.srp_held_sum += held;
+    if (held > s->kern.srp_held_max) s->kern.srp_held_max = held;
+  }
   if ((uint64_t)m->pending > s->kern.pending_max) s->kern.pending_max = (uint64_t)m->pending;
 }
 
@@ -301,9 +467,11 @@ static void vt_report(const policy *p, int sm, FILE *out) {
   const vt_state *s = st(p);
   const vt_sm *m = &s->sm[sm];
   fprintf(out, "  SM %d %s: register file %d of %d free, %d active CTAs (%d of %d warp slots), "
-               "%d pending, switching logic %s\n",
+               "%d pending, switching logic %s",
           sm, p->ops->name, m->rf_free, p->cfg->shader_registers, m->active_ctas,
           m->active_warps, s->hw_warps, m->pending, m->busy ? "switching" : "idle");
+  if (s->mutex) fprintf(out, ", SRP %d of %d chunks free", m->srp_free, s->srp_chunks);
+  fputc('\n', out);
 }
 
 static void vt_stats_out(const policy *p, stats_record *out, int total) {
@@ -313,7 +481,7 @@ static void vt_stats_out(const policy *p, stats_record *out, int total) {
     t = s->total;
     add_stats(&t, &s->kern);
   }
-  const char *pre = s->dram ? "regdram" : "vt";
+  const char *pre = p->ops->name;
   char name[64];
 #define U(suffix, v) (snprintf(name, sizeof name, "%s_%s", pre, suffix), stats_u64(out, name, v))
 #define F(suffix, v) (snprintf(name, sizeof name, "%s_%s", pre, suffix), stats_f64(out, name, v))
@@ -328,6 +496,20 @@ static void vt_stats_out(const policy *p, stats_record *out, int total) {
     U("context_lines_written", t.lines_out);
     U("context_lines_read", t.lines_in);
     U("context_bytes", (t.lines_out + t.lines_in) * VT_LINE);
+  }
+  if (s->mutex) {
+    if (!total) {
+      U("brs_regs_per_thread", (uint64_t)s->brs);
+      U("chunk_regs_per_thread", (uint64_t)s->ext);
+      U("srp_chunks", (uint64_t)s->srp_chunks);
+    }
+    U("srp_acquires", t.acquires);
+    U("srp_releases", t.releases);
+    U("srp_stall_checks", t.srp_stalls);
+    U("srp_unsafe_refusals", t.srp_unsafe);
+    F("srp_occupancy_mean", stats_ratio((double)t.srp_held_sum,
+                                        (double)t.sm_cycles * (s->srp_chunks ? s->srp_chunks : 1)));
+    U("srp_chunks_held_max", t.srp_held_max);
   }
 #undef U
 #undef F
@@ -356,5 +538,14 @@ const policy_ops policy_regdram = {
     .name = "regdram",
     .help = "Reg+DRAM (Zorua-like): Virtual Thread plus register contexts spilled to memory",
     .create = regdram_create,
+    VT_OPS,
+};
+
+const policy_ops policy_regmutex = {
+    .name = "regmutex",
+    .help = "VT+RegMutex: base register set per warp plus a shared pool acquired per region",
+    .create = regmutex_create,
+    .may_issue = mutex_may_issue,
+    .warp_exit = mutex_warp_exit,
     VT_OPS,
 };
