@@ -30,6 +30,7 @@ struct cta_switch {
   policy_warp_pos *pos;
   int cap_pos;
   int in_flight; /* CTAs in SWITCH_OUT / SWITCH_IN */
+  int hwm;       /* 1 + highest CTA slot ever launched (the SM fills the lowest free slot) */
 };
 
 int cs_create(sm *s, rf_diag *d) {
@@ -86,6 +87,7 @@ void cs_launched(sm *s, int cta, uint64_t now) {
   cs_cta *c = &s->sw->ctas[cta];
   memset(c, 0, sizeof *c);
   c->since = now;
+  if (cta >= s->sw->hwm) s->sw->hwm = cta + 1;
   c->state = s->pol->ops->cta_start_state
                  ? s->pol->ops->cta_start_state(s->pol, s->id, cta, now)
                  : PCTA_ACTIVE;
@@ -163,7 +165,7 @@ void cs_mem_done(sm *s, uint32_t token) {
 /* One line of a switch's transfer per cycle, when the LD/ST unit leaves the L1 free. */
 static int transfer(sm *s, uint64_t now) {
   if (s->ldst_count > 0) return 0;
-  for (int i = 0; i < s->n_cta_slots; i++) {
+  for (int i = 0; i < s->sw->hwm; i++) {
     cs_cta *c = &s->sw->ctas[i];
     if ((c->state != PCTA_SWITCH_OUT && c->state != PCTA_SWITCH_IN) || c->sent >= c->lines)
       continue;
@@ -187,7 +189,7 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
   int progress = 0;
   if (sw->in_flight) {
     progress |= transfer(s, now);
-    for (int i = 0; i < s->n_cta_slots; i++) {
+    for (int i = 0; i < sw->hwm; i++) {
       cs_cta *c = &sw->ctas[i];
       if ((c->state != PCTA_SWITCH_OUT && c->state != PCTA_SWITCH_IN) || now < c->until ||
           c->done < c->lines)
@@ -202,7 +204,7 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
   }
   if (!s->pol->ops->switch_decide) return progress;
   int n = 0, want = 0, nwarps = 0;
-  for (int i = 0; i < s->n_cta_slots; i++) {
+  for (int i = 0; i < sw->hwm; i++) {
     if (!s->ctas[i].used) continue;
     policy_cta_view *v = &sw->views[n++];
     v->slot = i;

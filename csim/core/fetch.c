@@ -34,14 +34,12 @@ static int wants_fetch(const sm_warp *w) {
 
 void fetch_stage(sm *s, uint64_t now) {
   int budget = s->cfg->inst_fetch_throughput;
-  /* Round robin over the slots from fetch_next; slots at or above warp_hwm never hold a warp,
-   * so they are skipped without changing the order (many slots with CTA switching). */
-  for (int i = 0; i < s->n_warp_slots && budget > 0; i++) {
-    int slot = (s->fetch_next + i) % s->n_warp_slots;
-    if (slot >= s->warp_hwm) {
-      i += s->n_warp_slots - slot - 1; /* on to slot 0 */
-      continue;
-    }
+  /* Round robin over the hardware's warp slots; with CTA switching (more resident warps than
+   * the hardware's slots) over every slot ever used, since slots above warp_hwm hold nothing. */
+  int nslots = s->cfg->max_threads_per_sm / s->cfg->warp_size;
+  if (s->warp_hwm > nslots) nslots = s->warp_hwm;
+  for (int i = 0; i < nslots && budget > 0; i++) {
+    int slot = (s->fetch_next + i) % nslots;
     sm_warp *w = &s->warps[slot];
     if (!wants_fetch(w)) continue;
     uint8_t n = fetch_group(s, w);
@@ -59,6 +57,6 @@ void fetch_stage(sm *s, uint64_t now) {
       w->fetch_count = n;
     }
     budget--;
-    s->fetch_next = (slot + 1) % s->n_warp_slots;
+    s->fetch_next = (slot + 1) % nslots;
   }
 }

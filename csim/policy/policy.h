@@ -145,6 +145,9 @@ struct policy {
 /* Looks up the policy named by cfg->policy and creates it. */
 int policy_create(policy *p, const gpu_config *cfg, int n_sms, hw_mode mode, hw_wave *wave,
                   rf_diag *d);
+/* Creates the policy `ops` (tests: a policy outside the registry). */
+int policy_create_ops(policy *p, const policy_ops *ops, const gpu_config *cfg, int n_sms,
+                      hw_mode mode, hw_wave *wave, rf_diag *d);
 void policy_destroy(policy *p);
 /* Names of all policies, for --help and error messages ("baseline, ..."). */
 void policy_list(char *buf, size_t n);
