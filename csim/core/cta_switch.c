@@ -6,7 +6,7 @@
  * (`ready`), and asks the policy (policy_ops.switch_decide) what to do: which CTA to switch out
  * and/or in, and how long that takes (the latency is the policy's, so it can come from hardware
  * units). A switch may move data through the memory hierarchy (Reg+DRAM): its 128-byte lines
- * go through the SM's L1 when the LD/ST unit leaves it free, and the switch completes only
+ * go through the SM's L1 when the LD/ST unit leaves its port free, and the switch completes only
  * when they have been accepted (stores) or have returned (loads).
  *
  * In-flight loads of a pending CTA still complete (their data lands where the CTA's registers
@@ -162,9 +162,11 @@ void cs_mem_done(sm *s, uint32_t token) {
   if (s->sw && slot < s->n_cta_slots) s->sw->ctas[slot].done++;
 }
 
-/* One line of a switch's transfer per cycle, when the LD/ST unit leaves the L1 free. */
+/* One line of a switch's transfer per cycle, when the LD/ST unit leaves the L1 port free
+ * (its queue is empty or its head has no L1 access left to present: shared memory). */
 static int transfer(sm *s, uint64_t now) {
-  if (s->ldst_count > 0) return 0;
+  const ldst_entry *head = &s->ldst[s->ldst_head];
+  if (s->ldst_count > 0 && head->next < head->naccess) return 0;
   for (int i = 0; i < s->sw->hwm; i++) {
     cs_cta *c = &s->sw->ctas[i];
     if ((c->state != PCTA_SWITCH_OUT && c->state != PCTA_SWITCH_IN) || c->sent >= c->lines)

@@ -51,13 +51,14 @@
 
 typedef struct fr_cta {
   int used;
-  policy_cta_state state;
-  int entries;        /* PCRF entries it holds (pending) */
-  int in_acrf;        /* holds its full allocation in the ACRF */
+  policy_cta_state state; /* context: in the pipeline (active) or shared memory (pending) */
+  int in_pcrf;        /* registers: live ones in the PCRF (else the whole set in the ACRF) */
+  int entries;        /* PCRF entries it holds */
+  int release;        /* switching out alone: free its slots (and ACRF) when done */
 } fr_cta;
 
 typedef struct fr_stats {
-  uint64_t switches_out, switches_in, swaps;
+  uint64_t switches_out, switches_in, reg_moves, reg_restores, rmu_ops;
   uint64_t moved_entries, full_entries; /* live registers moved out vs. the full contexts */
   uint64_t restored_entries;
   uint64_t switch_cycles;               /* latency summed over switches */
@@ -76,7 +77,8 @@ typedef struct fr_sm {
   int active_ctas, active_warps;  /* holding ACRF space and hardware slots */
   int resident_ctas, resident_warps;
   int pending;
-  int busy;           /* a switch is in flight (the RMU is busy) */
+  int busy;           /* a switch is in flight */
+  uint64_t rmu_until; /* a pending CTA's registers are moving to the PCRF until then */
   int want_in;        /* a ready pending CTA waits for the RMU: no new CTA meanwhile */
   uint64_t lvc_tag[FR_LVC_ENTRIES];
   uint8_t lvc_valid[FR_LVC_ENTRIES];
@@ -220,9 +222,12 @@ static int all_live(const fr_state *s, const trace_tb *tb, const trace_kernel_in
   return 1;
 }
 
+static int slot_room(const fr_state *s, const fr_sm *m) {
+  return m->active_ctas < s->hw_ctas && m->active_warps + s->need.warps <= s->hw_warps;
+}
+
 static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
                         const trace_tb *tb, uint64_t now) {
-  (void)now;
   fr_state *s = st(p);
   fr_sm *m = &s->sm[sm];
   const cta_needs *n = &s->need;
@@ -235,27 +240,39 @@ static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
     s->analysed = 1;
     s->degraded = !ok || all_live(s, tb, k);
     s->kern.degraded_kernels = (uint64_t)s->degraded;
-    m->want_in = 0;
   }
+  int active = 1;
   if (s->degraded) {
     if (m->resident_ctas >= s->base_max) return 0;
   } else {
-    if (m->want_in || m->active_ctas >= s->hw_ctas || m->active_warps + n->warps > s->hw_warps ||
-        m->acrf_free < n->regs || m->resident_ctas >= FR_MAX_CTAS ||
-        m->resident_warps + n->warps > FR_MAX_WARPS || m->smem_free < n->shmem)
+    if (m->want_in || now < m->rmu_until || m->acrf_free < n->regs ||
+        m->resident_ctas >= FR_MAX_CTAS || m->resident_warps + n->warps > FR_MAX_WARPS ||
+        m->smem_free < n->shmem)
       return 0;
     for (int w = 0; w < tb->nwarps; w++)
       if (liveness_add_warp(s->live, &tb->warps[w], NULL) < 0) break; /* unknown PCs: all live */
     m->acrf_free -= n->regs;
+    /* beyond the scheduling limit a CTA starts pending: context in shared memory, registers in
+     * the ACRF (Table IV: context 1, register 2), ready to be switched in */
+    active = slot_room(s, m);
   }
   m->smem_free -= n->shmem;
-  m->active_ctas++;
-  m->active_warps += n->warps;
   m->resident_ctas++;
   m->resident_warps += n->warps;
-  m->ctas[cta_slot] = (fr_cta){1, PCTA_ACTIVE, 0, 1};
+  if (active) {
+    m->active_ctas++;
+    m->active_warps += n->warps;
+  } else {
+    m->pending++;
+  }
+  m->ctas[cta_slot] = (fr_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, 0, 0, 0};
   s->remaining--;
   return k->warps_per_tb;
+}
+
+static policy_cta_state fr_start_state(policy *p, int sm, int cta_slot, uint64_t now) {
+  (void)now;
+  return st(p)->sm[sm].ctas[cta_slot].state;
 }
 
 static void fr_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
@@ -329,39 +346,91 @@ static const policy_cta_view *oldest(const policy_cta_view *v, int n, int want_s
   return best;
 }
 
-/* The one place that decides a switch and its latency (the RMU's and CTA status monitor's
- * job): returns 1 with *out filled, or 0. */
-static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, policy_switch *out) {
+/* CTA switching logic (adopted from Virtual Thread, sec. V): a warp's scheduling context moves
+ * to or from shared memory in one cycle (rfsim's estimate, as csim/policy/vt.c). */
+static uint64_t ctx_cycles(const fr_state *s) { return (uint64_t)s->need.warps; }
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The oldest pending CTA whose registers are in the ACRF and that waits on loads: its live
+ * registers can move to the PCRF without delaying anything that could run. */
+static const policy_cta_view *victim_pending(const fr_sm *m, const policy_cta_view *v, int n) {
+  const policy_cta_view *best = NULL;
+  for (int i = 0; i < n; i++) {
+    const fr_cta *c = &m->ctas[v[i].slot];
+    if (v[i].state == PCTA_PENDING && !v[i].ready && !c->in_pcrf &&
+        (!best || v[i].since < best->since))
+      best = &v[i];
+  }
+  return best;
+}
+
+enum { PLAN_NONE = 0, PLAN_SWITCH, PLAN_MOVE };
+
+/* The one place that decides a switch and its latency (the CTA status monitor's and the
+ * register management unit's job, sec. V-B, V-C, V-E). Returns PLAN_SWITCH with *out filled
+ * (a CTA switched out and/or in), PLAN_MOVE with *move the pending CTA whose live registers
+ * move from the ACRF to the PCRF (taking *move_cycles), or PLAN_NONE. */
+static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, policy_switch *out,
+                   const policy_cta_view **move, uint64_t *move_cycles) {
   const policy_cta_view *a = oldest(v, n, 1);  /* stalled active CTA */
   const policy_cta_view *pd = oldest(v, n, 0); /* ready pending CTA */
   const cta_needs *need = &s->need;
-  int room = m->acrf_free >= need->regs && m->active_ctas < s->hw_ctas &&
-             m->active_warps + need->warps <= s->hw_warps;
-  if (pd && room) { /* resume into free ACRF space */
-    out->in_slot = pd->slot;
-    out->in_cycles = 1 + chain_cycles(m->ctas[pd->slot].entries);
-    return 1;
+  int acrf_room = m->acrf_free >= need->regs;
+  uint64_t ctx = ctx_cycles(s);
+  if (pd) {
+    const fr_cta *pc = &m->ctas[pd->slot];
+    int regs_ok = !pc->in_pcrf || acrf_room;
+    uint64_t restore = pc->in_pcrf ? 1 + chain_cycles(pc->entries) : 0;
+    if (slot_room(s, m) && regs_ok) { /* resume into a free scheduling slot */
+      out->in_slot = pd->slot;
+      out->in_cycles = max64(ctx, restore);
+      return PLAN_SWITCH;
+    }
+    if (a && regs_ok) { /* swap contexts; the stalled CTA's registers stay in the ACRF */
+      out->out_slot = a->slot;
+      out->in_slot = pd->slot;
+      out->out_cycles = out->in_cycles = max64(2 * ctx, restore);
+      return PLAN_SWITCH;
+    }
+    if (a && pc->in_pcrf) { /* Fig. 6b: the stalled CTA's live registers for the pending one's */
+      int live = live_entries(s, a);
+      if (m->pcrf_free + pc->entries >= live) {
+        uint64_t c = max64(2 * ctx, lvc_lookup(s, m, a) + chain_cycles(pc->entries + live));
+        out->out_slot = a->slot;
+        out->in_slot = pd->slot;
+        out->out_cycles = out->in_cycles = c;
+        return PLAN_SWITCH;
+      }
+    }
   }
-  if (!a) return 0;
-  int can_add = s->remaining > 0 && m->resident_ctas < FR_MAX_CTAS &&
-                m->resident_warps + need->warps <= FR_MAX_WARPS && m->smem_free >= need->shmem;
-  if (!pd && !can_add) return 0;
-  int live = live_entries(s, a);
-  if (pd && m->pcrf_free + m->ctas[pd->slot].entries >= live) { /* Fig. 6b: swap */
-    uint64_t c = lvc_lookup(s, m, a) + chain_cycles(m->ctas[pd->slot].entries + live);
-    out->out_slot = a->slot;
-    out->in_slot = pd->slot;
-    out->out_cycles = out->in_cycles = c;
-    return 1;
+  /* Fig. 6a: make ACRF room for a new CTA (or for a ready CTA whose registers are in the
+   * PCRF) by moving live registers of a CTA that waits on loads to the PCRF */
+  int want_room = !acrf_room && ((pd && m->ctas[pd->slot].in_pcrf) ||
+                                 (s->remaining > 0 && m->resident_ctas < FR_MAX_CTAS &&
+                                  m->resident_warps + need->warps <= FR_MAX_WARPS &&
+                                  m->smem_free >= need->shmem));
+  if (!want_room) return PLAN_NONE;
+  const policy_cta_view *q = victim_pending(m, v, n);
+  if (q) {
+    int live = live_entries(s, q);
+    if (m->pcrf_free >= live) {
+      *move = q;
+      *move_cycles = lvc_lookup(s, m, q) + chain_cycles(live);
+      return PLAN_MOVE;
+    }
+    s->kern.pcrf_full_stalls++;
+    return PLAN_NONE;
   }
-  /* Fig. 6a: move the stalled CTA out so that a new CTA can take its ACRF space */
-  if (can_add && m->pcrf_free >= live) {
-    out->out_slot = a->slot;
-    out->out_cycles = lvc_lookup(s, m, a) + chain_cycles(live);
-    return 1;
+  if (a) {
+    int live = live_entries(s, a);
+    if (m->pcrf_free >= live) {
+      out->out_slot = a->slot;
+      out->out_cycles = max64(ctx, lvc_lookup(s, m, a) + chain_cycles(live));
+      return PLAN_SWITCH;
+    }
+    s->kern.pcrf_full_stalls++;
   }
-  if (m->pcrf_free < live) s->kern.pcrf_full_stalls++;
-  return 0;
+  return PLAN_NONE;
 }
 
 static const policy_cta_view *find_view(const policy_cta_view *v, int n, int slot) {
@@ -370,57 +439,77 @@ static const policy_cta_view *find_view(const policy_cta_view *v, int n, int slo
   return NULL;
 }
 
-/* Accounting of a switch:
- *   out alone (Fig. 6a): PCRF entries taken at the start; the ACRF space and the hardware slots
- *     are released when the registers have moved (switch_done), for a new CTA;
- *   swap (Fig. 6b): the resuming CTA's entries are freed and the stalled CTA's taken at the
- *     start; the ACRF space and slots pass from one to the other;
- *   in alone: ACRF space and slots taken, PCRF entries freed at the start. */
+/* Live registers of `v` go to the PCRF: accounting and stats. */
+static void to_pcrf(fr_state *s, fr_sm *m, const policy_cta_view *v) {
+  fr_cta *c = &m->ctas[v->slot];
+  int live = live_entries(s, v);
+  c->entries = live;
+  c->in_pcrf = 1;
+  m->pcrf_free -= live;
+  s->kern.reg_moves++;
+  s->kern.moved_entries += (uint64_t)live;
+  int unfinished = 0;
+  for (int w = 0; w < v->nwarps; w++) unfinished += v->warps[w].tw && !v->warps[w].exited;
+  s->kern.full_entries += (uint64_t)unfinished * (uint64_t)regs_per_thread(s);
+}
+
+/* Accounting: scheduling slots (active_ctas/warps) and ACRF registers are taken when a switch
+ * starts and released when it completes (switch_done) for a CTA leaving them alone; in a swap
+ * they pass from one CTA to the other. PCRF entries are taken and freed at the start. */
 static int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_t now,
                             policy_switch *out) {
-  (void)now;
   fr_state *s = st(p);
   fr_sm *m = &s->sm[sm];
   if (s->degraded) return 0;
-  if (m->busy) {
+  if (m->busy || now < m->rmu_until) {
     m->want_in = oldest(v, n, 0) != NULL;
     return 0;
   }
   m->want_in = 0;
-  if (!fr_plan(s, m, v, n, out)) return 0;
-  m->busy = 1;
-  if (out->in_slot >= 0) {
-    fr_cta *c = &m->ctas[out->in_slot];
-    m->pcrf_free += c->entries;
-    s->kern.restored_entries += (uint64_t)c->entries;
-    c->entries = 0;
-    c->state = PCTA_SWITCH_IN;
-    c->in_acrf = 1;
-    m->pending--;
-    s->kern.switches_in++;
-    if (out->out_slot < 0) {
-      m->acrf_free -= s->need.regs;
-      m->active_ctas++;
-      m->active_warps += s->need.warps;
-      s->kern.switch_cycles += out->in_cycles;
-    }
+  const policy_cta_view *move = NULL;
+  uint64_t move_cycles = 0;
+  int plan = fr_plan(s, m, v, n, out, &move, &move_cycles);
+  if (plan == PLAN_NONE) return 0;
+  if (plan == PLAN_MOVE) { /* a pending CTA's registers leave the ACRF; no context moves */
+    to_pcrf(s, m, move);
+    m->acrf_free += s->need.regs;
+    m->rmu_until = now + move_cycles;
+    s->kern.switch_cycles += move_cycles;
+    s->kern.rmu_ops++;
+    return 0;
   }
-  if (out->out_slot >= 0) {
+  m->busy = 1;
+  s->kern.rmu_ops++;
+  fr_cta *in = out->in_slot >= 0 ? &m->ctas[out->in_slot] : NULL;
+  fr_cta *o = out->out_slot >= 0 ? &m->ctas[out->out_slot] : NULL;
+  if (o) {
     const policy_cta_view *a = find_view(v, n, out->out_slot);
-    fr_cta *c = &m->ctas[out->out_slot];
-    int live = live_entries(s, a);
-    c->entries = live;
-    c->state = PCTA_SWITCH_OUT;
-    c->in_acrf = out->in_slot < 0; /* released at switch_done */
-    m->pcrf_free -= live;
+    o->state = PCTA_SWITCH_OUT;
     m->pending++;
     s->kern.switches_out++;
-    s->kern.swaps += out->in_slot >= 0;
-    s->kern.moved_entries += (uint64_t)live;
-    int unfinished = 0;
-    for (int w = 0; w < a->nwarps; w++) unfinished += a->warps[w].tw && !a->warps[w].exited;
-    s->kern.full_entries += (uint64_t)unfinished * (uint64_t)regs_per_thread(s);
     s->kern.switch_cycles += out->out_cycles;
+    /* its registers leave the ACRF when the one coming in needs them or no CTA comes in */
+    if (!in || (in->in_pcrf && m->acrf_free < s->need.regs)) to_pcrf(s, m, a);
+    o->release = !in; /* slots (and ACRF, if moved) freed when the switch completes */
+  }
+  if (in) {
+    in->state = PCTA_SWITCH_IN;
+    m->pending--;
+    s->kern.switches_in++;
+    if (!o) s->kern.switch_cycles += out->in_cycles;
+    if (in->in_pcrf) {
+      m->pcrf_free += in->entries;
+      s->kern.restored_entries += (uint64_t)in->entries;
+      s->kern.reg_restores++;
+      in->entries = 0;
+      in->in_pcrf = 0;
+      /* ACRF space: the stalled CTA's, when its registers moved out, else free space */
+      if (!(o && o->in_pcrf)) m->acrf_free -= s->need.regs;
+    }
+    if (!o) {
+      m->active_ctas++;
+      m->active_warps += s->need.warps;
+    }
   }
   return 1;
 }
@@ -432,11 +521,11 @@ static void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state sta
   fr_sm *m = &s->sm[sm];
   fr_cta *c = &m->ctas[cta_slot];
   c->state = state;
-  if (state == PCTA_PENDING && c->in_acrf) { /* moved out alone: its ACRF space is free now */
-    c->in_acrf = 0;
-    m->acrf_free += s->need.regs;
+  if (state == PCTA_PENDING && c->release) { /* left alone: its slots (and ACRF) are free */
+    c->release = 0;
     m->active_ctas--;
     m->active_warps -= s->need.warps;
+    if (c->in_pcrf) m->acrf_free += s->need.regs;
   }
   m->busy = 0;
   for (int i = 0; i < p->sm_cta_slots; i++)
@@ -482,14 +571,15 @@ static void fr_stats_out(const policy *p, stats_record *out, int total) {
   stats_u64(out, "finereg_degraded_kernels", t.degraded_kernels);
   stats_u64(out, "finereg_switches_out", t.switches_out);
   stats_u64(out, "finereg_switches_in", t.switches_in);
-  stats_u64(out, "finereg_swaps", t.swaps);
+  stats_u64(out, "finereg_reg_moves_to_pcrf", t.reg_moves);
+  stats_u64(out, "finereg_reg_restores_from_pcrf", t.reg_restores);
   stats_u64(out, "finereg_live_regs_moved", t.moved_entries);
   stats_u64(out, "finereg_regs_allocated_of_moved", t.full_entries);
   stats_f64(out, "finereg_live_fraction_moved",
             stats_ratio((double)t.moved_entries, (double)t.full_entries));
   stats_u64(out, "finereg_regs_restored", t.restored_entries);
   stats_f64(out, "finereg_switch_cycles_mean",
-            stats_ratio((double)t.switch_cycles, (double)(t.switches_out + t.switches_in - t.swaps)));
+            stats_ratio((double)t.switch_cycles, (double)t.rmu_ops));
   stats_f64(out, "finereg_pcrf_occupancy_mean",
             stats_ratio((double)t.pcrf_used_sum, (double)t.sm_cycles * s->pcrf_entries));
   stats_u64(out, "finereg_pcrf_entries_max", t.pcrf_used_max);
@@ -515,6 +605,7 @@ const policy_ops policy_finereg = {
     .cta_admit = fr_cta_admit,
     .cta_exit = fr_cta_exit,
     .tick = fr_tick,
+    .cta_start_state = fr_start_state,
     .switch_decide = fr_switch_decide,
     .switch_done = fr_switch_done,
     .report = fr_report,
