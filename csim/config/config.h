@@ -155,6 +155,7 @@ typedef struct gpu_config {
   /* VT+RegMutex (-rfsim_policy regmutex; finereg.txt sec. VI-A): csim/policy/vt.c. */
   int regmutex_srp_pct;            /* -regmutex_srp_pct: shared register pool, % of the RF */
   int regmutex_brs_pct;            /* -regmutex_brs_pct: base register set, % of a thread's */
+  int regdram_mem_ctas;            /* -regdram_mem_ctas: CTAs per SM with contexts in memory */
   double spshare_t;                /* -spshare_t: threshold t of scratchpad sharing */
   int spshare_owf;                 /* -spshare_owf: owner-warp-first scheduling */
 } gpu_config;

@@ -103,6 +103,7 @@ void config_defaults(gpu_config *c) {
   c->finereg_pcrf_kb = 64;
   c->regmutex_srp_pct = 28;
   c->regmutex_brs_pct = 50;
+  c->regdram_mem_ctas = 4;
   c->regshare_owf = 1;
   c->regshare_unroll = 1;
   c->regshare_dyn = 1;

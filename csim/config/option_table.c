@@ -152,6 +152,8 @@ const opt_def config_options[] = {
       "VT+RegMutex: shared register pool, percent of the register file (FineReg: 28.1 avg)"),
   INT("regmutex_brs_pct", regmutex_brs_pct, 1, 100,
       "VT+RegMutex: base register set, percent of a thread's registers"),
+  INT("regdram_mem_ctas", regdram_mem_ctas, 0, 128,
+      "Reg+DRAM: CTAs per SM whose register contexts may be in memory (0: Virtual Thread)"),
 };
 
 const size_t config_option_count = sizeof config_options / sizeof config_options[0];

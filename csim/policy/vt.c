@@ -16,9 +16,12 @@
  *   warp register) to memory, and the resuming CTA's context is read back (if it ever ran), as
  *   real accesses through the SM's L1, the NoC, L2 and DRAM (cta_switch.c issues them one per
  *   cycle when the LD/ST unit leaves the L1 free; the switch completes when the stores are
- *   accepted and the loads have returned). Resident CTAs are capped by the CTA status monitor
- *   FineReg shares with these designs (128 CTAs, 512 warps) and shared memory; the paper tuned
- *   the number of CTAs in DRAM per application, rfsim takes the cap.
+ *   accepted and the loads have returned). At most -regdram_mem_ctas CTAs per SM have their
+ *   contexts in memory (the paper "varied the number of pending CTAs in the off-chip memory to
+ *   find its best-performance setup for every application"; make experiments-finereg sweeps
+ *   it and keeps each workload's best); 0 is Virtual Thread. Resident CTAs are also capped by
+ *   the CTA status monitor FineReg shares with these designs (128 CTAs, 512 warps) and by
+ *   shared memory.
  *
  * -rfsim_policy regmutex: RegMutex (Khorasani et al.) merged with Virtual Thread, as the paper
  *   evaluates it ("VT+RegMutex", sec. VI-A). Each warp owns a base register set (BRS,
@@ -74,6 +77,7 @@ typedef struct vt_sm {
   int rf_free, smem_free;
   int active_ctas, active_warps, resident_ctas, resident_warps, pending;
   int busy;
+  int in_mem;         /* Reg+DRAM: CTAs whose register contexts are in memory */
   vt_cta *ctas;
   int srp_free;       /* RegMutex: free SRP chunks */
   uint8_t *holds;     /* RegMutex: per (CTA slot, warp id), holds a chunk */
@@ -215,10 +219,11 @@ static int vt_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
       m->smem_free < n->shmem)
     return 0;
   int in_rf = m->rf_free >= n->regs;
-  if (!in_rf && !s->dram) return 0;
+  if (!in_rf && (!s->dram || m->in_mem >= p->cfg->regdram_mem_ctas)) return 0;
   /* a new CTA starts active when there is a scheduling slot and no pending CTA waits for one */
   int active = in_rf && active_room(s, m) && m->pending == 0;
   if (in_rf) m->rf_free -= n->regs;
+  else m->in_mem++;
   m->smem_free -= n->shmem;
   m->resident_ctas++;
   m->resident_warps += n->warps;
@@ -427,11 +432,13 @@ static int vt_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
     if (out->out_lines) {
       o->in_rf = 0;
       m->rf_free += s->need.regs;
+      m->in_mem++;
     }
   }
   if (!in->in_rf) {
     in->in_rf = 1;
     m->rf_free -= s->need.regs;
+    m->in_mem--;
   }
   return 1;
 }
