@@ -90,7 +90,7 @@ static void test_straight_line(void **state) {
   liveness_free(l);
 }
 
-/* R0 = S2R; R2 = 0; R5 = 7; 3 x { R1 = LDG [R0]; R2 = R2 + R1; R0 = R0 + 4; R6 = R0 }; STG [R0], R2+R5
+/* R0 = S2R; R2 = 0; R5 = 7; 3 x {R1 = LDG [R0]; R2 += R1; R0 += 4; R6 = R0}; STG [R0], R2+R5
  * The loop body's PCs repeat: R0 and R2 are loop-carried, R5 is live through the loop, R1 only
  * between its load and its use, R6 is dead (written, never read). */
 static void test_loop_repeated_pcs(void **state) {

@@ -16,7 +16,9 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->id = id;
   s->cfg = c;
   s->pol = p;
-  s->n_warp_slots = p->sm_warp_slots > 0 ? p->sm_warp_slots : c->max_threads_per_sm / c->warp_size;
+  /* a policy with CTA switching holds more CTAs and warps than the hardware runs at once */
+  s->n_warp_slots =
+      p->sm_warp_slots > 0 ? p->sm_warp_slots : c->max_threads_per_sm / c->warp_size;
   s->n_cta_slots = p->sm_cta_slots > 0 ? p->sm_cta_slots : c->shader_cta;
   s->last_issued = -1;
   s->free_load = -1;

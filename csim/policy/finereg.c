@@ -2,14 +2,23 @@
  *
  * The register file is split into an active CTA register file (ACRF, -finereg_acrf_kb) and a
  * pending CTA register file (PCRF, -finereg_pcrf_kb; the paper: 128 KB each of a 256 KB file,
- * sec. VI-A). A CTA starts by allocating all its registers in the ACRF (sec. IV-A). When every
- * warp of an active CTA waits on a long-latency load (csim/core/cta_switch.c finds such CTAs),
- * only its live registers (csim/policy/liveness.c: the registers live at each warp's next
- * instruction) move to the PCRF, one 128-byte entry per warp register, and the freed ACRF takes
- * either a new CTA (Fig. 6a, while the PCRF has room) or a pending CTA that is ready to resume
- * (Fig. 6b: switching is allowed when the stalled CTA's live registers fit the PCRF's free
- * entries plus those the resuming CTA frees, sec. IV-A, V-E). A stalled CTA that cannot move
- * stays in the ACRF (sec. V-B) and the cycle counts as a PCRF-full stall (Fig. 14b).
+ * sec. VI-A). A CTA starts by allocating all its registers in the ACRF (sec. IV-A). Each
+ * resident CTA has a context location (pipeline = active, or shared memory = pending) and a
+ * register location (ACRF, or its live registers in the PCRF), the two fields of the CTA
+ * status monitor (sec. V-B, Table IV):
+ *   - a CTA admitted beyond the scheduling limit (CTA slots, warp slots) while the ACRF has
+ *     room starts pending with its registers in the ACRF, ready to run (context 1, register 2:
+ *     the first candidates to resume, sec. V-B);
+ *   - when every warp of an active CTA waits on a long-latency load (csim/core/cta_switch.c
+ *     finds such CTAs) and a pending CTA is ready, their contexts swap; the stalled CTA's
+ *     registers stay in the ACRF unless the resuming CTA needs their space;
+ *   - when the ACRF is needed (for a new CTA, Fig. 6a, or a ready CTA whose registers are in
+ *     the PCRF), only the live registers (csim/policy/liveness.c: live at each warp's next
+ *     instruction) of a CTA that waits on loads move to the PCRF, one 128-byte entry per warp
+ *     register; a stalled CTA's live registers may also take a resuming CTA's place in the
+ *     PCRF if they fit its free entries plus those the resuming CTA frees (Fig. 6b, sec. V-E).
+ *     A CTA that cannot move stays where it is (sec. V-B) and the cycle counts as a PCRF-full
+ *     stall (Fig. 14b).
  *
  * Resident CTAs: up to 128 CTAs / 512 warps per SM (the CTA status monitor's size, sec. V-F);
  * active CTAs within the hardware's CTA slots, warp slots and the ACRF; shared memory stays
@@ -22,13 +31,15 @@
  * pipelined one 128-byte register per cycle after a 4-cycle first access (sec. V-E: "at least
  * four clock cycles to access a PCRF tag and the corresponding register. Retrieving the chain
  * of live registers is pipelined"). The PCRF has one port, so a swap's restore and store
- * serialise. One switch at a time per SM (one RMU). The RTL units can replace fr_plan's
- * answer (switch/no switch and its cycles) with their valid/done outputs.
+ * serialise. Context moves (the switching logic FineReg adopts from Virtual Thread) take one
+ * cycle per warp (rfsim's estimate). One switch at a time per SM (one RMU). The RTL units can
+ * replace fr_plan's answer (what to switch and its cycles) with their valid/done outputs.
  *
  * PCRF capacity is counted in tagged entries as Fig. 11 organises it: pcrf bytes / 128 entries,
  * each with a tag of valid, end, next pointer (log2 entries: 10 bits at 1024 entries), warp id
- * (5 bits) and register index (6 bits): 21 bits at the paper's size. The 6-bit register field
- * limits a kernel to R0-R63 (checked at kernel start).
+ * (5 bits) and register index (6 bits). Those fields add up to 23 bits (finereg_pcrf_tag_bits);
+ * the paper states 21 bits and 2.15 KB for 1024 tags (1024 x 21 b = 2,688 B). The 6-bit
+ * register field limits a kernel to R0-R63 (checked at kernel start).
  *
  * A trace in which every allocated register is live at every PC gains nothing from moving only
  * live registers: the kernel then runs as the baseline (the whole register file, no switching)
@@ -583,9 +594,11 @@ static void fr_stats_out(const policy *p, stats_record *out, int total) {
   stats_f64(out, "finereg_pcrf_occupancy_mean",
             stats_ratio((double)t.pcrf_used_sum, (double)t.sm_cycles * s->pcrf_entries));
   stats_u64(out, "finereg_pcrf_entries_max", t.pcrf_used_max);
-  stats_f64(out, "finereg_pending_ctas_mean", stats_ratio((double)t.pending_sum, (double)t.sm_cycles));
+  stats_f64(out, "finereg_pending_ctas_mean",
+            stats_ratio((double)t.pending_sum, (double)t.sm_cycles));
   stats_u64(out, "finereg_pending_ctas_max", t.pending_max);
-  stats_f64(out, "finereg_active_ctas_mean", stats_ratio((double)t.active_sum, (double)t.sm_cycles));
+  stats_f64(out, "finereg_active_ctas_mean",
+            stats_ratio((double)t.active_sum, (double)t.sm_cycles));
   stats_u64(out, "finereg_pcrf_full_stall_cycles", t.pcrf_full_stalls);
   stats_u64(out, "finereg_lvc_hits", t.lvc_hits);
   stats_u64(out, "finereg_lvc_misses", t.lvc_misses);
