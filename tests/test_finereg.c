@@ -273,6 +273,38 @@ static void test_bad_options(void **state) {
   stats_free(&r);
 }
 
+/* ---- Reg+DRAM: contexts through memory; resuming prefers CTAs whose registers are on chip ----
+ * lb (register-bound) with 4 CTAs per SM allowed in memory: contexts are written and read back
+ * through L2/DRAM, and the run completes. (Before resuming preferred register-file CTAs, this
+ * run deadlocked: the oldest ready CTA was in memory, the register file was full of ready
+ * pending CTAs and nothing was active; the watchdog caught it.) */
+static void test_regdram_contexts_through_memory(void **state) {
+  (void)state;
+  const char *const opts[][2] = {{"-rfsim_policy", "regdram"}, {"-regdram_mem_ctas", "4"}};
+  gpu_config c;
+  load_config(&c, opts, 2);
+  stats_record r;
+  free(run(&c, "lb", &r));
+  result b = run_one("baseline", "lb", NULL);
+  assert_int_equal(su(&r, "gpgpu_n_tot_w_icount"), b.warp_insts);
+  assert_int_equal(su(&r, "gpu_completed_cta"), b.ctas);
+  assert_true(su(&r, "regdram_context_lines_written") > 0);
+  assert_true(su(&r, "regdram_context_lines_read") > 0);
+  assert_true(su(&r, "regdram_context_bytes") ==
+              128 * (su(&r, "regdram_context_lines_written") +
+                     su(&r, "regdram_context_lines_read")));
+  assert_true(su(&r, "dram_writes") > b.dram_writes); /* the contexts reach DRAM */
+  assert_true(su(&r, "rfsim_resident_ctas_max_per_sm") > b.resident_max);
+  stats_free(&r);
+  /* 0 contexts in memory is Virtual Thread, cycle for cycle */
+  const char *const zero[][2] = {{"-rfsim_policy", "regdram"}, {"-regdram_mem_ctas", "0"}};
+  load_config(&c, zero, 2);
+  free(run(&c, "lb", &r));
+  assert_int_equal(su(&r, "gpu_sim_cycle"), run_one("vt", "lb", NULL).cycles);
+  assert_int_equal(su(&r, "regdram_context_lines_written"), 0);
+  stats_free(&r);
+}
+
 /* ---- a switch that never completes: the watchdog reports it ---- */
 
 typedef struct stuck_state {
@@ -375,6 +407,7 @@ int main(void) {
       cmocka_unit_test(test_all_live_degrades_to_baseline),
       cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_watchdog_reports_stuck_switch),
+      cmocka_unit_test(test_regdram_contexts_through_memory),
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_type_s_workloads),
       cmocka_unit_test(test_type_r_workloads),

@@ -362,6 +362,18 @@ static const policy_cta_view *oldest(const policy_cta_view *v, int n, int want_s
 static uint64_t ctx_cycles(const fr_state *s) { return (uint64_t)s->need.warps; }
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* The oldest ready pending CTA whose registers are in the PCRF (in_pcrf 1) or the ACRF. */
+static const policy_cta_view *oldest_ready(const fr_sm *m, const policy_cta_view *v, int n,
+                                           int in_pcrf) {
+  const policy_cta_view *best = NULL;
+  for (int i = 0; i < n; i++)
+    if (v[i].ready && m->ctas[v[i].slot].in_pcrf == in_pcrf &&
+        (!best || v[i].since < best->since ||
+         (v[i].since == best->since && v[i].linear_id < best->linear_id)))
+      best = &v[i];
+  return best;
+}
+
 /* The oldest pending CTA whose registers are in the ACRF and that waits on loads: its live
  * registers can move to the PCRF without delaying anything that could run. */
 static const policy_cta_view *victim_pending(const fr_sm *m, const policy_cta_view *v, int n) {
@@ -383,8 +395,11 @@ enum { PLAN_NONE = 0, PLAN_SWITCH, PLAN_MOVE };
  * move from the ACRF to the PCRF (taking *move_cycles), or PLAN_NONE. */
 static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, policy_switch *out,
                    const policy_cta_view **move, uint64_t *move_cycles) {
-  const policy_cta_view *a = oldest(v, n, 1);  /* stalled active CTA */
-  const policy_cta_view *pd = oldest(v, n, 0); /* ready pending CTA */
+  const policy_cta_view *a = oldest(v, n, 1); /* stalled active CTA */
+  /* the ready pending CTA to resume: first one whose registers are in the ACRF (context 1,
+   * register 2), then one whose live registers are in the PCRF (both 1), sec. V-B */
+  const policy_cta_view *pd = oldest_ready(m, v, n, 0);
+  if (!pd) pd = oldest_ready(m, v, n, 1);
   const cta_needs *need = &s->need;
   int acrf_room = m->acrf_free >= need->regs;
   uint64_t ctx = ctx_cycles(s);

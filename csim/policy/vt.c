@@ -364,6 +364,18 @@ static const policy_cta_view *oldest(const vt_sm *m, const policy_cta_view *v, i
   return best;
 }
 
+/* The oldest ready pending CTA whose registers are (in_rf 1) or are not in the register file. */
+static const policy_cta_view *oldest_ready(const vt_sm *m, const policy_cta_view *v, int n,
+                                           int in_rf) {
+  const policy_cta_view *best = NULL;
+  for (int i = 0; i < n; i++)
+    if (v[i].ready && m->ctas[v[i].slot].in_rf == in_rf &&
+        (!best || v[i].since < best->since ||
+         (v[i].since == best->since && v[i].linear_id < best->linear_id)))
+      best = &v[i];
+  return best;
+}
+
 /* Lines of one CTA's whole register context: one 128-byte line per warp register. */
 static uint32_t context_lines(const vt_state *s) {
   return (uint32_t)(s->need.regs_per_warp / 32 * s->need.warps);
@@ -376,7 +388,11 @@ static uint64_t slot_addr(int sm, int slot) {
 /* The one place that decides a switch and its latency. */
 static int vt_plan(vt_state *s, vt_sm *m, int sm, const policy_cta_view *v, int n,
                    policy_switch *out) {
-  const policy_cta_view *a = oldest(m, v, n, 1), *pd = oldest(m, v, n, 0);
+  /* resume first a ready CTA whose registers are in the register file, then one whose context
+   * is in memory (which needs register-file space: with none free and no stalled CTA to take
+   * it from, it waits until a CTA finishes or stalls) */
+  const policy_cta_view *a = oldest(m, v, n, 1), *pd = oldest_ready(m, v, n, 1);
+  if (!pd) pd = oldest_ready(m, v, n, 0);
   if (!pd) return 0;
   vt_cta *pc = &m->ctas[pd->slot];
   uint64_t w = (uint64_t)s->need.warps;
