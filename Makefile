@@ -11,7 +11,7 @@
 RFSIM_DEPS       ?= bash tools/deps.sh
 RFSIM_DEPS_GOALS := all demo test bench synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
-                    experiments-warpman experiments-regshare compare fuzz test-sanitize
+                    experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize
 rfsim_goals      := $(or $(MAKECMDGOALS),all)
 FUZZ_PACKAGES    := clang libclang-rt-14-dev  # only `make fuzz` needs them
 ifeq ($(RFSIM_DEPS_CHECKED),)
@@ -45,7 +45,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare
+.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -133,6 +133,10 @@ waves-screenshot:
 # WarpMan modes on the WarpMan workloads: out/experiments/warpman.md and .png (about a minute).
 experiments-warpman: all workloads
 	@bash tools/experiments_warpman.sh
+
+# FineReg, VT, Reg+DRAM, VT+RegMutex on the FineReg analogs (gtx980): out/experiments/finereg.md
+experiments-finereg: all workloads
+	@bash tools/experiments_finereg.sh
 
 # Register and scratchpad sharing on Set-1/2/3 (tesla_c2050): out/experiments/regshare.md, .png
 experiments-regshare: all workloads

@@ -108,7 +108,7 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   double t0 = seconds_now();
   trace_list *list;
   if (trace_list_read(o->trace, &list, d) < 0) return -1;
-  gpu_hw hw = {o->hw, NULL};
+  gpu_hw hw = {o->hw, NULL, NULL};
   if (o->wave) {
     hw.wave = wave_open(o->wave, o->wave_from, o->wave_to, d);
     if (!hw.wave) {

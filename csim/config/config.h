@@ -171,6 +171,14 @@ typedef struct gpu_config {
   int regshare_unroll;             /* -regshare_unroll: renumber registers by first use */
   int regshare_dyn;                /* -regshare_dyn: dynamic warp execution */
   long long regshare_dyn_period;   /* -regshare_dyn_period: cycles between stall comparisons */
+
+  /* FineReg (-rfsim_policy finereg; finereg.txt sec. IV-V): csim/policy/finereg.c. */
+  int finereg_acrf_kb;             /* -finereg_acrf_kb: active CTA register file, KB */
+  int finereg_pcrf_kb;             /* -finereg_pcrf_kb: pending CTA register file, KB */
+  /* VT+RegMutex (-rfsim_policy regmutex; finereg.txt sec. VI-A): csim/policy/vt.c. */
+  int regmutex_srp_pct;            /* -regmutex_srp_pct: shared register pool, % of the RF */
+  int regmutex_brs_pct;            /* -regmutex_brs_pct: base register set, % of a thread's */
+  int regdram_mem_ctas;            /* -regdram_mem_ctas: CTAs per SM with contexts in memory */
   double spshare_t;                /* -spshare_t: threshold t of scratchpad sharing */
   int spshare_owf;                 /* -spshare_owf: owner-warp-first scheduling */
 } gpu_config;

@@ -118,6 +118,11 @@ void config_defaults(gpu_config *c) {
   c->warpman_duel_window = 2000;
   /* the papers' evaluated setting: 90% sharing with every optimization */
   c->regshare_t = 0.1;
+  c->finereg_acrf_kb = 64; /* half of the default (GTX 480) 128 KB file each: the paper's split */
+  c->finereg_pcrf_kb = 64;
+  c->regmutex_srp_pct = 28;
+  c->regmutex_brs_pct = 50;
+  c->regdram_mem_ctas = 4;
   c->regshare_owf = 1;
   c->regshare_unroll = 1;
   c->regshare_dyn = 1;

@@ -151,7 +151,7 @@ const opt_def config_options[] = {
   INT("rfsim_mem_chunk_bytes", mem_chunk_bytes, 32, BIG, "channel interleaving granule, bytes"),
 
   /* rfsim's own. */
-  STR("rfsim_policy", policy, "resource policy (baseline, warpman, regshare, spshare)"),
+  STR("rfsim_policy", policy, "resource policy (baseline, warpman, regshare, spshare, finereg, vt, regdram, regmutex)"),
   LL("rfsim_watchdog", watchdog_cycles, 1, LLONG_MAX, "cycles without progress before abort"),
   LL("gpgpu_max_cycle", max_cycles, 0, LLONG_MAX, "stop after this many cycles (0: no limit)"),
   INT("gpgpu_kernel_launch_latency", kernel_launch_latency, 0, BIG,
@@ -179,6 +179,18 @@ const opt_def config_options[] = {
   DOUBLE("spshare_t", spshare_t, 0.001, 1.0,
          "scratchpad sharing threshold t: pairs get (1+t)*Rtb bytes, (1-t)*100 % shared"),
   BOOL("spshare_owf", spshare_owf, "scratchpad sharing: owner-warp-first scheduling"),
+
+  /* FineReg (-rfsim_policy finereg). */
+  INT("finereg_acrf_kb", finereg_acrf_kb, 0, BIG,
+      "FineReg active CTA register file, KB (paper: 128 of a 256 KB register file)"),
+  INT("finereg_pcrf_kb", finereg_pcrf_kb, 0, BIG,
+      "FineReg pending CTA register file, KB (paper: 128); ACRF + PCRF <= register file"),
+  INT("regmutex_srp_pct", regmutex_srp_pct, 1, 99,
+      "VT+RegMutex: shared register pool, percent of the register file (FineReg: 28.1 avg)"),
+  INT("regmutex_brs_pct", regmutex_brs_pct, 1, 100,
+      "VT+RegMutex: base register set, percent of a thread's registers"),
+  INT("regdram_mem_ctas", regdram_mem_ctas, 0, 128,
+      "Reg+DRAM: CTAs per SM whose register contexts may be in memory (0: Virtual Thread)"),
 };
 
 const size_t config_option_count = sizeof config_options / sizeof config_options[0];

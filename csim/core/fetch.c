@@ -35,11 +35,16 @@ static int wants_fetch(const sm_warp *w) {
 
 void fetch_stage(sm *s, uint64_t now) {
   int budget = s->cfg->inst_fetch_throughput;
-  for (int i = 0; i < s->n_warp_slots && budget > 0; i++) {
-    /* (fetch_next + i) % slots without dividing: both terms are below slots. fetch_next moves
-     * on after each fetch, so with a budget above 1 the scan continues from there + i. */
-    int slot = s->fetch_next + i;
-    if (slot >= s->n_warp_slots) slot -= s->n_warp_slots;
+  /* Round robin over the hardware's warp slots; with CTA switching (more resident warps than
+   * the hardware's slots) over every slot ever used, since slots above warp_hwm hold nothing. */
+  int nslots = s->cfg->max_threads_per_sm / s->cfg->warp_size;
+  if (s->warp_hwm > nslots) nslots = s->warp_hwm;
+  int start = s->fetch_next % nslots; /* nslots grows when switching raises warp_hwm */
+  for (int i = 0; i < nslots && budget > 0; i++) {
+    /* (start + i) % nslots without dividing per slot: both terms are below nslots. fetch_next
+     * moves on after each fetch, but the scan goes on from start + i, as before. */
+    int slot = start + i;
+    if (slot >= nslots) slot -= nslots;
     sm_warp *w = &s->warps[slot];
     if (!wants_fetch(w)) continue;
     uint8_t n = fetch_group(s, w);
@@ -61,6 +66,6 @@ void fetch_stage(sm *s, uint64_t now) {
       w->fetch_count = n;
     }
     budget--;
-    s->fetch_next = slot + 1 == s->n_warp_slots ? 0 : slot + 1;
+    s->fetch_next = slot + 1 == nslots ? 0 : slot + 1;
   }
 }

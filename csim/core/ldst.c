@@ -32,6 +32,8 @@ int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d)
   memcpy(l->dst, in->dst, sizeof l->dst);
   sm_warp *w = &s->warps[warp];
   w->pending_loads++;
+  l->is_long = in->space != SPACE_SHARED;
+  w->long_loads += l->is_long;
   for (int i = 0; i < in->ndst; i++) w->reg_ready[in->dst[i]] = REG_WAITS_ON_MEMORY;
   return id;
 }
@@ -156,7 +158,8 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
     moved = 1;
   }
   while (l1d_pop_done(s->l1, now, &token)) {
-    sm_load_done(s, (int)token, now);
+    if (token & CS_TOKEN) cs_mem_done(s, token);
+    else sm_load_done(s, (int)token, now);
     moved = 1;
   }
   while (s->nevents > 0 && s->events[0].at <= now) {

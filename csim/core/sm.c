@@ -16,8 +16,10 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->id = id;
   s->cfg = c;
   s->pol = p;
-  s->n_warp_slots = c->max_threads_per_sm / c->warp_size;
-  s->n_cta_slots = c->shader_cta;
+  /* a policy with CTA switching holds more CTAs and warps than the hardware runs at once */
+  s->n_warp_slots =
+      p->sm_warp_slots > 0 ? p->sm_warp_slots : c->max_threads_per_sm / c->warp_size;
+  s->n_cta_slots = p->sm_cta_slots > 0 ? p->sm_cta_slots : c->shader_cta;
   s->last_issued = -1;
   s->free_load = -1;
   s->unit_stride = 1;
@@ -30,7 +32,7 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
   if (!s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
-      exec_init(s, d) < 0) {
+      exec_init(s, d) < 0 || cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
   }
@@ -61,6 +63,7 @@ void sm_destroy(sm *s) {
   if (s->l1i) l1d_destroy(s->l1i);
   sched_free(s);
   opcoll_destroy(s->oc);
+  cs_free(s);
   free(s->warps);
   free(s->reg_ready_pool);
   free(s->ctas);
@@ -100,6 +103,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
       break;
     }
   if (slot < 0) return -1;
+  if (slot >= s->warp_hwm) s->warp_hwm = slot + 1;
   sm_cta *c = &s->ctas[cta_slot];
   sm_warp *w = &s->warps[slot];
   uint64_t *regs = w->reg_ready;
@@ -143,6 +147,7 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
     if (launch_warp(s, slot, i, now) < 0)
       return rf_fail(d, "SM %d: policy admitted %d warps but only %d warp slots are free", s->id,
                      nwarps_now, i);
+  cs_launched(s, slot, now);
   return 0;
 }
 
@@ -199,6 +204,7 @@ void sm_load_done(sm *s, int load, uint64_t now) {
   w->sb_pc = UINT32_MAX;
   exec_written(s, l->warp, l->dst, l->ndst, now);
   w->pending_loads--;
+  w->long_loads -= l->is_long;
   int slot = l->warp;
   l->warp = -1;
   l->remaining = s->free_load; /* free list threads through `remaining` */
@@ -383,6 +389,9 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   if (executed < 0) return -1;
   int issued = issue_stage(s, now, d);
   if (issued < 0) return -1;
+  int switched = cs_cycle(s, now, d);
+  if (switched < 0) return -1;
+  issued |= switched;
   fetch_stage(s, now);
   if (s->pol->ops->tick) s->pol->ops->tick(s->pol, s->id, now);
   s->cnt.active_cycles++;
@@ -428,4 +437,5 @@ void sm_report_warps(const sm *s, FILE *out) {
               c->tb.id[0], c->tb.id[1], c->tb.id[2], c->nwarps - c->launched, c->nwarps,
               s->pol->ops->name);
   }
+  cs_report(s, out);
 }

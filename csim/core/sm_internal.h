@@ -31,6 +31,7 @@ typedef struct sm_warp {
   uint8_t fetching;      /* an L1I access for this warp is outstanding */
   uint8_t fetch_count;   /* instructions that access brings */
   uint32_t pending_loads;/* load instructions whose data has not returned */
+  uint32_t long_loads;   /* ...of which global/local (not shared): cta_switch.c's stall test */
   uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
   uint32_t pending_stores;/* store accesses sent below the L1 and not yet acknowledged */
   uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
@@ -59,6 +60,7 @@ typedef struct sm_load {
   int warp;              /* warp slot; -1 = free entry */
   int remaining;
   uint8_t ndst;
+  uint8_t is_long;        /* not a shared-memory load */
   uint8_t dst[TRACE_MAX_DST];
 } sm_load;
 
@@ -91,6 +93,7 @@ struct sm {
   const gpu_config *cfg;
   policy *pol;
   int n_warp_slots, n_cta_slots;
+  int warp_hwm;          /* 1 + highest warp slot ever used: slots above never hold a warp */
   sm_warp *warps;
   uint64_t *reg_ready_pool;
   sm_cta *ctas;
@@ -115,6 +118,7 @@ struct sm {
   int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
   sm_counters cnt;
+  struct cta_switch *sw;  /* CTA switching state (cta_switch.c), NULL if the policy has none */
 };
 
 /* sched.c */
@@ -144,6 +148,17 @@ void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now);
 /* fetch.c */
 void fetch_stage(sm *s, uint64_t now);
 void fetch_done(sm *s, int slot);
+
+/* cta_switch.c: CTA switching. L1 tokens with CS_TOKEN set belong to a switch's transfer. */
+#define CS_TOKEN 0x80000000u
+typedef struct cta_switch cta_switch;
+int cs_create(sm *s, rf_diag *d);
+void cs_free(sm *s);
+void cs_launched(sm *s, int cta, uint64_t now);
+int cs_cycle(sm *s, uint64_t now, rf_diag *d);  /* 1 if a switch moved, -1 on error */
+int cs_cta_active(const sm *s, int slot);
+void cs_mem_done(sm *s, uint32_t token);
+void cs_report(const sm *s, FILE *out);
 
 /* sm.c */
 void sm_load_done(sm *s, int load, uint64_t now);

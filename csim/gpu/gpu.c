@@ -34,7 +34,7 @@ struct gpu {
 void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o) { g->trace_cache = *o; }
 
 gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d) {
-  gpu_hw hw = {HW_C, NULL};
+  gpu_hw hw = {HW_C, NULL, NULL};
   return gpu_create_hw(c, &hw, report, d);
 }
 
@@ -44,7 +44,8 @@ gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag 
   g->cfg = c;
   g->report = report;
   g->n_sms = config_num_sms(c);
-  if (policy_create(&g->pol, c, g->n_sms, hw->mode, hw->wave, d) < 0) {
+  if ((hw->ops ? policy_create_ops(&g->pol, hw->ops, c, g->n_sms, hw->mode, hw->wave, d)
+              : policy_create(&g->pol, c, g->n_sms, hw->mode, hw->wave, d)) < 0) {
     free(g);
     return NULL;
   }

@@ -23,6 +23,7 @@ typedef struct gpu_observer {
 typedef struct gpu_hw {
   hw_mode mode;   /* -hw c|rtl|lockstep */
   hw_wave *wave;  /* -wave FILE.fst, or NULL; units add their signals in gpu_create_hw */
+  const struct policy_ops *ops; /* NULL: the policy -rfsim_policy names (tests inject others) */
 } gpu_hw;
 
 /* gpu_create: -hw c, no waveform. */

@@ -34,6 +34,49 @@ typedef struct policy_sm_view {
   uint64_t stall_cycles;  /* scheduler-cycles in which nothing issued, this kernel so far */
 } policy_sm_view;
 
+/* CTA switching (csim/core/cta_switch.c; FineReg, Virtual Thread, Reg+DRAM): a resident CTA is
+ * active (its warps are schedulable) or pending (not schedulable; its registers held elsewhere),
+ * or on its way between the two. */
+typedef enum policy_cta_state {
+  PCTA_ACTIVE = 0,
+  PCTA_SWITCH_OUT, /* being moved out: not schedulable, pending when the switch completes */
+  PCTA_PENDING,
+  PCTA_SWITCH_IN   /* being moved back: schedulable when the switch completes */
+} policy_cta_state;
+
+/* Where one warp of a CTA is: its trace and next instruction (tw NULL: finished/not launched). */
+typedef struct policy_warp_pos {
+  const trace_warp *tw;
+  uint32_t pc;        /* index of its next instruction */
+  uint8_t exited;
+} policy_warp_pos;
+
+/* One resident CTA as the switching machinery sees it. */
+typedef struct policy_cta_view {
+  int slot;
+  policy_cta_state state;
+  int stalled;        /* active: no warp can issue until a long-latency (global/local) load
+                         returns: each unfinished warp waits on one, at a barrier or exited,
+                         and at least one waits on a load */
+  int ready;          /* pending: some warp would be able to issue (its loads returned) */
+  uint64_t since;     /* cycle the CTA entered `state` */
+  long linear_id;     /* blockIdx, linear */
+  int nwarps;
+  const policy_warp_pos *warps; /* per warp id */
+} policy_cta_view;
+
+/* A switch the policy starts. The machinery parks `out_slot` (unschedulable at once, pending
+ * after out_cycles and after its out_lines stores were accepted by the L1) and activates
+ * `in_slot` (schedulable after in_cycles and after its in_lines loads returned). Lines are
+ * 128-byte accesses to consecutive addresses from out_addr/in_addr through the L1/L2/DRAM path
+ * (Reg+DRAM); 0 lines for on-chip moves. */
+typedef struct policy_switch {
+  int out_slot, in_slot;              /* -1: none */
+  uint64_t out_cycles, in_cycles;
+  uint32_t out_lines, in_lines;
+  uint64_t out_addr, in_addr;
+} policy_switch;
+
 typedef struct policy policy;
 
 typedef struct policy_ops {
@@ -69,6 +112,18 @@ typedef struct policy_ops {
    * waveform tick: the place to step hardware units (policy->hw_mode, policy->wave). -1 (with
    * d, e.g. a lockstep mismatch) stops the run. */
   int (*cycle)(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d);
+  /* CTA switching (all optional). The state a newly launched CTA starts in (PCTA_ACTIVE or
+   * PCTA_PENDING; absent: active). */
+  policy_cta_state (*cta_start_state)(policy *p, int sm, int cta_slot, uint64_t now);
+  /* Called by the SM after issue in cycles in which some active CTA is stalled or some
+   * pending CTA is ready; `ctas` lists every resident CTA. Returns 1 with *out filled to start
+   * a switch, 0 for none. */
+  int (*switch_decide)(policy *p, int sm, const policy_cta_view *ctas, int n, uint64_t now,
+                       policy_switch *out);
+  /* A CTA finished switching: it is now `state` (PCTA_PENDING or PCTA_ACTIVE). */
+  void (*switch_done)(policy *p, int sm, int cta_slot, policy_cta_state state, uint64_t now);
+  /* Writes the policy's view of SM `sm` (resources, units) for the watchdog report. */
+  void (*report)(const policy *p, int sm, FILE *out);
   /* Appends technique counters to a kernel's record (total = 0, called after the kernel) or
    * to the run's total (total = 1). Printed as `name = value` lines and written to JSON. */
   void (*stats)(const policy *p, stats_record *out, int total);
@@ -81,12 +136,18 @@ struct policy {
   hw_mode hw_mode;  /* how the technique's hardware units run (-hw c|rtl|lockstep) */
   hw_wave *wave;    /* -wave: NULL for none; units add their signals in create */
   int warp_priorities; /* number of warp_priority classes in use (0: none; set by create) */
+  /* Resident CTAs and warps an SM holds (set by create; 0: -gpgpu_shader_cta and threads per
+   * SM / warp size). Larger than the hardware's with CTA switching: pending CTAs are resident. */
+  int sm_cta_slots, sm_warp_slots;
   void *state;
 };
 
 /* Looks up the policy named by cfg->policy and creates it. */
 int policy_create(policy *p, const gpu_config *cfg, int n_sms, hw_mode mode, hw_wave *wave,
                   rf_diag *d);
+/* Creates the policy `ops` (tests: a policy outside the registry). */
+int policy_create_ops(policy *p, const policy_ops *ops, const gpu_config *cfg, int n_sms,
+                      hw_mode mode, hw_wave *wave, rf_diag *d);
 void policy_destroy(policy *p);
 /* Names of all policies, for --help and error messages ("baseline, ..."). */
 void policy_list(char *buf, size_t n);

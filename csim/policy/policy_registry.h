@@ -7,5 +7,9 @@ extern const policy_ops policy_baseline;
 extern const policy_ops policy_warpman;
 extern const policy_ops policy_regshare;
 extern const policy_ops policy_spshare;
+extern const policy_ops policy_finereg;
+extern const policy_ops policy_vt;
+extern const policy_ops policy_regdram;
+extern const policy_ops policy_regmutex;
 
 #endif

@@ -113,7 +113,7 @@ char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_re
   trace_list *l;
   if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
   if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s", d.msg);
-  gpu_hw hw = {(hw_mode)mode, NULL};
+  gpu_hw hw = {(hw_mode)mode, NULL, NULL};
   gpu *g = gpu_create_hw(c, &hw, stderr, &d);
   if (!g) fail_msg("%s", d.msg);
   char *text = NULL;
