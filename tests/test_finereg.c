@@ -96,22 +96,19 @@ static result run_one(const char *policy, const char *w, stats_record *keep) {
   return x;
 }
 
-/* The three memory-bound analogs (AT, SY2, BF: 0.2-2 M cycles, about a minute for all five
- * policies each) run in the normal build; under the sanitizers (5-20x slower) they are left
- * to the normal build's run and counted as such. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#else
-#define SANITIZED 0
-#endif
+/* The three memory-bound analogs (AT, SY2, BF: 0.2-2 M cycles, minutes for all five policies
+ * on a 2-core machine) run in `make experiments-finereg`; here only with RFSIM_LONG_TESTS=1, so
+ * that CI (make test, then every test again under the sanitizers) stays within its time. The
+ * checks below count the workloads that ran. */
 static int is_long(const char *w) {
   return !strcmp(w, "at") || !strcmp(w, "sy2") || !strcmp(w, "bf");
 }
 
 static void check_workload(const char *w, int is_type_s, int counts[NP][3]) {
-  if (SANITIZED && is_long(w)) {
-    print_message("%-4s skipped under the sanitizers (long, memory-bound)\n", w);
-    for (size_t p = 0; p < NP; p++) counts[p][0]++, counts[p][1]++, counts[p][2]++;
+  const char *all = getenv("RFSIM_LONG_TESTS");
+  if (is_long(w) && !(all && *all == '1')) {
+    print_message("%-4s skipped (long; RFSIM_LONG_TESTS=1 runs it, make experiments-finereg "
+                  "does)\n", w);
     return;
   }
   result b = run_one("baseline", w, NULL);
@@ -160,8 +157,8 @@ static void test_type_s_workloads(void **state) {
                   policies[p], counts[p][0], counts[p][2], counts[p][1]);
   /* sec. VI-B: FineReg, VT and Reg+DRAM raise the CTA count of Type-S workloads (bounded by
    * scheduling resources) */
-  for (size_t p = 0; p < NP; p++) assert_true(counts[p][0] >= (int)NS - 2);
-  for (size_t p = 0; p < NP; p++) assert_true(counts[p][1] >= (int)NS - 2);
+  for (size_t p = 0; p < NP; p++) assert_true(counts[p][0] >= counts[p][2] - 2);
+  for (size_t p = 0; p < NP; p++) assert_true(counts[p][1] >= counts[p][2] - 2);
 }
 
 static void test_type_r_workloads(void **state) {
@@ -174,8 +171,8 @@ static void test_type_r_workloads(void **state) {
   /* sec. VI-B: Virtual Thread gains nothing on register-bound workloads; Reg+DRAM and
    * VT+RegMutex do (contexts in memory, smaller base register sets) */
   assert_int_equal(counts[1][0], 0);
-  assert_true(counts[2][0] >= (int)NR / 2);
-  assert_true(counts[0][1] >= (int)NR - 2);
+  assert_true(counts[2][0] >= counts[2][2] / 2);
+  assert_true(counts[0][1] >= counts[0][2] - 2);
 }
 
 /* ---- a kernel whose registers are all live ---- */

@@ -150,7 +150,9 @@ void fetch_stage(sm *s, uint64_t now);
 void fetch_done(sm *s, int slot);
 
 /* cta_switch.c: CTA switching. L1 tokens with CS_TOKEN set belong to a switch's transfer. */
-#define CS_TOKEN 0x80000000u
+/* (Not bit 31: that is MEM_ACK_TOKEN, csim/mem/mem.h; a switch's writes want no acknowledgement,
+ * they are counted done when sent, and an ack would be charged to warp slot <CTA slot>.) */
+#define CS_TOKEN 0x40000000u
 typedef struct cta_switch cta_switch;
 int cs_create(sm *s, rf_diag *d);
 void cs_free(sm *s);
