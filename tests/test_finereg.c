@@ -34,6 +34,7 @@
 
 #include "../csim/config/config.h"
 #include "../csim/gpu/gpu.h"
+#include "../csim/policy/finereg_rmu.h"
 #include "../csim/policy/policy.h"
 #include "../csim/trace/trace.h"
 #include "common/test_util.h"
@@ -411,6 +412,60 @@ static void test_deterministic(void **state) {
   }
 }
 
+/* The policy's driver of the units (csim/policy/finereg_rmu.c) on test_hw_fr_switch's two
+ * directed switches: the cycles it returns (the policy's switch latency less the 3-cycle data
+ * pipeline) are the units' cycles of csim/hw/finereg/README.md's count, plus the off-chip
+ * load of each missed vector. */
+static void test_rmu_switch_cycles_directed(void **state) {
+  (void)state;
+  rf_diag d;
+  fr_rmu *r = fr_rmu_new(0, HW_C, NULL, 1024, &d);
+  if (!r) fail_msg("%s", d.msg);
+  const uint64_t miss = 100;
+  fr_rmu_req q;
+  memset(&q, 0, sizeof q);
+  q.out_cta = 1;
+  q.in_cta = -1;
+  q.fit_check = 1;
+  q.nwarps = 4;
+  q.now = 10;
+  q.miss_cycles = miss;
+  const uint32_t pa[4] = {0x40, 0x48, 0x50, 0x40};
+  const uint64_t va[4] = {0x5, 0x8000000000000001ULL, 0x0, 0x5};
+  for (int w = 0; w < 4; w++) q.has[w] = 1, q.pc[w] = pa[w], q.vec[w] = va[w];
+  fr_rmu_res res;
+  assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
+  assert_int_equal(res.fit, 1);
+  assert_int_equal(res.need, 6);
+  assert_int_equal(res.moved, 6);
+  assert_int_equal(res.misses, 3);
+  assert_int_equal(res.free_after, 1024 - 6);
+  /* 4 lookups + 3 x (fill, lookup), 4 decoder loads, fit, start + 6 pushes, table write */
+  assert_int_equal(res.cycles, (4 + 3 * 2) + 4 + 1 + (1 + 6) + 1 + 3 * miss);
+  /* swap: CTA 2 out (14 live), CTA 1's 6 back */
+  const uint32_t pb[4] = {0x60, 0x60, 0x48, 0x60};
+  const uint64_t vb[4] = {0xf0, 0xf0, 0x8000000000000001ULL, 0xf0};
+  q.out_cta = 2;
+  q.in_cta = 1;
+  q.now = 1000;
+  for (int w = 0; w < 4; w++) q.pc[w] = pb[w], q.vec[w] = vb[w];
+  assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
+  assert_int_equal(res.need, 14);
+  assert_int_equal(res.moved, 14);
+  assert_int_equal(res.restored, 6);
+  assert_int_equal(res.misses, 1);
+  assert_int_equal(res.free_after, 1024 - 14);
+  assert_int_equal(res.cycles, (4 + 2) + 4 + 1 + (1 + 14) + 1 + miss);
+  /* a status write goes through fr_status and reads back */
+  assert_int_equal(fr_rmu_status(r, 1, 2, 2), 0);
+  assert_int_equal(fr_rmu_cycle(r, 2000, &d), 0);
+  /* a disagreement stops the run at the next cycle, naming what differs */
+  fr_rmu_disagree(r, "free PCRF entries", 10, 11);
+  assert_int_equal(fr_rmu_cycle(r, 2001, &d), -1);
+  assert_non_null(strstr(d.msg, "free PCRF entries is 10"));
+  fr_rmu_free(r);
+}
+
 /* ---- the units in lockstep (bin/rfsim: it links the Verilated units) ---- */
 
 static char *slurp(const char *path) {
@@ -547,6 +602,7 @@ int main(void) {
       cmocka_unit_test(test_watchdog_reports_stuck_switch),
       cmocka_unit_test(test_regdram_contexts_through_memory),
       cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_rmu_switch_cycles_directed),
       cmocka_unit_test(test_units_lockstep_every_workload),
       cmocka_unit_test(test_broken_units_stop_the_simulator),
       cmocka_unit_test(test_type_s_workloads),
