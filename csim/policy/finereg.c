@@ -25,15 +25,22 @@
  * allocated to pending CTAs (their context is backed up there, sec. IV-C), so resident CTAs
  * also fit the shared memory.
  *
- * Decisions and latencies come from one place, fr_plan() below, which models the register
- * management unit (sec. V-C): the live-register bit-vector cache (32 entries, direct mapped,
- * indexed by 5 PC bits; a miss reads the vector from off-chip memory), and the PCRF chain walk,
- * pipelined one 128-byte register per cycle after a 4-cycle first access (sec. V-E: "at least
- * four clock cycles to access a PCRF tag and the corresponding register. Retrieving the chain
- * of live registers is pipelined"). The PCRF has one port, so a swap's restore and store
- * serialise. Context moves (the switching logic FineReg adopts from Virtual Thread) take one
- * cycle per warp (rfsim's estimate). One switch at a time per SM (one RMU). The RTL units can
- * replace fr_plan's answer (what to switch and its cycles) with their valid/done outputs.
+ * Which CTAs switch is decided here (fr_plan: oldest stalled active CTA, oldest ready pending
+ * CTA, registers on chip first); whether the registers fit and how long a switch takes come
+ * from FineReg's five hardware units on each SM (csim/policy/finereg_rmu.c, stepped in every
+ * -hw mode): fr_status holds every CTA's context/register fields (written at launch, exit and
+ * each switch, read back and checked), and a switch runs csim/hw/finereg/README.md's sequence on
+ * fr_lrcache (the stalled warps' PCs; a miss loads the vector from the kernel's live-register
+ * table, an unloaded off-chip read, then fills), fr_idxdec (the live count, then the indices),
+ * fr_ptrtab (the candidate's chain, sec. V-E's fit) and fr_pcrf (chain build of the CTA going
+ * out while the one coming in is walked). The switch latency is the cycles until the units'
+ * last answer plus the register data pipeline (FR_PCRF_FIRST - 1 = 3 cycles after the last
+ * entry: "at least four clock cycles to access a PCRF tag and the corresponding register",
+ * pipelined, sec. V-E), and at least the context moves (the switching logic FineReg adopts from
+ * Virtual Thread: one cycle per warp, rfsim's estimate). One switch at a time per SM (one RMU).
+ * The units are the hardware: when their live count, chain length or free entries differ from
+ * the bookkeeping here (ACRF/PCRF occupancy), or fit_o refuses, the units win; a difference
+ * stops the run with both values (the cycle hook returns -1).
  *
  * PCRF capacity is counted in tagged entries as Fig. 11 organises it: pcrf bytes / 128 entries,
  * each with a tag of valid, end, next pointer (log2 entries: 10 bits at 1024 entries), warp id
@@ -57,7 +64,6 @@
 #define FR_MAX_WARPS 512
 #define FR_ENTRY_BYTES 128   /* one warp register: 32 threads x 4 bytes */
 #define FR_PCRF_FIRST 4      /* cycles to the first PCRF tag + register (sec. V-E) */
-#define FR_LVC_ENTRIES 32    /* live-register bit-vector cache (sec. V-C) */
 #define FR_REG_BITS 6        /* register index field of a PCRF tag */
 #define FR_WARP_BITS 5
 
