@@ -92,6 +92,9 @@ $(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/t
 	$(HW_CXX) $(SAN_FLAGS) $< $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
 	  $(call hw_rtl_link,$(SIM_UNITS)) -lcmocka -o $@
 
+# test_finereg runs bin/rfsim (FineReg's units in lockstep) and build/hw/rfsim-broken
+$(BUILD)/tests/test_finereg: | $(BIN)/rfsim $(HW_B)/rfsim-broken
+
 # the fuzz targets' one-input functions, replayed on the inputs fuzzing found
 $(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o
 

@@ -12,8 +12,14 @@
  *    an SRP too small for one CTA: each a clear error naming the option and the limits;
  *  - a switch that never completes ends in the watchdog's report naming the CTAs and the
  *    policy's units, not a hang;
- *  - the same run twice gives byte-identical stats.
- * Needs the generated workloads (make workloads). */
+ *  - the same run twice gives byte-identical stats;
+ *  - FineReg's five units (csim/policy/finereg_rmu.c) in lockstep (C reference and Verilated
+ *    RTL each cycle) give the -hw c run's stats byte for byte on every FineReg workload (the
+ *    three long memory-bound ones on their first 60,000 cycles), switches happen where loads
+ *    wait, and the switch latency in the stats is the units' cycles;
+ *  - build/hw/rfsim-broken (the units' test-only broken variants) stops a FineReg lockstep run
+ *    at the first faulty cycle, naming the unit.
+ * Needs the generated workloads (make workloads), bin/rfsim and build/hw/rfsim-broken. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -22,9 +28,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../csim/config/config.h"
 #include "../csim/gpu/gpu.h"
+#include "../csim/policy/finereg_rmu.h"
 #include "../csim/policy/policy.h"
 #include "../csim/trace/trace.h"
 #include "common/test_util.h"
@@ -399,6 +409,189 @@ static void test_deterministic(void **state) {
   }
 }
 
+/* The policy's driver of the units (csim/policy/finereg_rmu.c) on test_hw_fr_switch's two
+ * directed switches: the cycles it returns (the policy's switch latency less the 3-cycle data
+ * pipeline) are the units' cycles of csim/hw/finereg/README.md's count, plus the off-chip
+ * load of each missed vector. */
+static void test_rmu_switch_cycles_directed(void **state) {
+  (void)state;
+  rf_diag d;
+  fr_rmu *r = fr_rmu_new(0, HW_C, NULL, 1024, &d);
+  if (!r) fail_msg("%s", d.msg);
+  const uint64_t miss = 100;
+  fr_rmu_req q;
+  memset(&q, 0, sizeof q);
+  q.out_cta = 1;
+  q.in_cta = -1;
+  q.fit_check = 1;
+  q.nwarps = 4;
+  q.now = 10;
+  q.miss_cycles = miss;
+  const uint32_t pa[4] = {0x40, 0x48, 0x50, 0x40};
+  const uint64_t va[4] = {0x5, 0x8000000000000001ULL, 0x0, 0x5};
+  for (int w = 0; w < 4; w++) q.has[w] = 1, q.pc[w] = pa[w], q.vec[w] = va[w];
+  fr_rmu_res res;
+  assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
+  assert_int_equal(res.fit, 1);
+  assert_int_equal(res.need, 6);
+  assert_int_equal(res.moved, 6);
+  assert_int_equal(res.misses, 3);
+  assert_int_equal(res.free_after, 1024 - 6);
+  /* 4 lookups + 3 x (fill, lookup), 4 decoder loads, fit, start + 6 pushes, table write */
+  assert_int_equal(res.cycles, (4 + 3 * 2) + 4 + 1 + (1 + 6) + 1 + 3 * miss);
+  /* swap: CTA 2 out (14 live), CTA 1's 6 back */
+  const uint32_t pb[4] = {0x60, 0x60, 0x48, 0x60};
+  const uint64_t vb[4] = {0xf0, 0xf0, 0x8000000000000001ULL, 0xf0};
+  q.out_cta = 2;
+  q.in_cta = 1;
+  q.now = 1000;
+  for (int w = 0; w < 4; w++) q.pc[w] = pb[w], q.vec[w] = vb[w];
+  assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
+  assert_int_equal(res.need, 14);
+  assert_int_equal(res.moved, 14);
+  assert_int_equal(res.restored, 6);
+  assert_int_equal(res.misses, 1);
+  assert_int_equal(res.free_after, 1024 - 14);
+  assert_int_equal(res.cycles, (4 + 2) + 4 + 1 + (1 + 14) + 1 + miss);
+  /* a status write goes through fr_status and reads back */
+  assert_int_equal(fr_rmu_status(r, 1, 2, 2), 0);
+  assert_int_equal(fr_rmu_cycle(r, 2000, &d), 0);
+  /* a disagreement stops the run at the next cycle, naming what differs */
+  fr_rmu_disagree(r, "free PCRF entries", 10, 11);
+  assert_int_equal(fr_rmu_cycle(r, 2001, &d), -1);
+  assert_non_null(strstr(d.msg, "free PCRF entries is 10"));
+  fr_rmu_free(r);
+}
+
+/* ---- the units in lockstep (bin/rfsim: it links the Verilated units) ---- */
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0, k;
+  char *buf = malloc(cap);
+  assert_non_null(buf);
+  while ((k = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
+    n += k;
+    if (n == cap - 1) {
+      cap *= 2;
+      buf = realloc(buf, cap);
+      assert_non_null(buf);
+    }
+  }
+  fclose(f);
+  buf[n] = 0;
+  return buf;
+}
+
+static int sh(const char *cmd) {
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static uint64_t text_stat(const char *text, const char *name) {
+  char key[96];
+  snprintf(key, sizeof key, "\n%s = ", name);
+  const char *p = strstr(text, key);
+  if (!p) fail_msg("stat %s missing", name);
+  return strtoull(p + strlen(key), NULL, 10);
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void test_units_lockstep_every_workload(void **state) {
+  (void)state;
+  if (SANITIZED) skip(); /* bin/rfsim is the normal build's; the san build runs it no better */
+  if (access("bin/rfsim", X_OK) != 0) fail_msg("bin/rfsim missing (make bin/rfsim)");
+  char dir[256];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  double t0 = now_s();
+  int with_switches = 0;
+  for (size_t i = 0; i < NS + NR; i++) {
+    const char *w = i < NS ? type_s[i] : type_r[i - NS];
+    char cmd[2048], a[512], b[512];
+    snprintf(a, sizeof a, "%s/%s.c", dir, w);
+    snprintf(b, sizeof b, "%s/%s.lockstep", dir, w);
+    const char *window = is_long(w) ? "-gpgpu_max_cycle 60000" : "";
+    /* the C and the lockstep run side by side (two cores) */
+    snprintf(cmd, sizeof cmd,
+             "common='-trace build/traces/finereg_%s/kernelslist.g -config configs/gtx980.config "
+             "-rfsim_policy finereg %s'; bin/rfsim $common -hw c > %s 2>/dev/null & "
+             "bin/rfsim $common -hw lockstep > %s 2> %s.err; l=$?; wait $!; c=$?; "
+             "[ $l -eq $c ] && exit $l",
+             w, window, a, b, b);
+    int rc = sh(cmd);
+    char e[600];
+    snprintf(e, sizeof e, "%s.err", b);
+    char *msg = slurp(e);
+    if (is_long(w)) {
+      /* a windowed run ends in an error and prints no stats: lockstep found no mismatch in the
+       * window (a mismatch is an error of its own, at its cycle) */
+      if (rc != 1 || !msg || !strstr(msg, "reached -gpgpu_max_cycle 60000"))
+        fail_msg("%s: lockstep window: rc %d: %s", w, rc, msg ? msg : "(no stderr)");
+      print_message("%-4s lockstep = C for its first 60,000 cycles (no mismatch)\n", w);
+      free(msg);
+      with_switches++;
+      continue;
+    }
+    if (rc != 0) fail_msg("%s: lockstep run failed (rc %d): %s", w, rc, msg ? msg : "(none)");
+    free(msg);
+    char *ta = slurp(a), *tb = slurp(b);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    assert_string_equal(ta, tb);
+    uint64_t sw = text_stat(tb, "finereg_switches_out"), runs = text_stat(tb, "finereg_rmu_switches");
+    print_message("%-4s lockstep = C: %llu switches out, %llu unit runs, units' cycles mean %.1f "
+                  "max %llu%s\n",
+                  w, (unsigned long long)sw, (unsigned long long)runs,
+                  runs ? (double)text_stat(tb, "finereg_rmu_cycles") / (double)runs : 0.0,
+                  (unsigned long long)text_stat(tb, "finereg_rmu_cycles_max"), "");
+    /* every switch that moved registers ran on the units, and each took at least a cycle */
+    if (sw > 0) {
+      with_switches++;
+      assert_true(runs > 0);
+      assert_true(text_stat(tb, "finereg_rmu_cycles") >= runs);
+    }
+    free(ta);
+    free(tb);
+  }
+  /* FD's CTAs fit the baseline's limits: every other analog waits on loads and switches */
+  assert_true(with_switches >= (int)(NS + NR) - 1);
+  print_message("lockstep on %zu workloads: %.1f s\n", NS + NR, now_s() - t0);
+}
+
+static void test_broken_units_stop_the_simulator(void **state) {
+  (void)state;
+  if (SANITIZED) skip();
+  if (access("build/hw/rfsim-broken", X_OK) != 0) fail_msg("build/hw/rfsim-broken missing");
+  char dir[256], cmd[2048], err[512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  snprintf(err, sizeof err, "%s/stderr.txt", dir);
+  snprintf(cmd, sizeof cmd,
+           "build/hw/rfsim-broken -trace build/traces/finereg_sr/kernelslist.g "
+           "-config configs/gtx980.config -rfsim_policy finereg -hw lockstep > /dev/null 2> %s",
+           err);
+  assert_int_equal(sh(cmd), 1);
+  char *msg = slurp(err);
+  assert_non_null(msg);
+  print_message("%s", msg);
+  /* rtl/finereg/fr_ptrtab.v's BROKEN_FOR_TEST stores a saturating count (63) one short: the
+   * first switch out of a CTA with 63 or more live registers (SR's first on SM 0) */
+  assert_non_null(strstr(msg, "unit sm0.fr_ptrtab"));
+  assert_non_null(strstr(msg, "expected (C reference) 0x3f, actual (RTL) 0x3e"));
+  assert_non_null(strstr(msg, "cycle "));
+  /* the same run with the good units completes */
+  snprintf(cmd, sizeof cmd,
+           "bin/rfsim -trace build/traces/finereg_sr/kernelslist.g -config configs/gtx980.config "
+           "-rfsim_policy finereg -hw lockstep > /dev/null 2> /dev/null");
+  assert_int_equal(sh(cmd), 0);
+  free(msg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_all_live_degrades_to_baseline),
@@ -406,6 +599,9 @@ int main(void) {
       cmocka_unit_test(test_watchdog_reports_stuck_switch),
       cmocka_unit_test(test_regdram_contexts_through_memory),
       cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_rmu_switch_cycles_directed),
+      cmocka_unit_test(test_units_lockstep_every_workload),
+      cmocka_unit_test(test_broken_units_stop_the_simulator),
       cmocka_unit_test(test_type_s_workloads),
       cmocka_unit_test(test_type_r_workloads),
   };

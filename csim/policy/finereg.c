@@ -25,15 +25,22 @@
  * allocated to pending CTAs (their context is backed up there, sec. IV-C), so resident CTAs
  * also fit the shared memory.
  *
- * Decisions and latencies come from one place, fr_plan() below, which models the register
- * management unit (sec. V-C): the live-register bit-vector cache (32 entries, direct mapped,
- * indexed by 5 PC bits; a miss reads the vector from off-chip memory), and the PCRF chain walk,
- * pipelined one 128-byte register per cycle after a 4-cycle first access (sec. V-E: "at least
- * four clock cycles to access a PCRF tag and the corresponding register. Retrieving the chain
- * of live registers is pipelined"). The PCRF has one port, so a swap's restore and store
- * serialise. Context moves (the switching logic FineReg adopts from Virtual Thread) take one
- * cycle per warp (rfsim's estimate). One switch at a time per SM (one RMU). The RTL units can
- * replace fr_plan's answer (what to switch and its cycles) with their valid/done outputs.
+ * Which CTAs switch is decided here (fr_plan: oldest stalled active CTA, oldest ready pending
+ * CTA, registers on chip first); whether the registers fit and how long a switch takes come
+ * from FineReg's five hardware units on each SM (csim/policy/finereg_rmu.c, stepped in every
+ * -hw mode): fr_status holds every CTA's context/register fields (written at launch, exit and
+ * each switch, read back and checked), and a switch runs csim/hw/finereg/README.md's sequence on
+ * fr_lrcache (the stalled warps' PCs; a miss loads the vector from the kernel's live-register
+ * table, an unloaded off-chip read, then fills), fr_idxdec (the live count, then the indices),
+ * fr_ptrtab (the candidate's chain, sec. V-E's fit) and fr_pcrf (chain build of the CTA going
+ * out while the one coming in is walked). The switch latency is the cycles until the units'
+ * last answer plus the register data pipeline (FR_PCRF_FIRST - 1 = 3 cycles after the last
+ * entry: "at least four clock cycles to access a PCRF tag and the corresponding register",
+ * pipelined, sec. V-E), and at least the context moves (the switching logic FineReg adopts from
+ * Virtual Thread: one cycle per warp, rfsim's estimate). One switch at a time per SM (one RMU).
+ * The units are the hardware: when their live count, chain length or free entries differ from
+ * the bookkeeping here (ACRF/PCRF occupancy), or fit_o refuses, the units win; a difference
+ * stops the run with both values (the cycle hook returns -1).
  *
  * PCRF capacity is counted in tagged entries as Fig. 11 organises it: pcrf bytes / 128 entries,
  * each with a tag of valid, end, next pointer (log2 entries: 10 bits at 1024 entries), warp id
@@ -48,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finereg_rmu.h"
 #include "liveness.h"
 #include "policy.h"
 #include "policy_registry.h"
@@ -56,7 +64,6 @@
 #define FR_MAX_WARPS 512
 #define FR_ENTRY_BYTES 128   /* one warp register: 32 threads x 4 bytes */
 #define FR_PCRF_FIRST 4      /* cycles to the first PCRF tag + register (sec. V-E) */
-#define FR_LVC_ENTRIES 32    /* live-register bit-vector cache (sec. V-C) */
 #define FR_REG_BITS 6        /* register index field of a PCRF tag */
 #define FR_WARP_BITS 5
 
@@ -79,6 +86,8 @@ typedef struct fr_stats {
   uint64_t pcrf_used_max, pending_max;
   uint64_t degraded_kernels;
   uint64_t kernels;
+  uint64_t rmu_runs, rmu_cycles, rmu_cycles_max; /* the units' cycles per switch */
+  uint64_t rmu_refusals;                /* fr_ptrtab.fit_o refused a switch */
 } fr_stats;
 
 typedef struct fr_sm {
@@ -91,8 +100,7 @@ typedef struct fr_sm {
   int busy;           /* a switch is in flight */
   uint64_t rmu_until; /* a pending CTA's registers are moving to the PCRF until then */
   int want_in;        /* a ready pending CTA waits for the RMU: no new CTA meanwhile */
-  uint64_t lvc_tag[FR_LVC_ENTRIES];
-  uint8_t lvc_valid[FR_LVC_ENTRIES];
+  fr_rmu *rmu;        /* the five units */
   fr_cta *ctas;
 } fr_sm;
 
@@ -115,7 +123,10 @@ static fr_state *st(const policy *p) { return p->state; }
 static void fr_destroy(policy *p) {
   fr_state *s = st(p);
   if (!s) return;
-  for (int i = 0; s->sm && i < p->n_sms; i++) free(s->sm[i].ctas);
+  for (int i = 0; s->sm && i < p->n_sms; i++) {
+    free(s->sm[i].ctas);
+    fr_rmu_free(s->sm[i].rmu);
+  }
   free(s->sm);
   liveness_free(s->live);
   free(s);
@@ -162,6 +173,8 @@ static int fr_create(policy *p, rf_diag *d) {
   for (int i = 0; i < p->n_sms; i++) {
     s->sm[i].ctas = rf_calloc((size_t)p->sm_cta_slots, sizeof *s->sm[i].ctas, d);
     if (!s->sm[i].ctas) goto fail;
+    s->sm[i].rmu = fr_rmu_new(i, p->hw_mode, p->wave, s->pcrf_entries, d);
+    if (!s->sm[i].rmu) goto fail;
   }
   return 0;
 fail:
@@ -172,11 +185,13 @@ fail:
 static void add_stats(fr_stats *a, const fr_stats *b) {
   uint64_t amax = a->pcrf_used_max > b->pcrf_used_max ? a->pcrf_used_max : b->pcrf_used_max;
   uint64_t pmax = a->pending_max > b->pending_max ? a->pending_max : b->pending_max;
+  uint64_t rmax = a->rmu_cycles_max > b->rmu_cycles_max ? a->rmu_cycles_max : b->rmu_cycles_max;
   const uint64_t *y = (const uint64_t *)b;
   uint64_t *x = (uint64_t *)a;
   for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
   a->pcrf_used_max = amax;
   a->pending_max = pmax;
+  a->rmu_cycles_max = rmax;
 }
 
 static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
@@ -213,8 +228,11 @@ static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   for (int i = 0; i < p->n_sms; i++) {
     fr_sm *m = &s->sm[i];
     fr_cta *ctas = m->ctas;
+    fr_rmu *rmu = m->rmu;
     memset(m, 0, sizeof *m);
     m->ctas = ctas;
+    m->rmu = rmu;
+    fr_rmu_kernel(rmu);
     memset(ctas, 0, (size_t)p->sm_cta_slots * sizeof *ctas);
     m->acrf_free = s->acrf_regs;
     m->pcrf_free = s->pcrf_entries;
@@ -277,6 +295,7 @@ static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
     m->pending++;
   }
   m->ctas[cta_slot] = (fr_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, 0, 0, 0};
+  fr_rmu_status(m->rmu, cta_slot, active ? 2 : 1, 2); /* Table IV */
   s->remaining--;
   return k->warps_per_tb;
 }
@@ -301,6 +320,7 @@ static void fr_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   m->resident_ctas--;
   m->resident_warps -= s->need.warps;
   memset(c, 0, sizeof *c);
+  fr_rmu_status(m->rmu, cta_slot, 0, 0);
 }
 
 /* ---- the register management unit's answer: which switch, and how long it takes ---- */
@@ -320,31 +340,69 @@ static int live_entries(const fr_state *s, const policy_cta_view *v) {
   return total;
 }
 
-/* The RMU looks the warps' PCs up in the bit-vector cache; each miss reads the vector from
- * off-chip memory, one after another. Returns the cycles the lookups take. */
-static uint64_t lvc_lookup(fr_state *s, fr_sm *m, const policy_cta_view *v) {
-  uint64_t cycles = 1;
-  for (int w = 0; w < v->nwarps; w++) {
-    const policy_warp_pos *pos = &v->warps[w];
-    if (!pos->tw || pos->exited || pos->pc >= pos->tw->n) continue;
-    uint64_t pc = pos->tw->insts[pos->pc].pc;
-    if (!liveness_at(s->live, pc)) s->kern.unknown_pcs++;
-    int idx = (int)((pc >> 3) & (FR_LVC_ENTRIES - 1)); /* 5 PC bits above the 8-byte slot */
-    if (m->lvc_valid[idx] && m->lvc_tag[idx] == pc) {
-      s->kern.lvc_hits++;
-    } else {
-      s->kern.lvc_misses++;
-      m->lvc_valid[idx] = 1;
-      m->lvc_tag[idx] = pc;
-      cycles += s->miss_cycles;
-    }
-  }
-  return cycles;
+/* The live vector the kernel's table (the liveness pass, the analog of the paper's off-chip
+ * table) holds for a PC: the allocated registers' bits (a PC never analysed: all live). */
+static uint64_t table_vec(fr_state *s, uint64_t pc) {
+  int regs = regs_per_thread(s);
+  uint64_t mask = regs >= 64 ? ~0ULL : (1ULL << regs) - 1;
+  const live_vec *lv = liveness_at(s->live, pc);
+  if (!lv) s->kern.unknown_pcs++;
+  return lv ? lv->w[0] & mask : mask;
 }
 
-/* PCRF chain walk over n entries through its one port: 4 cycles to the first, then one per
- * cycle (pipelined). */
-static uint64_t chain_cycles(int n) { return n > 0 ? (uint64_t)(FR_PCRF_FIRST + n - 1) : 0; }
+/* A switch on the units (csim/policy/finereg_rmu.c): `out`'s live registers to the PCRF (NULL:
+ * none), `in_slot`'s chain back (-1: none), with sec. V-E's fit when fit_check. Returns 1 with
+ * *cycles (the units' cycles plus the register data pipeline after the last entry), 0 when the
+ * units refuse (no fit), -1 when a unit failed or disagreed with the bookkeeping here (the
+ * cycle hook stops the run). */
+static int rmu_run(fr_state *s, fr_sm *m, const policy_cta_view *out, int in_slot, int fit_check,
+                   uint64_t now, uint64_t *cycles) {
+  fr_rmu_req q;
+  memset(&q, 0, sizeof q);
+  q.out_cta = out ? out->slot : -1;
+  q.in_cta = in_slot >= 0 && m->ctas[in_slot].in_pcrf ? in_slot : -1;
+  q.fit_check = fit_check;
+  q.now = now;
+  q.miss_cycles = s->miss_cycles;
+  if (out) {
+    q.nwarps = out->nwarps < FR_RMU_WARPS ? out->nwarps : FR_RMU_WARPS;
+    for (int w = 0; w < q.nwarps; w++) {
+      const policy_warp_pos *pos = &out->warps[w];
+      if (!pos->tw || pos->exited || pos->pc >= pos->tw->n) continue;
+      q.has[w] = 1;
+      q.pc[w] = (uint32_t)pos->tw->insts[pos->pc].pc;
+      q.vec[w] = table_vec(s, pos->tw->insts[pos->pc].pc);
+    }
+  }
+  fr_rmu_res r;
+  if (fr_rmu_switch(m->rmu, &q, &r) < 0) return -1;
+  s->kern.lvc_hits += r.hits;
+  s->kern.lvc_misses += r.misses;
+  if (!r.fit) {
+    s->kern.rmu_refusals++;
+    return 0;
+  }
+  if (out && r.need != live_entries(s, out)) {
+    fr_rmu_disagree(m->rmu, "live registers of the CTA switched out", r.need,
+                    live_entries(s, out));
+    return -1;
+  }
+  int back = q.in_cta >= 0 ? m->ctas[in_slot].entries : 0;
+  if (r.restored != back) {
+    fr_rmu_disagree(m->rmu, "PCRF chain length walked back", r.restored, back);
+    return -1;
+  }
+  if (r.free_after != m->pcrf_free - r.moved + r.restored) {
+    fr_rmu_disagree(m->rmu, "free PCRF entries", r.free_after,
+                    m->pcrf_free - r.moved + r.restored);
+    return -1;
+  }
+  s->kern.rmu_runs++;
+  s->kern.rmu_cycles += r.cycles;
+  if (r.cycles > s->kern.rmu_cycles_max) s->kern.rmu_cycles_max = r.cycles;
+  *cycles = r.cycles + (r.moved || r.restored ? FR_PCRF_FIRST - 1 : 0);
+  return 1;
+}
 
 static const policy_cta_view *oldest(const policy_cta_view *v, int n, int want_stalled) {
   const policy_cta_view *best = NULL;
@@ -387,14 +445,15 @@ static const policy_cta_view *victim_pending(const fr_sm *m, const policy_cta_vi
   return best;
 }
 
-enum { PLAN_NONE = 0, PLAN_SWITCH, PLAN_MOVE };
+enum { PLAN_FAIL = -1, PLAN_NONE = 0, PLAN_SWITCH, PLAN_MOVE };
 
-/* The one place that decides a switch and its latency (the CTA status monitor's and the
- * register management unit's job, sec. V-B, V-C, V-E). Returns PLAN_SWITCH with *out filled
- * (a CTA switched out and/or in), PLAN_MOVE with *move the pending CTA whose live registers
- * move from the ACRF to the PCRF (taking *move_cycles), or PLAN_NONE. */
-static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, policy_switch *out,
-                   const policy_cta_view **move, uint64_t *move_cycles) {
+/* The switch decision (the CTA status monitor's and the register management unit's job, sec.
+ * V-B, V-C, V-E): which CTAs, from the bookkeeping here; whether the registers fit and how long
+ * the move takes, from the units (rmu_run). Returns PLAN_SWITCH with *out filled (a CTA
+ * switched out and/or in), PLAN_MOVE with *move the pending CTA whose live registers move from
+ * the ACRF to the PCRF (taking *move_cycles), PLAN_NONE, or PLAN_FAIL (a unit failed). */
+static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, uint64_t now,
+                   policy_switch *out, const policy_cta_view **move, uint64_t *move_cycles) {
   const policy_cta_view *a = oldest(v, n, 1); /* stalled active CTA */
   /* the ready pending CTA to resume: first one whose registers are in the ACRF (context 1,
    * register 2), then one whose live registers are in the PCRF (both 1), sec. V-B */
@@ -402,29 +461,36 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, polic
   if (!pd) pd = oldest_ready(m, v, n, 1);
   const cta_needs *need = &s->need;
   int acrf_room = m->acrf_free >= need->regs;
-  uint64_t ctx = ctx_cycles(s);
+  uint64_t ctx = ctx_cycles(s), c = 0;
+  int rc;
   if (pd) {
     const fr_cta *pc = &m->ctas[pd->slot];
     int regs_ok = !pc->in_pcrf || acrf_room;
-    uint64_t restore = pc->in_pcrf ? 1 + chain_cycles(pc->entries) : 0;
-    if (slot_room(s, m) && regs_ok) { /* resume into a free scheduling slot */
-      out->in_slot = pd->slot;
-      out->in_cycles = max64(ctx, restore);
-      return PLAN_SWITCH;
-    }
-    if (a && regs_ok) { /* swap contexts; the stalled CTA's registers stay in the ACRF */
+    if (regs_ok && (slot_room(s, m) || a)) {
+      /* the pending CTA's chain (if any) walks back; nothing moves out */
+      if (pc->in_pcrf && (rc = rmu_run(s, m, NULL, pd->slot, 0, now, &c)) <= 0)
+        return rc < 0 ? PLAN_FAIL : PLAN_NONE;
+      if (slot_room(s, m)) { /* resume into a free scheduling slot */
+        out->in_slot = pd->slot;
+        out->in_cycles = max64(ctx, c);
+        return PLAN_SWITCH;
+      }
+      /* swap contexts; the stalled CTA's registers stay in the ACRF */
       out->out_slot = a->slot;
       out->in_slot = pd->slot;
-      out->out_cycles = out->in_cycles = max64(2 * ctx, restore);
+      out->out_cycles = out->in_cycles = max64(2 * ctx, c);
       return PLAN_SWITCH;
     }
     if (a && pc->in_pcrf) { /* Fig. 6b: the stalled CTA's live registers for the pending one's */
       int live = live_entries(s, a);
       if (m->pcrf_free + pc->entries >= live) {
-        uint64_t c = max64(2 * ctx, lvc_lookup(s, m, a) + chain_cycles(pc->entries + live));
+        if ((rc = rmu_run(s, m, a, pd->slot, 1, now, &c)) <= 0) {
+          if (rc == 0) s->kern.pcrf_full_stalls++;
+          return rc < 0 ? PLAN_FAIL : PLAN_NONE;
+        }
         out->out_slot = a->slot;
         out->in_slot = pd->slot;
-        out->out_cycles = out->in_cycles = c;
+        out->out_cycles = out->in_cycles = max64(2 * ctx, c);
         return PLAN_SWITCH;
       }
     }
@@ -437,26 +503,24 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, polic
                                   m->smem_free >= need->shmem));
   if (!want_room) return PLAN_NONE;
   const policy_cta_view *q = victim_pending(m, v, n);
-  if (q) {
-    int live = live_entries(s, q);
-    if (m->pcrf_free >= live) {
-      *move = q;
-      *move_cycles = lvc_lookup(s, m, q) + chain_cycles(live);
-      return PLAN_MOVE;
-    }
+  const policy_cta_view *x = q ? q : a;
+  if (!x) return PLAN_NONE;
+  if (m->pcrf_free < live_entries(s, x)) {
     s->kern.pcrf_full_stalls++;
     return PLAN_NONE;
   }
-  if (a) {
-    int live = live_entries(s, a);
-    if (m->pcrf_free >= live) {
-      out->out_slot = a->slot;
-      out->out_cycles = max64(ctx, lvc_lookup(s, m, a) + chain_cycles(live));
-      return PLAN_SWITCH;
-    }
-    s->kern.pcrf_full_stalls++;
+  if ((rc = rmu_run(s, m, x, -1, 1, now, &c)) <= 0) {
+    if (rc == 0) s->kern.pcrf_full_stalls++;
+    return rc < 0 ? PLAN_FAIL : PLAN_NONE;
   }
-  return PLAN_NONE;
+  if (q) {
+    *move = q;
+    *move_cycles = c;
+    return PLAN_MOVE;
+  }
+  out->out_slot = a->slot;
+  out->out_cycles = max64(ctx, c);
+  return PLAN_SWITCH;
 }
 
 static const policy_cta_view *find_view(const policy_cta_view *v, int n, int slot) {
@@ -494,10 +558,11 @@ static int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
   m->want_in = 0;
   const policy_cta_view *move = NULL;
   uint64_t move_cycles = 0;
-  int plan = fr_plan(s, m, v, n, out, &move, &move_cycles);
-  if (plan == PLAN_NONE) return 0;
+  int plan = fr_plan(s, m, v, n, now, out, &move, &move_cycles);
+  if (plan == PLAN_NONE || plan == PLAN_FAIL) return 0;
   if (plan == PLAN_MOVE) { /* a pending CTA's registers leave the ACRF; no context moves */
     to_pcrf(s, m, move);
+    fr_rmu_status(m->rmu, move->slot, 1, 1);
     m->acrf_free += s->need.regs;
     m->rmu_until = now + move_cycles;
     s->kern.switch_cycles += move_cycles;
@@ -517,6 +582,7 @@ static int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
     /* its registers leave the ACRF when the one coming in needs them or no CTA comes in */
     if (!in || (in->in_pcrf && m->acrf_free < s->need.regs)) to_pcrf(s, m, a);
     o->release = !in; /* slots (and ACRF, if moved) freed when the switch completes */
+    fr_rmu_status(m->rmu, out->out_slot, 1, o->in_pcrf ? 1 : 2);
   }
   if (in) {
     in->state = PCTA_SWITCH_IN;
@@ -536,8 +602,16 @@ static int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
       m->active_ctas++;
       m->active_warps += s->need.warps;
     }
+    fr_rmu_status(m->rmu, out->in_slot, 2, 2);
   }
   return 1;
+}
+
+/* Every cycle: the CTA status monitor's writes; a unit's failure (lockstep mismatch) or its
+ * disagreement with the bookkeeping stops the run. */
+static int fr_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d) {
+  (void)v;
+  return fr_rmu_cycle(st(p)->sm[sm].rmu, now, d);
 }
 
 static void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state,
@@ -615,6 +689,11 @@ static void fr_stats_out(const policy *p, stats_record *out, int total) {
   stats_f64(out, "finereg_active_ctas_mean",
             stats_ratio((double)t.active_sum, (double)t.sm_cycles));
   stats_u64(out, "finereg_pcrf_full_stall_cycles", t.pcrf_full_stalls);
+  stats_u64(out, "finereg_rmu_switches", t.rmu_runs);
+  stats_u64(out, "finereg_rmu_cycles", t.rmu_cycles);
+  stats_f64(out, "finereg_rmu_cycles_mean", stats_ratio((double)t.rmu_cycles, (double)t.rmu_runs));
+  stats_u64(out, "finereg_rmu_cycles_max", t.rmu_cycles_max);
+  stats_u64(out, "finereg_rmu_fit_refusals", t.rmu_refusals);
   stats_u64(out, "finereg_lvc_hits", t.lvc_hits);
   stats_u64(out, "finereg_lvc_misses", t.lvc_misses);
   stats_u64(out, "finereg_unknown_pcs", t.unknown_pcs);
@@ -633,6 +712,7 @@ const policy_ops policy_finereg = {
     .cta_admit = fr_cta_admit,
     .cta_exit = fr_cta_exit,
     .tick = fr_tick,
+    .cycle = fr_cycle,
     .cta_start_state = fr_start_state,
     .switch_decide = fr_switch_decide,
     .switch_done = fr_switch_done,
