@@ -148,6 +148,22 @@ static inline int hw_tb_c_vs_rtl(const hw_unit_desc *desc, const int64_t *params
   return rc;
 }
 
+/* Bits [lo, lo+n) of a packed word array (a wide port), read bit by bit: the tests' own reading,
+ * independent of csim/hw/bitfield.h, which the C references use. */
+static inline uint64_t hw_tb_bits(const uint32_t *a, unsigned lo, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned k = 0; k < n; k++)
+    v |= (uint64_t)((a[(lo + k) / 32] >> ((lo + k) % 32)) & 1u) << k;
+  return v;
+}
+
+/* Index of port `name` in desc, or -1. */
+static inline int hw_tb_port(const hw_unit_desc *desc, const char *name) {
+  for (unsigned i = 0; i < desc->nports; i++)
+    if (strcmp(desc->ports[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
 /* The unit tests' waveform check: 1000 lockstep cycles (seed 7) recorded in the window 0..400
  * to build/hw/wave/<unit>.fst with a simulator-side "sm0.cycle" signal beside the unit's; then
  * the C-written FST, its .gtkw and the Verilated model's own FST must exist and be non-empty,

@@ -35,13 +35,6 @@ static geom geom_of(const int64_t *p) {
   return g;
 }
 
-/* read bit by bit, independently of csim/hw/bitfield.h, which the unit's C reference uses */
-static uint64_t bits(const uint32_t *a, unsigned lo, unsigned n) {
-  uint64_t v = 0;
-  for (unsigned k = 0; k < n; k++)
-    v |= (uint64_t)((a[(lo + k) / 32] >> ((lo + k) % 32)) & 1u) << k;
-  return v;
-}
 
 static int all_zero(const uint32_t *a, size_t words) {
   for (size_t i = 0; i < words; i++)
@@ -51,10 +44,9 @@ static int all_zero(const uint32_t *a, size_t words) {
 #define ALL_ZERO(arr) all_zero((arr), sizeof(arr) / sizeof(arr)[0])
 
 static unsigned port(const char *name) {
-  for (unsigned i = 0; i < rs_share_desc.nports; i++)
-    if (strcmp(rs_share_desc.ports[i].name, name) == 0) return i;
-  fail_msg("no port %s", name);
-  return 0;
+  int i = hw_tb_port(&rs_share_desc, name);
+  if (i < 0) fail_msg("no port %s", name);
+  return (unsigned)i;
 }
 
 /* The unit masks its inputs to their widths; the rule check below must see the same values. */
@@ -68,16 +60,16 @@ static void mask_inputs(const hw_unit *u, rs_share_in *in) {
 }
 
 static uint64_t lock_of(const geom *g, const rs_share_out *o, unsigned l) {
-  return bits(o->lock_o, l * g->lw, g->lw);
+  return hw_tb_bits(o->lock_o, l * g->lw, g->lw);
 }
 static uint64_t held_of(const geom *g, const rs_share_out *o, unsigned t) {
-  return bits(o->held_o, t * g->hw, g->hw);
+  return hw_tb_bits(o->held_o, t * g->hw, g->hw);
 }
 static uint64_t partner_of(const geom *g, const rs_share_out *o, unsigned t) {
-  return bits(o->partner_o, t * g->tw, g->tw);
+  return hw_tb_bits(o->partner_o, t * g->tw, g->tw);
 }
 static unsigned prio_of(const rs_share_out *o, unsigned w) {
-  return (unsigned)bits(o->prio_o, 2 * w, 2);
+  return (unsigned)hw_tb_bits(o->prio_o, 2 * w, 2);
 }
 
 /* ---- input builders ---- */
@@ -433,7 +425,7 @@ static void gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *ctx) {
   in->rel_i = hw_rng_below(r, 2);
   if (hw_rng_below(r, 4)) {
     unsigned l = (unsigned)hw_rng_below(r, g.nl);
-    uint64_t h = bits(s->lock_q, l * g.lw, g.lw);
+    uint64_t h = hw_tb_bits(s->lock_q, l * g.lw, g.lw);
     if (h < g.w) {
       in->rel_lock_i = l;
       in->rel_warp_i = h;
@@ -563,7 +555,7 @@ static void test_wide_ports_t32(void **st) {
     step(&b, &in);
     assert_int_equal(partner_of(g, &b.o, 30), 31);
     assert_int_equal(partner_of(g, &b.o, 31), 30);
-    assert_int_equal(bits(b.o.partner_o, 180, 12), 30u << 6 | 31u);
+    assert_int_equal(hw_tb_bits(b.o.partner_o, 180, 12), 30u << 6 | 31u);
     in = cfg_in(1, 0);
     step(&b, &in);
     in = warps_in((uint64_t)0x3 << 62, 1, 0);
@@ -571,7 +563,7 @@ static void test_wide_ports_t32(void **st) {
     in = req_in(63, 31, 31, 0);
     step(&b, &in);
     assert_int_equal(held_of(g, &b.o, 31), 1);
-    assert_int_equal(bits(b.o.held_o, 186, 6), 1);
+    assert_int_equal(hw_tb_bits(b.o.held_o, 186, 6), 1);
     in = req_in(62, 30, 30, 0); /* slot 30's partner 31 holds a lock: the deadlock rule */
     step_noop(&b, &in);
     hw_unit_free(b.u);

@@ -26,28 +26,19 @@ static unsigned slots(const int64_t *p) { return (unsigned)p[sp_share_P_T]; }
 static unsigned tw(const int64_t *p) { return hw_clog2(p[sp_share_P_T] + 1); }
 static unsigned ti(const int64_t *p) { return hw_clog2(p[sp_share_P_T]); }
 
-/* n bits at lo of a packed word array, read bit by bit (independently of csim/hw/bitfield.h,
- * which the C reference uses) */
-static uint64_t bits(const uint32_t *a, unsigned lo, unsigned n) {
-  uint64_t v = 0;
-  for (unsigned k = 0; k < n; k++)
-    v |= (uint64_t)((a[(lo + k) / 32] >> ((lo + k) % 32)) & 1u) << k;
-  return v;
-}
 
 static int port_index(const char *name) {
-  for (unsigned i = 0; i < sp_share_desc.nports; i++)
-    if (strcmp(sp_share_desc.ports[i].name, name) == 0) return (int)i;
-  fail_msg("no port %s", name);
-  return -1;
+  int i = hw_tb_port(&sp_share_desc, name);
+  if (i < 0) fail_msg("no port %s", name);
+  return i;
 }
 
 /* Partner of CTA slot i and holder of lock l, from the packed outputs. */
 static uint64_t partner(const sp_share_out *o, const int64_t *p, unsigned i) {
-  return bits(o->partner_o, i * tw(p), tw(p));
+  return hw_tb_bits(o->partner_o, i * tw(p), tw(p));
 }
 static uint64_t holder(const sp_share_out *o, const int64_t *p, unsigned l) {
-  return bits(o->lock_o, l * ti(p), ti(p));
+  return hw_tb_bits(o->lock_o, l * ti(p), ti(p));
 }
 
 static sp_share_in cfg_in(uint64_t mode, uint64_t thr) {
@@ -316,7 +307,7 @@ static void gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *vctx) {
    * unit will see (UBSan caught the unmasked shift) */
   uint64_t lock = in->rel_lock_i & (((uint64_t)1 << hw_clog2(nl)) - 1);
   if (hw_rng_below(r, 4) && lock < nl)
-    in->rel_tb_i = bits(s->lock_q, (unsigned)lock * ti(p), ti(p));
+    in->rel_tb_i = hw_tb_bits(s->lock_q, (unsigned)lock * ti(p), ti(p));
 }
 
 static void random_lockstep(const int64_t *p, const char *name, uint64_t seed_id,
@@ -365,11 +356,11 @@ static void test_t32(void **st) {
     check_ok(sp_share_step(u, c++, &in, &o, &d), &d);
     in = tb_in(31, 30);
     check_ok(sp_share_step(u, c++, &in, &o, &d), &d);
-    assert_int_equal(bits(o.partner_o, 180, 12), 30u << 6 | 31u);
+    assert_int_equal(hw_tb_bits(o.partner_o, 180, 12), 30u << 6 | 31u);
     in = req_in(31, 15, 5000);
     check_ok(sp_share_step(u, c++, &in, &o, &d), &d);
     assert_int_equal((o.lvalid_o >> 15) & 1, 1);
-    assert_int_equal(bits(o.lock_o, 75, 5), 31);
+    assert_int_equal(hw_tb_bits(o.lock_o, 75, 5), 31);
     hw_unit_free(u);
   }
   random_lockstep(p, "sp_share random lockstep T=32", 23, 50000);
