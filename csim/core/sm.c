@@ -188,6 +188,8 @@ void sm_try_finish(sm *s, int slot) {
 void sm_load_done(sm *s, int load, uint64_t now) {
   sm_load *l = &s->loads[load];
   if (--l->remaining > 0) return;
+  int ticket = l->deferred ? -1 : l->hook_ticket;
+  if (ticket >= 0) s->pol->ops->load_done(s->pol, s->id, ticket, now);
   sm_warp *w = &s->warps[l->warp];
   for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
   w->pending_loads--;
@@ -196,6 +198,16 @@ void sm_load_done(sm *s, int load, uint64_t now) {
   l->remaining = s->free_load; /* free list threads through `remaining` */
   s->free_load = load;
   sm_try_finish(s, slot);
+  /* loads the policy's load hook deferred to this one's data (csim/policy/policy.h) */
+  for (int i = 0; ticket >= 0 && i < s->nloads; i++) {
+    sm_load *x = &s->loads[i];
+    if (x->warp >= 0 && x->deferred && x->hook_ticket == ticket) {
+      x->deferred = 0;
+      x->hook_ticket = -1;
+      x->remaining = 1;
+      sm_load_done(s, i, now);
+    }
+  }
 }
 
 static void do_exit(sm *s, int slot) {
@@ -255,6 +267,10 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   s->cnt.warp_insts++;
   s->cnt.thread_insts += (uint64_t)__builtin_popcount(in->mask);
   w->pc++;
+  if (s->pol->ops->issued) {
+    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc - 1};
+    s->pol->ops->issued(s->pol, &pw, in, now);
+  }
   if (in->unit == UNIT_MEM && in->is_mem) {
     s->cnt.mem_insts++;
     if (ldst_push(s, slot, in, now, d) < 0) return -1;

@@ -7,5 +7,6 @@ extern const policy_ops policy_baseline;
 extern const policy_ops policy_warpman;
 extern const policy_ops policy_regshare;
 extern const policy_ops policy_spshare;
+extern const policy_ops policy_larf; /* a load technique: composes, -rfsim_policy <x>+larf */
 
 #endif
