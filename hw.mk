@@ -57,7 +57,7 @@ hw_units_of = $(basename $(notdir $(wildcard csim/hw/$(1)/*.def)))
 
 # Units whose test-only broken variant (Verilog `define BROKEN_FOR_TEST) is built as
 # build/hw/<unit>-broken/, for the lockstep self-test.
-HW_BROKEN_UNITS := wm_wlbuf
+HW_BROKEN_UNITS := wm_wlbuf larf_amt larf_mc larf_wmerge
 
 # C side, compiled here (own object dir) so the unit tests do not depend on the rest of csim/.
 HW_C_SRC  := $(sort $(wildcard csim/hw/*.c csim/hw/*/*.c)) csim/common/diag.c
@@ -141,6 +141,7 @@ hw-libs: $(call hw_rtl_objs,$(HW_UNITS)) $(HW_B)/libverilated.a $(HW_B)/libfst.a
 HW_TEST_SRC := $(sort $(wildcard tests/test_hw_*.c))
 HW_TESTS    := $(HW_TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_TEST_UNITS_test_hw_port  := wm_wlbuf-broken
+HW_TEST_UNITS_test_hw_larf_broken := larf_amt-broken larf_mc-broken larf_wmerge-broken
 HW_TEST_UNITS_test_hw_synth :=
 hw_test_units = $(if $(filter undefined,$(origin HW_TEST_UNITS_$(1))),$(filter $(1:test_hw_%=%),$(HW_UNITS)),$(HW_TEST_UNITS_$(1)))
 

@@ -38,7 +38,14 @@ static void lookup(amt_t *t, uint64_t base, uint64_t stride, uint64_t cnt) {
   assert_int_equal(t->o.done_o, 1);
 }
 static void insert(amt_t *t, uint64_t base, uint64_t stride, uint64_t cnt, uint64_t preg) {
-  op(t, 2, base, stride, cnt, preg, 0);
+  rf_diag d;
+  larf_amt_in in = {0};
+  in.ins_i = 1;
+  in.ins_base_i = base;
+  in.ins_stride_i = stride;
+  in.ins_cnt_i = cnt;
+  in.ins_preg_i = preg;
+  if (larf_amt_step(t->u, t->c++, &in, &t->o, &d) != 0) fail_msg("%s", d.msg);
 }
 
 static void directed(hw_mode mode) {
@@ -146,6 +153,25 @@ static void directed(hw_mode mode) {
   assert_int_equal(t.o.evict_o, 0);
   op(&t, 5, 0, 0, 0, 0, 0);
   assert_int_equal(t.o.occ_o, 0);
+  /* a lookup and an insert in one cycle: the lookup sees the table before the edge */
+  {
+    larf_amt_in in = {0};
+    in.op_i = 1;
+    in.base_i = 7000;
+    in.stride_i = 1;
+    in.cnt_i = 31;
+    in.ins_i = 1;
+    in.ins_base_i = 7000;
+    in.ins_stride_i = 1;
+    in.ins_cnt_i = 31;
+    in.ins_preg_i = 42;
+    if (larf_amt_step(t.u, t.c++, &in, &t.o, &d) != 0) fail_msg("%s", d.msg);
+    assert_int_equal(t.o.kind_o, 0);
+    assert_int_equal(t.o.occ_o, 1);
+    lookup(&t, 7000, 1, 31);
+    assert_int_equal(t.o.kind_o, 1);
+    assert_int_equal(t.o.preg_a_o, 42);
+  }
   hw_unit_free(t.u);
 }
 
@@ -170,11 +196,15 @@ static void gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *ctx) {
   larf_amt_in *in = vin;
   hw_tb_random_inputs(u, in, r);
   uint64_t k = hw_rng_below(r, 100);
-  in->op_i = k < 45 ? 1 : k < 75 ? 2 : k < 83 ? 3 : k < 88 ? 4 : k < 89 ? 5 : k < 95 ? 0 : 6 + k % 2;
+  in->op_i = k < 60 ? 1 : k < 75 ? 3 : k < 82 ? 4 : k < 83 ? 5 : k < 92 ? 0 : 2 + (k % 3) * 2 % 6;
   in->base_i = hw_rng_below(r, 4) ? hw_rng_below(r, 512) : in->base_i;
+  in->ins_base_i = hw_rng_below(r, 4) ? hw_rng_below(r, 512) : in->ins_base_i;
   static const uint64_t strides[] = {0, 1, 1, 1, 2, 4, 8, 256};
   if (hw_rng_below(r, 8)) in->stride_i = strides[hw_rng_below(r, 8)];
+  if (hw_rng_below(r, 8)) in->ins_stride_i = strides[hw_rng_below(r, 8)];
   in->preg_i = hw_rng_below(r, 300);
+  in->ins_preg_i = hw_rng_below(r, 300);
+  in->ins_i = hw_rng_below(r, 100) < 30;
   in->hi_i = in->base_i + hw_rng_below(r, 64);
 }
 
@@ -190,7 +220,8 @@ static void test_random_lockstep(void **st) {
 static void gen_overflow(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *ctx) {
   gen(u, c, vin, r, ctx);
   larf_amt_in *in = vin;
-  in->op_i = hw_rng_below(r, 2) ? 2 : 1;
+  in->op_i = 1;
+  in->ins_i = hw_rng_below(r, 2);
 }
 
 static void test_random_overflow(void **st) {

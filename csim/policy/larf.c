@@ -42,7 +42,7 @@
 
 enum { PR_FREE = 0, PR_PENDING, PR_READY, PR_DYING };
 enum { P_LOOKUP = 1, P_DECIDE, P_MERGE, P_INSERT, P_ANSWER };
-enum { AMT_LOOKUP = 1, AMT_INSERT = 2, AMT_INV_PREG = 3, AMT_INV_RANGE = 4, AMT_CLEAR = 5 };
+enum { AMT_LOOKUP = 1, AMT_INV_PREG = 3, AMT_INV_RANGE = 4, AMT_CLEAR = 5 };
 
 typedef struct lf_stats {
   uint64_t global_loads, eligible, elided, perfect, shift, merge, missed, no_free;
@@ -61,8 +61,10 @@ typedef struct lf_req {
   uint64_t base, stride, cnt; /* table fields: word base, stride in words, lanes - 1 */
   uint32_t want[32];          /* the lanes' values */
   uint64_t gen;               /* table generation its lookup saw */
+  uint32_t ga, gb;            /* allocation numbers of the registers its lookup named */
   larf_amt_out res;
   int newp, merged, answer, ticket;
+  int answered, polled; /* the LD/ST may have the answer before the table insert is done */
 } lf_req;
 
 typedef struct lf_range {
@@ -79,6 +81,7 @@ typedef struct lf_sm {
   int16_t *map;          /* [slot * LF_REGS + reg]: physical register or -1 */
   int *slot_of;          /* [cta_slot * LF_CTA_WARPS + warp]: warp slot */
   uint8_t *pst;          /* [preg] PR_* */
+  uint32_t *pgen;        /* [preg] allocations so far: a lookup's answer names this one */
   uint32_t *pdata;       /* [preg * 32 + lane] */
   int *freel, nfree;
   int *unmapq, uq_head, uq_n, uq_cap; /* preg | 1 << 16 for exits */
@@ -116,6 +119,7 @@ static void larf_destroy(policy *p) {
     free(m->map);
     free(m->slot_of);
     free(m->pst);
+    free(m->pgen);
     free(m->pdata);
     free(m->freel);
     free(m->unmapq);
@@ -157,11 +161,12 @@ static int larf_create(policy *p, rf_diag *d) {
     m->map = malloc(nmap * sizeof *m->map);
     m->slot_of = malloc((size_t)s->cta_slots * LF_CTA_WARPS * sizeof *m->slot_of);
     m->pst = calloc((size_t)s->npregs, sizeof *m->pst);
+    m->pgen = calloc((size_t)s->npregs, sizeof *m->pgen);
     m->pdata = calloc((size_t)s->npregs * 32, sizeof *m->pdata);
     m->freel = malloc((size_t)s->npregs * sizeof *m->freel);
     m->unmapq = malloc(nmap * sizeof *m->unmapq);
     m->invq = malloc((size_t)s->npregs * sizeof *m->invq);
-    if (!m->map || !m->slot_of || !m->pst || !m->pdata || !m->freel || !m->unmapq || !m->invq) {
+    if (!m->map || !m->slot_of || !m->pst || !m->pgen || !m->pdata || !m->freel || !m->unmapq || !m->invq) {
       larf_destroy(p);
       return rf_fail(d, "-rfsim_policy larf: out of memory");
     }
@@ -240,7 +245,10 @@ static void larf_warp_exit(policy *p, int sm, int cta_slot, int warp, const trac
   if (cta_slot >= s->cta_slots || warp >= LF_CTA_WARPS) return;
   int *so = &m->slot_of[cta_slot * LF_CTA_WARPS + warp];
   if (*so < 0) return;
-  for (int r = 0; r < LF_REGS; r++) unmap(m, *so, r, 1);
+  for (int r = 0; r < LF_REGS; r++) {
+    if (m->map[*so * LF_REGS + r] >= 0) s->kern.unmap_exit++;
+    unmap(m, *so, r, 1);
+  }
   *so = -1;
 }
 
@@ -281,19 +289,17 @@ static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, u
   }
 }
 
-static lf_req *current(lf_sm *m) { /* the oldest request the units have not answered */
-  for (int i = 0; i < m->nfifo; i++)
-    if (m->reqs[m->fifo[i]].phase != P_ANSWER) return &m->reqs[m->fifo[i]];
-  return NULL;
+/* The oldest request in `phase` that may move this cycle, else `none` (inactive). */
+static lf_req *oldest(lf_sm *m, int phase, uint64_t now, lf_req *none) {
+  for (int i = 0; i < m->nfifo; i++) {
+    lf_req *r = &m->reqs[m->fifo[i]];
+    if (r->phase == phase && r->at <= now) return r;
+  }
+  return none;
 }
 
-static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
-  lf_req *r = &m->reqs[id];
-  lf_stats *k = &s->kern;
-  if (r->phase != P_ANSWER) {
-    k->hook_cycles++;
-    return POLICY_LOAD_WAIT;
-  }
+static void release(lf_sm *m, lf_req *r) {
+  int id = (int)(r - m->reqs);
   r->active = 0;
   for (int i = 0; i < m->nfifo; i++)
     if (m->fifo[i] == id) {
@@ -301,6 +307,17 @@ static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
       m->nfifo--;
       break;
     }
+}
+
+static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
+  lf_req *r = &m->reqs[id];
+  lf_stats *k = &s->kern;
+  if (!r->answered) {
+    k->hook_cycles++;
+    return POLICY_LOAD_WAIT;
+  }
+  r->polled = 1;
+  if (r->phase == P_ANSWER) release(m, r); /* else the table insert still has to happen */
   *ticket = r->ticket;
   int a = r->answer;
   /* deferred to a load whose data has arrived meanwhile: done */
@@ -393,6 +410,7 @@ static void larf_load_done(policy *p, int sm, int ticket, uint64_t now) {
 
 static void answer(lf_req *r, int a, int ticket) {
   r->phase = P_ANSWER;
+  r->answered = 1;
   r->answer = a;
   r->ticket = ticket;
 }
@@ -423,23 +441,31 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
   lf_state *s = st(p);
   lf_sm *m = &s->sm[sm];
   lf_req none = {0};
-  lf_req *r = current(m);
-  if (!r) r = &none;
+  lf_req *r;
   lf_stats *k = &s->kern;
   int traced = wave_in_window(p->wave, now);
 
-  /* ---- address mapping table: invalidations first, then the pending load ---- */
+  /* ---- address mapping table: the oldest insert on the write port; on the operation port
+   * invalidations first, then the oldest lookup (loads in different steps overlap) ---- */
+  lf_req *ins = oldest(m, P_INSERT, now, &none);
   larf_amt_in ai = {0};
   int inv = -1, req_op = 0;
+  if (ins->active) {
+    ai.ins_i = 1;
+    ai.ins_base_i = ins->base;
+    ai.ins_stride_i = ins->stride;
+    ai.ins_cnt_i = ins->cnt;
+    ai.ins_preg_i = (uint64_t)ins->newp;
+  }
+  r = oldest(m, P_LOOKUP, now, &none);
   if (m->clear_pending) {
     ai.op_i = AMT_CLEAR;
     m->clear_pending = 0;
     m->gen++;
-  } else if (m->iq_n > 0) {
+  } else if (m->iq_n > 0) { /* (a pending answer naming it sees it PR_DYING) */
     inv = m->invq[--m->iq_n];
     ai.op_i = AMT_INV_PREG;
     ai.preg_i = (uint64_t)inv;
-    m->gen++;
   } else if (m->nranges > 0) {
     lf_range g = m->ranges[0];
     memmove(m->ranges, m->ranges + 1, (size_t)(--m->nranges) * sizeof *m->ranges);
@@ -448,15 +474,14 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     ai.hi_i = g.hi;
     k->store_inval++;
     m->gen++;
-  } else if (r->active && (r->phase == P_LOOKUP || r->phase == P_INSERT) && now >= r->at) {
-    req_op = r->phase == P_LOOKUP ? AMT_LOOKUP : AMT_INSERT;
-    ai.op_i = (uint64_t)req_op;
+  } else if (r->active) {
+    req_op = AMT_LOOKUP;
+    ai.op_i = AMT_LOOKUP;
     ai.base_i = r->base;
     ai.stride_i = r->stride;
     ai.cnt_i = r->cnt;
-    ai.preg_i = (uint64_t)(r->newp >= 0 ? r->newp : 0);
   }
-  if (ai.op_i || m->ao.done_o || m->ao.evict_o || traced) {
+  if (ai.op_i || ai.ins_i || m->ao.done_o || m->ao.evict_o || traced) {
     if (larf_amt_step(m->amt, now, &ai, &m->ao, d) < 0) return -1;
   }
   if (m->ao.occ_o > k->occ_max) k->occ_max = m->ao.occ_o;
@@ -469,18 +494,25 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
   if (req_op == AMT_LOOKUP) {
     r->res = m->ao;
     r->gen = m->gen;
+    r->ga = m->pgen[m->ao.preg_a_o];
+    r->gb = m->pgen[m->ao.preg_b_o];
     r->phase = P_DECIDE;
     r->at = now + 1;
-  } else if (req_op == AMT_INSERT) {
+  }
+  if (ins->active) {
+    r = ins;
     k->inserts++;
     if (m->ao.evict_o) k->evictions++;
-    if (r->merged)
+    if (r->merged) {
       answer(r, POLICY_LOAD_SERVED, -1);
-    else
-      answer(r, POLICY_LOAD_MEMORY, r->newp);
+    } else { /* a miss: answered at its decision, the load already on its way */
+      r->phase = P_ANSWER;
+      if (r->polled) release(m, r);
+    }
   }
 
-  /* ---- mapping controller: the pending load's decision, else one queued unmap ---- */
+  /* ---- mapping controller: the oldest decision, else one queued unmap ---- */
+  r = oldest(m, P_DECIDE, now, &none);
   larf_mc_in mi = {0};
   int decide = 0, um = -1, um_exit = 0;
   if (r->active && r->phase == P_DECIDE && now >= r->at) {
@@ -490,8 +522,11 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
       k->retries++;
       r->phase = P_LOOKUP;
       r->at = now + 1;
-    } else if ((kind >= 1 && m->pst[a] == PR_DYING) || (kind == 3 && m->pst[b] == PR_DYING)) {
-      k->retries++; /* its entry is about to be deleted: look again */
+    } else if ((kind >= 1 && (m->pst[a] == PR_DYING || m->pst[a] == PR_FREE ||
+                              m->pgen[a] != r->ga)) ||
+               (kind == 3 && (m->pst[b] == PR_DYING || m->pst[b] == PR_FREE ||
+                              m->pgen[b] != r->gb))) {
+      k->retries++; /* a register it names was freed (and maybe reused) since: look again */
       r->phase = P_LOOKUP;
       r->at = now + 1;
     } else if ((kind >= 2 && m->pst[a] != PR_READY) || (kind == 3 && m->pst[b] != PR_READY)) {
@@ -502,6 +537,7 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
       answer(r, POLICY_LOAD_MEMORY, -1);
     } else {
       r->newp = kind == 1 ? -1 : m->freel[--m->nfree];
+      if (r->newp >= 0) m->pgen[r->newp]++;
       mi.op_i = 1;
       mi.kind_i = kind;
       mi.preg_a_i = (uint64_t)a;
@@ -523,7 +559,6 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
   }
   if (um >= 0) {
     m->live_maps--;
-    if (um_exit) k->unmap_exit++;
     if (m->mo.shared_o && !um_exit) k->unmap_shared++;
     if (m->mo.freed_o) {
       m->pst[um] = PR_DYING;
@@ -561,6 +596,9 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
         memcpy(&m->pdata[(size_t)dst * 32], r->want, (r->cnt + 1) * sizeof(uint32_t));
         r->merged = 0;
         r->phase = P_INSERT;
+        r->answered = 1; /* the load goes to memory now; the insert follows */
+        r->answer = POLICY_LOAD_MEMORY;
+        r->ticket = dst;
       } else {
         r->phase = P_MERGE;
       }
@@ -569,6 +607,7 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
   }
 
   /* ---- w-merge: rebuild the register from one or two registers ---- */
+  r = oldest(m, P_MERGE, now, &none);
   larf_wmerge_in wi = {0};
   int go = 0;
   if (r->active && r->phase == P_MERGE && now >= r->at) {

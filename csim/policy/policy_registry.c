@@ -36,14 +36,14 @@ int policy_create(policy *p, const gpu_config *cfg, int n_sms, hw_mode mode, hw_
   policy_list(names, sizeof names);
   const char *plus = strchr(cfg->policy, '+');
   size_t len1 = plus ? (size_t)(plus - cfg->policy) : strlen(cfg->policy);
+  if (plus && strchr(plus + 1, '+'))
+    return rf_fail(d, "-rfsim_policy '%s': expected at most two parts (<occupancy>+<load "
+                   "technique>)", cfg->policy);
   const policy_ops *a = find_policy(cfg->policy, len1);
   const policy_ops *b = plus ? find_policy(plus + 1, strlen(plus + 1)) : NULL;
   if (!a || (plus && !b))
     return rf_fail(d, "-rfsim_policy: expected one of %s, or an occupancy policy and a load "
                    "technique joined by '+' (e.g. warpman+larf), found '%s'", names, cfg->policy);
-  if (plus && strchr(plus + 1, '+'))
-    return rf_fail(d, "-rfsim_policy '%s': expected at most two parts (<occupancy>+<load "
-                   "technique>)", cfg->policy);
   if (!b && !a->load) {
     p->ops = a;
     return p->ops->create ? p->ops->create(p, d) : 0;

@@ -7,7 +7,9 @@
 // physical register id and a valid bit the paper does not count. The table is a CAM: a lookup
 // compares every entry in parallel and answers in the out of its own edge (latency 1).
 //
-// op_i (one operation per cycle):
+// op_i (one operation per cycle; an insert, on its own write port ins_i, may come in the same
+// cycle: the operation sees the table before the edge, and the inserted entry is not touched by
+// it):
 //   1 lookup (base_i, stride_i, cnt_i). Among valid entries with the same stride, lowest index
 //     first:
 //       perfect (kind 1): an entry with the same base holding at least the requested lanes:
@@ -21,12 +23,13 @@
 //                         (sec. 2.2's shuffle-down plus the next warp's lanes);
 //       miss    (kind 0).
 //     done_o and the result fields are registered; they hold until the next lookup.
-//   2 insert {preg_i, base_i, stride_i, cnt_i} at the lowest invalid entry; when every entry is
-//     valid, at the round-robin pointer rr_q (evict_o, evict_preg_o: the replaced register).
+//   ins_i: insert {ins_preg_i, ins_base_i, ins_stride_i, ins_cnt_i} at the lowest invalid entry;
+//     when every entry is valid, at the round-robin pointer rr_q (evict_o, evict_preg_o: the
+//     replaced register).
 //   3 invalidate every valid entry whose register is preg_i (its last mapping went away).
 //   4 invalidate every valid entry whose address range [base, base + cnt*stride] overlaps
 //     [base_i, hi_i] (a store to those words).
-//   5 clear (every valid bit; kernel start). Other codes: idle.
+//   5 clear (every valid bit; kernel start). Other codes (2, 6, 7): idle.
 // Invalidation clears the valid bit only. The table is memory (not reset); rr_q and the result
 // registers are. occ_o counts valid entries after the edge. C reference: csim/hw/larf/larf_amt.c.
 module larf_amt #(
@@ -41,6 +44,11 @@ module larf_amt #(
   input  wire [4:0]                        cnt_i,
   input  wire [$clog2(NPREGS)-1:0]         preg_i,
   input  wire [23:0]                       hi_i,
+  input  wire                              ins_i,
+  input  wire [23:0]                       ins_base_i,
+  input  wire [8:0]                        ins_stride_i,
+  input  wire [4:0]                        ins_cnt_i,
+  input  wire [$clog2(NPREGS)-1:0]         ins_preg_i,
   output wire                              done_o,
   output wire [1:0]                        kind_o,
   output wire [$clog2(NPREGS)-1:0]         preg_a_o,
@@ -57,8 +65,7 @@ module larf_amt #(
   localparam integer EW = 39 + PW;
   localparam integer IW = $clog2(ENTRIES);
   localparam integer OW = $clog2(ENTRIES + 1);
-  localparam [2:0] OP_LOOKUP = 3'd1, OP_INSERT = 3'd2, OP_INV_PREG = 3'd3, OP_INV_RANGE = 3'd4,
-                   OP_CLEAR = 3'd5;
+  localparam [2:0] OP_LOOKUP = 3'd1, OP_INV_PREG = 3'd3, OP_INV_RANGE = 3'd4, OP_CLEAR = 3'd5;
   localparam integer LASTI = ENTRIES - 1;
   localparam [IW-1:0] LAST = LASTI[IW-1:0];
   localparam [IW-1:0] IDX_ONE = 1;
@@ -173,17 +180,17 @@ module larf_amt #(
     end
   end
 
-  wire          is_ins = (op_i == OP_INSERT);
+  wire          is_ins = ins_i;
   wire          evict  = is_ins & ~any_free;
   wire [IW-1:0] ins_at = any_free ? i_free : rr_q;
 `ifdef BROKEN_FOR_TEST
   // Test-only fault (hw.mk builds it as "larf_amt-broken"): an insert that evicts the entry at
   // rr_q == 3 records the wrong physical register (bit 0 flipped). Lockstep must catch it.
-  wire [PW-1:0] ins_preg = preg_i ^ {{(PW-1){1'b0}}, evict && (rr_q == 3)};
+  wire [PW-1:0] ins_preg = ins_preg_i ^ {{(PW-1){1'b0}}, evict && (rr_q == 3)};
 `else
-  wire [PW-1:0] ins_preg = preg_i;
+  wire [PW-1:0] ins_preg = ins_preg_i;
 `endif
-  wire [EW-1:0] ins_e = {1'b1, ins_preg, base_i, stride_i, cnt_i};
+  wire [EW-1:0] ins_e = {1'b1, ins_preg, ins_base_i, ins_stride_i, ins_cnt_i};
 
   // the table: memory, not reset; one write port per entry (a CAM)
   generate

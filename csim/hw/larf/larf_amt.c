@@ -1,7 +1,7 @@
 /* C reference of larf_amt (rtl/larf/larf_amt.v), cycle- and bit-exact. */
 #include "larf_amt.h"
 
-enum { OP_LOOKUP = 1, OP_INSERT = 2, OP_INV_PREG = 3, OP_INV_RANGE = 4, OP_CLEAR = 5 };
+enum { OP_LOOKUP = 1, OP_INV_PREG = 3, OP_INV_RANGE = 4, OP_CLEAR = 5 };
 
 static unsigned lg2(uint64_t s) { /* floor(log2(s)) over 9 bits, 0 for 0 */
   unsigned r = 0;
@@ -91,15 +91,15 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
   } else if (merge) {
     kind = 3, pa = e[i_head].p, ka = hk, pb = e[i_tail].p, mb = tm, split = hsplit;
   }
-  int is_ins = in->op_i == OP_INSERT;
+  int is_ins = in->ins_i != 0;
   int evict = is_ins && !any_free;
   int64_t ins_at = any_free ? i_free : (int64_t)s->rr_q;
   uint64_t evp = e[s->rr_q < (uint64_t)n ? s->rr_q : 0].p;
   /* the edge */
   for (int64_t i = 0; i < n; i++) {
     if (is_ins && ins_at == i)
-      s->amt_q[i] = (uint64_t)1 << (ew - 1) | (in->preg_i & pmask) << 38 | in->base_i << 14 |
-                    in->stride_i << 5 | in->cnt_i;
+      s->amt_q[i] = (uint64_t)1 << (ew - 1) | (in->ins_preg_i & pmask) << 38 |
+                    in->ins_base_i << 14 | in->ins_stride_i << 5 | in->ins_cnt_i;
     else if ((in->op_i == OP_INV_PREG && e[i].pm) || (in->op_i == OP_INV_RANGE && e[i].ov) ||
              in->op_i == OP_CLEAR)
       s->amt_q[i] &= ~((uint64_t)1 << (ew - 1));
