@@ -39,7 +39,8 @@ static void mc_gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *ctx) {
   (void)ctx;
   larf_mc_in *in = vin;
   hw_tb_random_inputs(u, in, r);
-  in->op_i = 1 + hw_rng_below(r, 2);
+  in->decide_i = hw_rng_below(r, 2);
+  in->unmap_i = hw_rng_below(r, 2);
   in->kind_i = hw_rng_below(r, 4) ? 1 : 0;
   in->preg_a_i = hw_rng_below(r, 8);
   in->new_i = hw_rng_below(r, 8);
@@ -48,7 +49,11 @@ static void mc_gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *ctx) {
 static int mc_fires(const hw_unit *u, const void *vin) {
   const larf_mc_in *in = vin;
   const larf_mc_state *s = hw_unit_state(u);
-  return in->op_i == 2 && s->cnt_q[in->preg_i] == 2;
+  uint64_t addr = (in->kind_i & 3) == 1 ? in->preg_a_i : in->new_i;
+  uint64_t base = (in->decide_i & 1) && addr == in->preg_i
+                      ? ((in->kind_i & 3) == 1 ? s->cnt_q[addr] + 1 : 1)
+                      : s->cnt_q[in->preg_i];
+  return (in->unmap_i & 1) && base == 2;
 }
 
 /* ---- larf_wmerge: a merge with shift_a 3 taking more than 5 lanes from A flips a bit ---- */

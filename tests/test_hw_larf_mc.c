@@ -23,7 +23,8 @@ typedef struct mc_t {
 static void step(mc_t *t, unsigned op, unsigned kind, uint64_t a, uint64_t nw, uint64_t preg) {
   rf_diag d;
   larf_mc_in in = {0};
-  in.op_i = op;
+  in.decide_i = op == 1;
+  in.unmap_i = op == 2;
   in.kind_i = kind;
   in.preg_a_i = a;
   in.new_i = nw;
@@ -83,6 +84,24 @@ static void directed(hw_mode mode) {
   assert_int_equal(t.o.rc_o, 64);
   for (int i = 0; i < 64; i++) step(&t, 2, 0, 0, 0, 20);
   assert_int_equal(t.o.freed_o, 1);
+  /* both ports in one cycle: map register 30 (count 2) while unmapping register 31 (freed),
+   * then map and unmap register 30 together (count stays 2, not freed) */
+  step(&t, 1, 0, 0, 30, 0);
+  step(&t, 1, 0, 0, 31, 0);
+  {
+    larf_mc_in in = {0};
+    in.decide_i = 1, in.kind_i = 1, in.preg_a_i = 30, in.unmap_i = 1, in.preg_i = 31;
+    if (larf_mc_step(t.u, t.c++, &in, &t.o, &d) != 0) fail_msg("%s", d.msg);
+    assert_int_equal(t.o.act_o, 1);
+    assert_int_equal(t.o.rc_o, 2);
+    assert_int_equal(t.o.freed_o, 1);
+    in.preg_i = 30;
+    if (larf_mc_step(t.u, t.c++, &in, &t.o, &d) != 0) fail_msg("%s", d.msg);
+    assert_int_equal(t.o.rc_o, 3);
+    assert_int_equal(t.o.freed_o, 0);
+    assert_int_equal(t.o.shared_o, 1);
+    assert_int_equal(((const larf_mc_state *)hw_unit_state(t.u))->cnt_q[30], 2);
+  }
   hw_unit_free(t.u);
 }
 
@@ -106,7 +125,8 @@ static void gen(hw_unit *u, uint64_t c, void *vin, hw_rng *r, void *ctx) {
   larf_mc_in *in = vin;
   hw_tb_random_inputs(u, in, r);
   uint64_t k = hw_rng_below(r, 100);
-  in->op_i = k < 40 ? 1 : k < 85 ? 2 : k < 97 ? 0 : 3;
+  in->decide_i = k < 40 || k >= 80;
+  in->unmap_i = k >= 40 && k < 97;
   in->kind_i = hw_rng_below(r, 3) ? 1 : hw_rng_below(r, 4);
   in->preg_a_i = hw_rng_below(r, 24);
   in->new_i = hw_rng_below(r, 24);

@@ -86,13 +86,16 @@ static void test_workloads_lockstep_and_counts(void **st) {
     assert_int_equal(su(&cm, "larf_ineligible_pattern") + su(&cm, "larf_ineligible_window") +
                          su(&cm, "larf_loads_without_addresses"),
                      0);
-    if (!strcmp(WORKLOADS[i], "larf_mm") || !strcmp(WORKLOADS[i], "larf_conv") ||
-        !strcmp(WORKLOADS[i], "larf_fc")) {
-      assert_true(elided > su(&cm, "larf_global_loads") / 5);
-      assert_true(su(&cm, "larf_regs_saved") > 0);
-      assert_true(l1c < l1b); /* elided loads send nothing */
+    if (!strcmp(WORKLOADS[i], "larf_mm") || !strcmp(WORKLOADS[i], "larf_fc")) {
+      assert_true(elided > su(&cm, "larf_global_loads") / 4);
+      assert_true(l1c + elided / 2 < l1b); /* elided loads send nothing */
     }
-    if (!strcmp(WORKLOADS[i], "larf_conv")) assert_true(su(&cm, "larf_hits_partial") > 0);
+    if (!strcmp(WORKLOADS[i], "larf_conv")) {
+      assert_true(elided > 0);
+      assert_true(su(&cm, "larf_hits_partial") > 0);
+      assert_true(l1c < l1b);
+    }
+    if (elided > 0) assert_true(su(&cm, "larf_regs_saved") > 0);
     stats_free(&base);
     stats_free(&cm);
     stats_free(&ls);
@@ -125,8 +128,9 @@ static void test_perfect_then_write_to_shared(void **st) {
   static char w0[16384];
   strcpy(w0, "1 R1 LDG.E 0 4 1 0x7f3a00000000 4\n1 R2 FFMA 2 R1 R1 0\n");
   for (int i = 0; i < 400; i++) strcat(w0, "1 R3 FFMA 2 R3 R3 0\n"); /* warp 0 stays resident */
-  char w1[2048] = "";
-  for (int i = 0; i < 40; i++) strcat(w1, "1 R7 IADD 2 R7 R7 0\n");
+  static char w1[8192];
+  w1[0] = 0;
+  for (int i = 0; i < 200; i++) strcat(w1, "1 R7 IADD 2 R7 R7 0\n");
   strcat(w1, "1 R5 LDG.E 0 4 1 0x7f3a00000000 4\n1 R6 FFMA 2 R5 R5 0\n1 R5 IADD 2 R6 R6 0\n"
              "1 R5 IADD 2 R5 R5 0\n");
   const char *bodies[] = {w0, w1};

@@ -29,7 +29,6 @@ int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d)
   l->remaining = remaining;
   l->ndst = in->ndst;
   l->hook_ticket = -1;
-  l->deferred = 0;
   memcpy(l->dst, in->dst, sizeof l->dst);
   sm_warp *w = &s->warps[warp];
   w->pending_loads++;
@@ -129,8 +128,8 @@ static void ldst_retire_head(sm *s) {
 }
 
 /* A load-path hook (policy_ops.load, e.g. LARF) decides whether a global load goes to memory.
- * Returns 0 to access memory as usual, 1 while the head waits (WAIT), 2 when the load left the
- * queue without memory traffic (SERVED: completed now; DEFERRED: completes with its ticket). */
+ * Returns 0 to access memory as usual, 1 while the head waits (WAIT), 2 when the load completed
+ * now without memory traffic (SERVED) and left the queue. */
 static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
   const sm_warp *w = &s->warps[e->warp];
   policy_load pl = {s->id, e->warp, e->in, w->tw->addrs + e->in->addr_off};
@@ -142,12 +141,9 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
   l->hook_ticket = ticket;
   if (r == POLICY_LOAD_MEMORY) return 0;
   int warp = e->warp;
-  e->naccess = e->next = 0; /* no access leaves the SM */
+  e->naccess = e->next = 0; /* SERVED: no access leaves the SM */
   l->remaining = 1;
-  if (r == POLICY_LOAD_SERVED)
-    sm_load_done(s, e->load, now);
-  else
-    l->deferred = 1;
+  sm_load_done(s, e->load, now);
   ldst_retire_head(s);
   sm_try_finish(s, warp);
   return 2;

@@ -188,8 +188,7 @@ void sm_try_finish(sm *s, int slot) {
 void sm_load_done(sm *s, int load, uint64_t now) {
   sm_load *l = &s->loads[load];
   if (--l->remaining > 0) return;
-  int ticket = l->deferred ? -1 : l->hook_ticket;
-  if (ticket >= 0) s->pol->ops->load_done(s->pol, s->id, ticket, now);
+  if (l->hook_ticket >= 0) s->pol->ops->load_done(s->pol, s->id, l->hook_ticket, now);
   sm_warp *w = &s->warps[l->warp];
   for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
   w->pending_loads--;
@@ -198,16 +197,6 @@ void sm_load_done(sm *s, int load, uint64_t now) {
   l->remaining = s->free_load; /* free list threads through `remaining` */
   s->free_load = load;
   sm_try_finish(s, slot);
-  /* loads the policy's load hook deferred to this one's data (csim/policy/policy.h) */
-  for (int i = 0; ticket >= 0 && i < s->nloads; i++) {
-    sm_load *x = &s->loads[i];
-    if (x->warp >= 0 && x->deferred && x->hook_ticket == ticket) {
-      x->deferred = 0;
-      x->hook_ticket = -1;
-      x->remaining = 1;
-      sm_load_done(s, i, now);
-    }
-  }
 }
 
 static void do_exit(sm *s, int slot) {

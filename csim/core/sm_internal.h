@@ -51,7 +51,6 @@ typedef struct sm_load {
   uint8_t ndst;
   uint8_t dst[TRACE_MAX_DST];
   int hook_ticket;       /* policy load hook's ticket (policy_ops.load_done), or -1 */
-  int deferred;          /* completes with the load holding the same ticket (no traffic) */
 } sm_load;
 
 typedef struct ldst_entry {

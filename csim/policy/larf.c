@@ -89,6 +89,7 @@ typedef struct lf_sm {
   lf_range ranges[LF_RANGES];
   int nranges;
   int clear_pending;
+  int inv_urgent;        /* a lookup named a register whose entry waits for deletion */
   uint64_t gen;
   int live_pregs, live_maps;
   lf_req reqs[LF_REQS];
@@ -320,8 +321,6 @@ static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
   if (r->phase == P_ANSWER) release(m, r); /* else the table insert still has to happen */
   *ticket = r->ticket;
   int a = r->answer;
-  /* deferred to a load whose data has arrived meanwhile: done */
-  if (a == POLICY_LOAD_DEFERRED && m->pst[r->ticket] == PR_READY) a = POLICY_LOAD_SERVED;
   if (a == POLICY_LOAD_SERVED) *ticket = -1;
   if (a != POLICY_LOAD_MEMORY) k->elided_latency += now - r->start;
   return a;
@@ -458,14 +457,15 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     ai.ins_preg_i = (uint64_t)ins->newp;
   }
   r = oldest(m, P_LOOKUP, now, &none);
+  /* Deleting the entry of a freed register may wait behind lookups (an answer naming it sees it
+   * PR_DYING and looks again) until 8 wait or free registers run short; a store's deletion may
+   * not (a later load must not find the old data). */
+  if (m->iq_n == 0) m->inv_urgent = 0;
+  int inv_first = m->iq_n >= 8 || m->nfree < 64 || !r->active || m->inv_urgent;
   if (m->clear_pending) {
     ai.op_i = AMT_CLEAR;
     m->clear_pending = 0;
     m->gen++;
-  } else if (m->iq_n > 0) { /* (a pending answer naming it sees it PR_DYING) */
-    inv = m->invq[--m->iq_n];
-    ai.op_i = AMT_INV_PREG;
-    ai.preg_i = (uint64_t)inv;
   } else if (m->nranges > 0) {
     lf_range g = m->ranges[0];
     memmove(m->ranges, m->ranges + 1, (size_t)(--m->nranges) * sizeof *m->ranges);
@@ -474,6 +474,10 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     ai.hi_i = g.hi;
     k->store_inval++;
     m->gen++;
+  } else if (m->iq_n > 0 && inv_first) {
+    inv = m->invq[--m->iq_n];
+    ai.op_i = AMT_INV_PREG;
+    ai.preg_i = (uint64_t)inv;
   } else if (r->active) {
     req_op = AMT_LOOKUP;
     ai.op_i = AMT_LOOKUP;
@@ -498,6 +502,18 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     r->gb = m->pgen[m->ao.preg_b_o];
     r->phase = P_DECIDE;
     r->at = now + 1;
+    if (m->ao.kind_o == 0) { /* a miss goes to memory at once (sec. 3); the decision follows */
+      if (m->nfree == 0) {
+        k->no_free++;
+        answer(r, POLICY_LOAD_MEMORY, -1);
+      } else {
+        r->newp = m->freel[--m->nfree];
+        m->pgen[r->newp]++;
+        r->answered = 1;
+        r->answer = POLICY_LOAD_MEMORY;
+        r->ticket = r->newp;
+      }
+    }
   }
   if (ins->active) {
     r = ins;
@@ -511,14 +527,19 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     }
   }
 
-  /* ---- mapping controller: the oldest decision, else one queued unmap ---- */
+  /* ---- mapping controller: the oldest decision and one queued unmap ---- */
   r = oldest(m, P_DECIDE, now, &none);
   larf_mc_in mi = {0};
   int decide = 0, um = -1, um_exit = 0;
   if (r->active && r->phase == P_DECIDE && now >= r->at) {
     unsigned kind = (unsigned)r->res.kind_o;
     int a = (int)r->res.preg_a_o, b = (int)r->res.preg_b_o;
-    if (r->gen != m->gen) { /* the table changed since the lookup */
+    if (kind == 0) { /* a miss: its register was taken at the lookup */
+      mi.decide_i = 1;
+      mi.kind_i = 0;
+      mi.new_i = (uint64_t)r->newp;
+      decide = 1;
+    } else if (r->gen != m->gen) { /* the table changed since the lookup */
       k->retries++;
       r->phase = P_LOOKUP;
       r->at = now + 1;
@@ -527,6 +548,7 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
                (kind == 3 && (m->pst[b] == PR_DYING || m->pst[b] == PR_FREE ||
                               m->pgen[b] != r->gb))) {
       k->retries++; /* a register it names was freed (and maybe reused) since: look again */
+      m->inv_urgent = 1;
       r->phase = P_LOOKUP;
       r->at = now + 1;
     } else if ((kind >= 2 && m->pst[a] != PR_READY) || (kind == 3 && m->pst[b] != PR_READY)) {
@@ -538,23 +560,23 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     } else {
       r->newp = kind == 1 ? -1 : m->freel[--m->nfree];
       if (r->newp >= 0) m->pgen[r->newp]++;
-      mi.op_i = 1;
+      mi.decide_i = 1;
       mi.kind_i = kind;
       mi.preg_a_i = (uint64_t)a;
       mi.new_i = (uint64_t)(r->newp >= 0 ? r->newp : 0);
       decide = 1;
     }
   }
-  if (!decide && m->uq_n > 0) {
+  if (m->uq_n > 0) { /* the second port: one unmap every cycle */
     int e = m->unmapq[m->uq_head];
     m->uq_head = (m->uq_head + 1) % m->uq_cap;
     m->uq_n--;
     um = e & 0xffff;
     um_exit = e >> 16;
-    mi.op_i = 2;
+    mi.unmap_i = 1;
     mi.preg_i = (uint64_t)um;
   }
-  if (mi.op_i || m->mo.act_o || m->mo.freed_o || m->mo.shared_o || traced) {
+  if (mi.decide_i || mi.unmap_i || m->mo.act_o || m->mo.freed_o || m->mo.shared_o || traced) {
     if (larf_mc_step(m->mc, now, &mi, &m->mo, d) < 0) return -1;
   }
   if (um >= 0) {
@@ -578,12 +600,16 @@ static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     if (act == 1) {
       if (check_lanes(m, sm, &m->pdata[(size_t)dst * 32], r, "perfect mapping", now, d) < 0)
         return -1;
-      k->perfect++;
-      k->elided++;
+      if (m->pst[dst] != PR_PENDING) {
+        k->perfect++;
+        k->elided++;
+      }
       k->saved++;
-      if (m->pst[dst] == PR_PENDING) { /* mapped to a register whose load is in flight */
+      if (m->pst[dst] == PR_PENDING) {
+        /* mapped to a register whose load is still in flight: this load goes to memory too (the
+         * L1 merges it with that one); the mapping stands, so later loads still share */
         k->deferred++;
-        answer(r, POLICY_LOAD_DEFERRED, dst);
+        answer(r, POLICY_LOAD_MEMORY, -1);
       } else {
         answer(r, POLICY_LOAD_SERVED, -1);
       }
@@ -661,7 +687,7 @@ static void larf_stats(const policy *p, stats_record *out, int total) {
   stats_u64(out, "larf_ineligible_width", w->inel_width);
   stats_u64(out, "larf_ineligible_mask", w->inel_mask);
   stats_u64(out, "larf_lookup_retries", w->retries);
-  stats_u64(out, "larf_hits_perfect_in_flight", w->deferred);
+  stats_u64(out, "larf_perfect_data_in_flight", w->deferred);
   stats_u64(out, "larf_partial_source_in_flight", w->partial_in_flight);
   stats_u64(out, "larf_hook_cycles", w->hook_cycles);
   stats_f64(out, "larf_elided_latency_avg",

@@ -45,8 +45,7 @@ typedef struct policy_load {
 } policy_load;
 
 /* Answers of policy_ops.load. */
-enum { POLICY_LOAD_MEMORY = 0, POLICY_LOAD_WAIT = 1, POLICY_LOAD_SERVED = 2,
-       POLICY_LOAD_DEFERRED = 3 };
+enum { POLICY_LOAD_MEMORY = 0, POLICY_LOAD_WAIT = 1, POLICY_LOAD_SERVED = 2 };
 
 typedef struct policy_ops {
   const char *name;
@@ -89,11 +88,10 @@ typedef struct policy_ops {
    * <x>+larf (csim/policy/compose.c), which forwards every other question to <x>.
    * load: a global load with destination registers is offered when it enters the LD/ST queue
    * (*ticket == -1; the hook sets *ticket to its request id) and asked again with that id every
-   * cycle it is at the head, until it answers MEMORY (access memory as usual), SERVED (its
-   * registers were written without memory traffic: it completes now) or DEFERRED (no memory
-   * traffic; it completes when the load with the same ticket writes back). On these answers
-   * *ticket is the ticket (-1: none) that load_done reports when the load's data is written
-   * back; WAIT holds the queue head (a unit is still deciding). */
+   * cycle it is at the head, until it answers MEMORY (access memory as usual; *ticket is then
+   * the ticket, -1 for none, that load_done reports when its data is written back) or SERVED
+   * (its registers were written without memory traffic: it completes now); WAIT holds the
+   * queue head (a unit is still deciding). */
   int (*load)(policy *p, const policy_load *l, uint64_t now, int *ticket);
   void (*load_done)(policy *p, int sm, int ticket, uint64_t now);
   /* A warp issued `in` (its destination registers are rewritten; a store's addresses are in

@@ -18,25 +18,23 @@ void larf_mc_ref_reset(larf_mc_state *s, larf_mc_out *o, const int64_t *p) {
 void larf_mc_ref_step(larf_mc_state *s, const larf_mc_in *in, larf_mc_out *o,
                       const int64_t *p) {
   const uint64_t cmask = ((uint64_t)1 << hw_clog2(p[larf_mc_P_MAX_SHARERS] + 1)) - 1;
-  const int decide = in->op_i == 1, unmap = in->op_i == 2, perf = in->kind_i == 1;
-  const uint64_t addr = decide ? (perf ? in->preg_a_i : in->new_i) : in->preg_i;
-  const uint64_t cur = s->cnt_q[addr];
-  uint64_t nxt = cur, act = 0;
-  if (decide) {
-    if (perf)
-      nxt = (cur + 1) & cmask, act = 1;
-    else
-      nxt = 1, act = in->kind_i == 0 ? 3 : 2;
-  } else if (unmap) {
-    nxt = cur == 0 ? cur : cur - 1;
-  }
-  if (decide || unmap) s->cnt_q[addr] = nxt;
+  const int perf = in->kind_i == 1;
+  const uint64_t addr = perf ? in->preg_a_i : in->new_i;
+  const uint64_t cur_d = s->cnt_q[addr], cur_u = s->cnt_q[in->preg_i];
+  const uint64_t nxt_d = perf ? (cur_d + 1) & cmask : 1;
+  const uint64_t act = !in->decide_i ? 0 : perf ? 1 : in->kind_i == 0 ? 3 : 2;
+  const uint64_t base_u = in->decide_i && addr == in->preg_i ? nxt_d : cur_u;
+  const uint64_t nxt_u = base_u == 0 ? 0 : base_u - 1;
+  if (in->decide_i) s->cnt_q[addr] = nxt_d;
+  if (in->unmap_i) s->cnt_q[in->preg_i] = nxt_u;
   s->act_q = act;
-  s->freed_q = unmap && nxt == 0 && cur != 0;
-  s->shared_q = unmap && cur > 1;
-  if (decide || unmap) {
+  s->freed_q = in->unmap_i && nxt_u == 0 && base_u != 0;
+  s->shared_q = in->unmap_i && base_u > 1;
+  if (in->decide_i) {
     s->dst_q = addr;
-    s->rc_q = nxt;
+    s->rc_q = nxt_d;
+  } else if (in->unmap_i) {
+    s->rc_q = nxt_u;
   }
   outputs(s, o);
 }
