@@ -71,8 +71,8 @@ md=$out/larf.md
   echo "saved = peak over time of (architectural load-destination mappings - physical"
   echo "registers holding them), per SM."
   echo
-  echo "| workload | speedup | load reduction | loads | elided | perfect | partial | regs saved (peak) | of mappings | table max | evictions | paper: speedup \\| load reduction \\| register saving |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| workload | speedup | load reduction | loads | elided | perfect | partial | regs saved (peak) | mappings (peak) | table max | evictions | paper speedup | paper load reduction | paper register saving |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   while read -r w sp red lo el pe pa rs lm om ev; do
     [ "${w:0:1}" = "#" ] && continue
     printf '| %s | %.3f | %.1f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$w" "$sp" \
