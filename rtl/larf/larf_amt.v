@@ -99,7 +99,8 @@ module larf_amt #(
   wire [23:0] low  = (24'd1 << sh) - 24'd1;
 
   wire [ENTRIES-1:0]   valid_v, head_v, full_v, perf_v, tail_v, pm_v, ov_v;
-  wire [ENTRIES*5-1:0] k_v, m_v, c_v;
+  wire [ENTRIES*24-1:0] d1_v, d2_v;
+  wire [ENTRIES*5-1:0] c_v;
   wire [ENTRIES*PW-1:0] p_v;
 
   genvar g;
@@ -114,26 +115,27 @@ module larf_amt #(
       wire          same = v & (es == stride_i);
       wire [23:0]   d1 = base_i - eb;
       wire [23:0]   d2 = eb - base_i;
-      wire [23:0]   k24 = d1 >> sh;
-      wire [23:0]   m24 = d2 >> sh;
+      // lane distances compared in words: x << sh instead of d >> sh per entry (one shifter
+      // after the selection gives the lane shifts)
+      wire [24:0]   ec_sh  = {20'd0, ec} << sh;
+      wire [24:0]   cnt_sh = {20'd0, cnt_i} << sh;
       wire          head = same & (zs ? (d1 == 24'd0)
-                                      : (((d1 & low) == 24'd0) & (k24 <= {19'd0, ec})));
+                                      : (((d1 & low) == 24'd0) & ({1'b0, d1} <= ec_sh)));
       wire          full = head & (zs ? (cnt_i <= ec)
-                                      : (({1'b0, k24[4:0]} + {1'b0, cnt_i}) <= {1'b0, ec}));
-      wire          tail = same & ~zs & ((d2 & low) == 24'd0) & (m24 != 24'd0) &
-                           (m24 <= {19'd0, cnt_i}) &
-                           (({1'b0, m24[4:0]} + {1'b0, ec}) >= {1'b0, cnt_i});
+                                      : (({1'b0, d1} + cnt_sh) <= ec_sh));
+      wire          tail = same & ~zs & ((d2 & low) == 24'd0) & (d2 != 24'd0) &
+                           ({1'b0, d2} <= cnt_sh) & (({1'b0, d2} + ec_sh) >= cnt_sh);
       wire [3:0]    esh = lg2(es);
       wire [29:0]   eend = {6'd0, eb} + ({25'd0, ec} << esh);
       assign valid_v[g] = v;
       assign head_v[g]  = head;
       assign full_v[g]  = full;
-      assign perf_v[g]  = full & (k24 == 24'd0);
+      assign perf_v[g]  = full & (d1 == 24'd0);
       assign tail_v[g]  = tail;
       assign pm_v[g]    = v & (ep == preg_i);
       assign ov_v[g]    = v & (eb <= hi_i) & (eend >= {6'd0, base_i});
-      assign k_v[g*5 +: 5] = k24[4:0];
-      assign m_v[g*5 +: 5] = m24[4:0];
+      assign d1_v[g*24 +: 24] = d1;
+      assign d2_v[g*24 +: 24] = d2;
       assign c_v[g*5 +: 5] = ec;
       assign p_v[g*PW +: PW] = ep;
     end
@@ -156,9 +158,16 @@ module larf_amt #(
     end
   end
 
-  wire [4:0] hk     = k_v[i_head*5 +: 5];
+  // lane shifts of the selected entries (at most 31 when selected: only bits 4:0 are used)
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [23:0] hd1    = d1_v[i_head*24 +: 24] >> sh;
+  wire [23:0] fd1    = d1_v[i_full*24 +: 24] >> sh;
+  wire [23:0] td2    = d2_v[i_tail*24 +: 24] >> sh;
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [4:0] hk     = hd1[4:0];
+  wire [4:0] fk     = fd1[4:0];
   wire [5:0] hsplit = {1'b0, c_v[i_head*5 +: 5]} + 6'd1 - {1'b0, hk};
-  wire [4:0] tm     = m_v[i_tail*5 +: 5];
+  wire [4:0] tm     = td2[4:0];
   wire       merge  = any_head & any_tail & ({1'b0, tm} <= hsplit);
   wire [5:0] all_lanes = {1'b0, cnt_i} + 6'd1;
 
@@ -172,7 +181,7 @@ module larf_amt #(
     if (any_perf) begin
       kind_d = 2'd1; pa_d = p_v[i_perf*PW +: PW]; split_d = all_lanes;
     end else if (any_full) begin
-      kind_d = 2'd2; pa_d = p_v[i_full*PW +: PW]; ka_d = k_v[i_full*5 +: 5];
+      kind_d = 2'd2; pa_d = p_v[i_full*PW +: PW]; ka_d = fk;
       split_d = all_lanes;
     end else if (merge) begin
       kind_d = 2'd3; pa_d = p_v[i_head*PW +: PW]; ka_d = hk; pb_d = p_v[i_tail*PW +: PW];
