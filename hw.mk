@@ -184,6 +184,9 @@ hw-gtkw: $(foreach u,$(HW_UNITS),$(HW_B)/$(u)/gen)
 	  $(HW_B)/$$u/gen gtkw > rtl/$$t/$$u.gtkw && echo "wrote rtl/$$t/$$u.gtkw"; done
 
 # ---- synthesis ----
+# Extra Yosys `synth` flags per unit. larf_amt: a 200-entry CAM whose per-entry shifters keep
+# the SAT-based `share` pass busy for over half an hour (they are never shareable: all active).
+HW_SYNTH_FLAGS_larf_amt := -noshare
 # Techniques synthesized: every technique folder but the machinery's self-test.
 HW_SYNTH_TECHS := $(filter-out selftest,$(HW_TECHS))
 HW_SYNTH_UNITS := $(foreach t,$(HW_SYNTH_TECHS),$(call hw_units_of,$(t)))
@@ -196,7 +199,7 @@ $(BUILD)/synth/config.txt: FORCE
 define hw_synth_rules
 $(BUILD)/synth/$(1).json: $(HW_B)/$(1)/params.txt $(wildcard rtl/$(call hw_tech,$(1))/*.v) \
                           $(BUILD)/synth/config.txt $(HW_SYNTH_SH)
-	@bash synth/synth.sh $(1) rtl/$(call hw_tech,$(1)) $(HW_B)/$(1)/gen $(BUILD)/synth \
+	@SYNTH_FLAGS='$$(HW_SYNTH_FLAGS_$(1))' bash synth/synth.sh $(1) rtl/$(call hw_tech,$(1)) $(HW_B)/$(1)/gen $(BUILD)/synth \
 	  "$$(LIBERTY)" $$(SYNTH_MHZ) $$(HW_PARAMS_$(1))
 endef
 $(foreach u,$(HW_SYNTH_UNITS),$(eval $(call hw_synth_rules,$(u))))
