@@ -45,7 +45,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg
+.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -85,7 +85,7 @@ $(BIN)/rfsim: $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM
 
 # The technique tests run policies with their units in -hw rtl and lockstep, so they link the
 # units' RTL; test_warpman also runs bin/rfsim and build/hw/rfsim-broken.
-SIM_TESTS := test_warpman test_sharing
+SIM_TESTS := test_warpman test_sharing test_larf
 $(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o \
                              $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS)) \
                              | $(BIN)/rfsim $(HW_B)/rfsim-broken
@@ -149,6 +149,10 @@ experiments-regshare: all workloads
 # out/experiments/compare.md and .png (tools/compare.sh; COMPARE_CONFIGS, COMPARE_SUITE, JOBS)
 compare: all workloads $(BUILD)/synth/summary.txt
 	@bash tools/compare.sh
+
+# Locality-aware register file on the larf_* workloads: out/experiments/larf.md, .png
+experiments-larf: all workloads
+	@bash tools/experiments_larf.sh
 
 # resource_sharing Tables VI and VIII (resident TBs with register / scratchpad sharing), each
 # entry beside the paper's; fails if any differs.

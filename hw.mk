@@ -57,7 +57,7 @@ hw_units_of = $(basename $(notdir $(wildcard csim/hw/$(1)/*.def)))
 
 # Units whose test-only broken variant (Verilog `define BROKEN_FOR_TEST) is built as
 # build/hw/<unit>-broken/, for the lockstep self-test.
-HW_BROKEN_UNITS := wm_wlbuf fr_status fr_lrcache fr_idxdec fr_ptrtab fr_pcrf
+HW_BROKEN_UNITS := wm_wlbuf fr_status fr_lrcache fr_idxdec fr_ptrtab fr_pcrf larf_amt larf_mc larf_wmerge
 
 # C side, compiled here (own object dir) so the unit tests do not depend on the rest of csim/.
 HW_C_SRC  := $(sort $(wildcard csim/hw/*.c csim/hw/*/*.c)) csim/common/diag.c
@@ -158,6 +158,7 @@ hw-libs: $(call hw_rtl_objs,$(HW_UNITS) $(HW_VARIANT_BUILDS)) $(HW_B)/libverilat
 HW_TEST_SRC := $(sort $(wildcard tests/test_hw_*.c))
 HW_TESTS    := $(HW_TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HW_TEST_UNITS_test_hw_port  := wm_wlbuf-broken
+HW_TEST_UNITS_test_hw_larf_broken := larf_amt-broken larf_mc-broken larf_wmerge-broken
 HW_TEST_UNITS_test_hw_synth :=
 HW_TEST_UNITS_test_hw_fr_broken := $(patsubst %,%-broken,$(filter fr_%,$(HW_BROKEN_UNITS)))
 HW_TEST_UNITS_test_hw_fr_switch := $(call hw_units_of,finereg)
@@ -204,9 +205,17 @@ hw-gtkw: $(foreach u,$(HW_UNITS),$(HW_B)/$(u)/gen)
 	  $(HW_B)/$$u/gen gtkw > rtl/$$t/$$u.gtkw && echo "wrote rtl/$$t/$$u.gtkw"; done
 
 # ---- synthesis ----
+# Extra Yosys `synth` flags per unit. larf_amt: a 200-entry CAM whose per-entry shifters keep
+# the SAT-based `share` pass busy for over half an hour (they are never shareable: all active).
+HW_SYNTH_FLAGS_larf_amt := -noshare
+# Units whose synthesis takes far longer than the rest together (larf_amt: 13 minutes of
+# generic synthesis, then the liberty mapping). `make synth`, demo and compare leave them out
+# and say so in their rows; `make synth SYNTH_SLOW=1` synthesizes them too.
+HW_SYNTH_SLOW := larf_amt
 # Techniques synthesized: every technique folder but the machinery's self-test.
 HW_SYNTH_TECHS := $(filter-out selftest,$(HW_TECHS))
 HW_SYNTH_UNITS := $(foreach t,$(HW_SYNTH_TECHS),$(call hw_units_of,$(t)))
+HW_SYNTH_BUILT := $(if $(SYNTH_SLOW),$(HW_SYNTH_UNITS),$(filter-out $(HW_SYNTH_SLOW),$(HW_SYNTH_UNITS)))
 HW_SYNTH_SH    := synth/synth.sh synth/technique.sh synth/summary.sh synth/reference.txt
 # rewritten only when the liberty or the clock changes, so reports stay cached
 $(BUILD)/synth/config.txt: FORCE
@@ -216,14 +225,21 @@ $(BUILD)/synth/config.txt: FORCE
 define hw_synth_rules
 $(BUILD)/synth/$(1).json: $(HW_B)/$(1)/params.txt $(wildcard rtl/$(call hw_tech,$(1))/*.v) \
                           $(BUILD)/synth/config.txt $(HW_SYNTH_SH)
-	@bash synth/synth.sh $(1) rtl/$(call hw_tech,$(1)) $(HW_B)/$(1)/gen $(BUILD)/synth \
+	@SYNTH_FLAGS='$$(HW_SYNTH_FLAGS_$(1))' bash synth/synth.sh $(1) rtl/$(call hw_tech,$(1)) $(HW_B)/$(1)/gen $(BUILD)/synth \
 	  "$$(LIBERTY)" $$(SYNTH_MHZ) $$(HW_PARAMS_$(1))
 endef
 $(foreach u,$(HW_SYNTH_UNITS),$(eval $(call hw_synth_rules,$(u))))
 
-$(BUILD)/synth/summary.txt: $(foreach u,$(HW_SYNTH_UNITS),$(BUILD)/synth/$(u).json) $(HW_SYNTH_SH)
-	@for t in $(HW_SYNTH_TECHS); do bash synth/technique.sh $$t $(BUILD)/synth; done
-	@bash synth/summary.sh $(BUILD)/synth synth/reference.txt $(HW_SYNTH_TECHS) > $@.tmp
+# the units left out of the summary: it is redone when SYNTH_SLOW changes
+$(BUILD)/synth/left_out.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(filter-out $(HW_SYNTH_BUILT),$(HW_SYNTH_UNITS))" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/synth/summary.txt: $(foreach u,$(HW_SYNTH_BUILT),$(BUILD)/synth/$(u).json) $(HW_SYNTH_SH) \
+                            $(BUILD)/synth/left_out.txt
+	@export SYNTH_LEFT_OUT="$$(cat $(BUILD)/synth/left_out.txt)"; \
+	for t in $(HW_SYNTH_TECHS); do bash synth/technique.sh $$t $(BUILD)/synth; done && \
+	bash synth/summary.sh $(BUILD)/synth synth/reference.txt $(HW_SYNTH_TECHS) > $@.tmp
 	@mv $@.tmp $@
 
 synth: $(BUILD)/synth/summary.txt

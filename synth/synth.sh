@@ -51,7 +51,7 @@ expose @memin
 expose -input @memout
 delete t:\$mem_v2
 opt_clean
-synth -top $unit -flatten
+synth -top $unit -flatten ${SYNTH_FLAGS:-}
 check -assert
 tee -q -o $work/generic.stat stat
 design -save generic

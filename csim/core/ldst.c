@@ -29,6 +29,7 @@ int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d)
   l->warp = warp;
   l->remaining = remaining;
   l->ndst = in->ndst;
+  l->hook_ticket = -1;
   memcpy(l->dst, in->dst, sizeof l->dst);
   sm_warp *w = &s->warps[warp];
   w->pending_loads++;
@@ -82,6 +83,7 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   e->load = -1;
   e->next = 0;
   e->naccess = 0;
+  e->hook = 0;
   if (in->space == SPACE_SHARED) {
     int passes = mem_shared_passes(addrs, in->mask, in->width, s->cfg->shmem_num_banks);
     s->cnt.shmem_accesses++;
@@ -99,6 +101,13 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
     if (returns_data(in) && e->naccess > 0) {
       e->load = load_alloc(s, warp, in, e->naccess, d);
       if (e->load < 0) return -1;
+      if (s->pol->ops->load && in->kind == OPK_LOAD && in->space == SPACE_GLOBAL) {
+        policy_load pl = {s->id, warp, in, addrs};
+        e->hook_ticket = -1;
+        int r = s->pol->ops->load(s->pol, &pl, now, &e->hook_ticket);
+        e->hook = r != POLICY_LOAD_MEMORY;
+        if (!e->hook) s->loads[e->load].hook_ticket = e->hook_ticket;
+      }
     }
     /* A global or local store that the L1 writes through (or sends past a disabled L1) is
      * acknowledged by the L2, and the warp does not finish before every acknowledgement is
@@ -128,6 +137,28 @@ static void ldst_retire_head(sm *s) {
   s->ldst_head = (s->ldst_head + 1) % LDST_QUEUE;
   s->ldst_count--;
   s->warps[e->warp].queued_mem--;
+}
+
+/* A load-path hook (policy_ops.load, e.g. LARF) decides whether a global load goes to memory.
+ * Returns 0 to access memory as usual, 1 while the head waits (WAIT), 2 when the load completed
+ * now without memory traffic (SERVED) and left the queue. */
+static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
+  const sm_warp *w = &s->warps[e->warp];
+  policy_load pl = {s->id, e->warp, e->in, w->tw->addrs + e->in->addr_off};
+  int ticket = e->hook_ticket;
+  int r = s->pol->ops->load(s->pol, &pl, now, &ticket);
+  if (r == POLICY_LOAD_WAIT) return 1;
+  e->hook = 0;
+  sm_load *l = &s->loads[e->load];
+  l->hook_ticket = ticket;
+  if (r == POLICY_LOAD_MEMORY) return 0;
+  int warp = e->warp;
+  e->naccess = e->next = 0; /* SERVED: no access leaves the SM */
+  l->remaining = 1;
+  sm_load_done(s, e->load, now);
+  ldst_retire_head(s);
+  sm_try_finish(s, warp);
+  return 2;
 }
 
 /* Returns 1 if anything moved. */
@@ -169,6 +200,10 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
   if (s->ldst_count == 0) return moved;
   ldst_entry *e = &s->ldst[s->ldst_head];
   int warp = e->warp;
+  if (e->hook) {
+    int r = ldst_offer_load(s, e, now);
+    if (r) return r == 2 ? 1 : moved;
+  }
   if (e->next < e->naccess) {
     l1_result r = l1d_access(s->l1, &e->acc[e->next], now);
     if (r == L1_STALL) {

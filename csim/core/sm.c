@@ -199,6 +199,7 @@ void sm_try_finish(sm *s, int slot) {
 void sm_load_done(sm *s, int load, uint64_t now) {
   sm_load *l = &s->loads[load];
   if (--l->remaining > 0) return;
+  if (l->hook_ticket >= 0) s->pol->ops->load_done(s->pol, s->id, l->hook_ticket, now);
   sm_warp *w = &s->warps[l->warp];
   for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
   w->sb_pc = UINT32_MAX;
@@ -276,6 +277,10 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   s->cnt.warp_insts++;
   s->cnt.thread_insts += (uint64_t)__builtin_popcount(in->mask);
   w->pc++;
+  if (s->pol->ops->issued) {
+    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc - 1};
+    s->pol->ops->issued(s->pol, &pw, in, now);
+  }
   (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
   (void)d;
   if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;

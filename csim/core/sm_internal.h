@@ -62,6 +62,7 @@ typedef struct sm_load {
   uint8_t ndst;
   uint8_t is_long;        /* not a shared-memory load */
   uint8_t dst[TRACE_MAX_DST];
+  int hook_ticket;       /* policy load hook's ticket (policy_ops.load_done), or -1 */
 } sm_load;
 
 typedef struct ldst_entry {
@@ -71,6 +72,8 @@ typedef struct ldst_entry {
   int naccess, next;     /* coalesced accesses and how many were accepted by the L1 */
   mem_access acc[MAX_ACCESSES];
   uint64_t busy_until;   /* shared memory: bank-conflict passes */
+  int hook;              /* 1: a global load the policy's load hook has not answered yet */
+  int hook_ticket;       /* its request id with the hook */
 } ldst_entry;
 
 /* A timed completion the SM produces itself (shared-memory loads). */

@@ -79,6 +79,17 @@ typedef struct policy_switch {
 
 typedef struct policy policy;
 
+/* A global load at the head of the LD/ST queue, offered to a load-path hook (policy_ops.load). */
+typedef struct policy_load {
+  int sm;
+  int slot;                /* SM-local warp slot */
+  const trace_inst *in;    /* the load (kind OPK_LOAD, space SPACE_GLOBAL, ndst > 0) */
+  const uint64_t *addrs;   /* its 32 lane addresses from the trace (inactive lanes 0) */
+} policy_load;
+
+/* Answers of policy_ops.load. */
+enum { POLICY_LOAD_MEMORY = 0, POLICY_LOAD_WAIT = 1, POLICY_LOAD_SERVED = 2 };
+
 typedef struct policy_ops {
   const char *name;
   const char *help;
@@ -127,6 +138,20 @@ typedef struct policy_ops {
   /* Appends technique counters to a kernel's record (total = 0, called after the kernel) or
    * to the run's total (total = 1). Printed as `name = value` lines and written to JSON. */
   void (*stats)(const policy *p, stats_record *out, int total);
+  /* Load-path hook. Only load techniques set these (LARF, csim/policy/larf.c); they own no CTA
+   * admission (cta_admit NULL) and run composed onto an occupancy policy, -rfsim_policy
+   * <x>+larf (csim/policy/compose.c), which forwards every other question to <x>.
+   * load: a global load with destination registers is offered when it enters the LD/ST queue
+   * (*ticket == -1; the hook sets *ticket to its request id) and asked again with that id every
+   * cycle it is at the head, until it answers MEMORY (access memory as usual; *ticket is then
+   * the ticket, -1 for none, that load_done reports when its data is written back) or SERVED
+   * (its registers were written without memory traffic: it completes now); WAIT holds the
+   * queue head (a unit is still deciding). */
+  int (*load)(policy *p, const policy_load *l, uint64_t now, int *ticket);
+  void (*load_done)(policy *p, int sm, int ticket, uint64_t now);
+  /* A warp issued `in` (its destination registers are rewritten; a store's addresses are in
+   * w->tw->addrs + in->addr_off). */
+  void (*issued)(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now);
 } policy_ops;
 
 struct policy {

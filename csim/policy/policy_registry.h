@@ -11,5 +11,6 @@ extern const policy_ops policy_finereg;
 extern const policy_ops policy_vt;
 extern const policy_ops policy_regdram;
 extern const policy_ops policy_regmutex;
+extern const policy_ops policy_larf; /* a load technique: composes, -rfsim_policy <x>+larf */
 
 #endif

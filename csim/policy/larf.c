@@ -1,0 +1,722 @@
+/* Locality-aware register file (Jeon et al., "Locality-aware GPU Register File", IEEE CAL
+ * 2019): a load technique, composed onto an occupancy policy (-rfsim_policy <x>+larf; "larf" =
+ * baseline+larf, csim/policy/compose.c).
+ *
+ * A global 32-bit load whose active lanes are 0..n-1 with a constant stride of 0 or a power of
+ * two words (what the 38-bit table entry can describe) is looked up in the SM's address mapping
+ * table (unit larf_amt) before it goes to memory; the mapping controller (larf_mc) decides:
+ *   perfect  the destination architectural register maps to the physical register that already
+ *            holds the data (reference count + 1); no memory access, no register written;
+ *   partial  the data is rebuilt from one register shifted or two registers merged by the
+ *            w-merge slot (larf_wmerge) into a new physical register; no memory access;
+ *   miss     the load goes to memory into a new physical register, recorded in the table at
+ *            issue (sec. 3); a later load of the same data waits for it to arrive.
+ * The load completes when the units' outputs say so (driven through their ports every cycle,
+ * -hw c|rtl|lockstep): lookup 1 edge, decision 1 edge, merge 1 edge, insert 1 edge, plus one
+ * cycle of hand-off to the LD/ST unit each way.
+ * Register data: the model has no values, so a register holds for each lane a fixed function of
+ * the lane's address (lane_value); every mapped or merged register is checked lane by lane
+ * against the addresses the load asked for, so a wrong table answer or merge stops the run.
+ * Writes: an instruction writing an architectural register that is mapped unmaps it (renaming:
+ * the writer gets a new register; a shared one is copied-on-write by not being touched); a
+ * warp's exit unmaps all its registers; the last unmap frees the physical register and deletes
+ * its table entry. A global store or atomic deletes the entries whose words it may write.
+ * Not served (counted, normal load): loads without address lists (no addresses in the trace, or
+ * an active lane at address 0), 64/128-bit loads, lanes not 0..n-1, other strides, addresses
+ * outside the SM's 64 MB table window (set by the kernel's first candidate load), no free
+ * physical register. Only load destinations are tracked as physical registers (NPREGS = 1024
+ * per SM, the paper's 128 KB file). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../hw/larf/larf_amt.h"
+#include "../hw/larf/larf_mc.h"
+#include "../hw/larf/larf_wmerge.h"
+#include "policy_registry.h"
+
+#define LF_REGS 256        /* architectural register numbers per warp */
+#define LF_CTA_WARPS 64    /* warp ids per CTA tracked for warp_exit */
+#define LF_RANGES 64       /* pending store invalidations (then merged into one range) */
+#define LF_WINDOW_SHIFT 26 /* 24-bit word base: a 64 MB window */
+#define LF_REQS 4          /* loads offered and not yet answered (the LD/ST queue holds 2) */
+
+enum { PR_FREE = 0, PR_PENDING, PR_READY, PR_DYING };
+enum { P_LOOKUP = 1, P_DECIDE, P_MERGE, P_INSERT, P_ANSWER };
+enum { AMT_LOOKUP = 1, AMT_INV_PREG = 3, AMT_INV_RANGE = 4, AMT_CLEAR = 5 };
+
+typedef struct lf_stats {
+  uint64_t global_loads, eligible, elided, perfect, shift, merge, missed, no_free;
+  uint64_t inel_pattern, inel_window, inel_width, inel_mask, no_addr;
+  uint64_t retries, wait_pending, deferred, partial_in_flight, hook_cycles, elided_latency;
+  uint64_t inserts, evictions, occ_max, occ_sum, occ_samples;
+  uint64_t unmap_write, unmap_shared, unmap_exit, store_inval;
+  uint64_t saved, live_pregs_peak, live_maps_peak, saved_peak;
+} lf_stats;
+
+typedef struct lf_req {
+  int active, phase;
+  uint64_t at, start;
+  int slot, dst;
+  const trace_inst *in;
+  uint64_t base, stride, cnt; /* table fields: word base, stride in words, lanes - 1 */
+  uint32_t want[32];          /* the lanes' values */
+  uint64_t gen;               /* table generation its lookup saw */
+  uint32_t ga, gb;            /* allocation numbers of the registers its lookup named */
+  larf_amt_out res;
+  int newp, merged, answer, ticket;
+  int answered, polled; /* the LD/ST may have the answer before the table insert is done */
+} lf_req;
+
+typedef struct lf_range {
+  uint64_t lo, hi;
+} lf_range;
+
+typedef struct lf_sm {
+  hw_unit *amt, *mc, *wm;
+  larf_amt_out ao;
+  larf_mc_out mo;
+  larf_wmerge_out wo;
+  int win_set;
+  uint64_t win;
+  int16_t *map;          /* [slot * LF_REGS + reg]: physical register or -1 */
+  int *slot_of;          /* [cta_slot * LF_CTA_WARPS + warp]: warp slot */
+  uint8_t *pst;          /* [preg] PR_* */
+  uint32_t *pgen;        /* [preg] allocations so far: a lookup's answer names this one */
+  uint32_t *pdata;       /* [preg * 32 + lane] */
+  int *freel, nfree;
+  int *unmapq, uq_head, uq_n, uq_cap; /* preg | 1 << 16 for exits */
+  int *invq, iq_n;
+  lf_range ranges[LF_RANGES];
+  int nranges;
+  int clear_pending;
+  int inv_urgent;        /* a lookup named a register whose entry waits for deletion */
+  uint64_t gen;
+  int live_pregs, live_maps;
+  lf_req reqs[LF_REQS];
+  int fifo[LF_REQS], nfifo; /* request ids in arrival order; the units serve them in order */
+} lf_sm;
+
+typedef struct lf_state {
+  lf_sm *sm;
+  int slots, cta_slots, npregs;
+  lf_stats kern, total;
+} lf_state;
+
+static lf_state *st(const policy *p) { return p->state; }
+
+static uint32_t lane_value(uint64_t addr) {
+  uint64_t x = (addr >> 2) * 0x9E3779B97F4A7C15ULL;
+  return (uint32_t)(x >> 32) ^ (uint32_t)addr;
+}
+
+static void larf_destroy(policy *p) {
+  lf_state *s = st(p);
+  if (!s) return;
+  for (int i = 0; s->sm && i < p->n_sms; i++) {
+    lf_sm *m = &s->sm[i];
+    hw_unit_free(m->amt);
+    hw_unit_free(m->mc);
+    hw_unit_free(m->wm);
+    free(m->map);
+    free(m->slot_of);
+    free(m->pst);
+    free(m->pgen);
+    free(m->pdata);
+    free(m->freel);
+    free(m->unmapq);
+    free(m->invq);
+  }
+  free(s->sm);
+  free(s);
+  p->state = NULL;
+}
+
+static int larf_create(policy *p, rf_diag *d) {
+  lf_state *s = calloc(1, sizeof *s);
+  if (!s) return rf_fail(d, "-rfsim_policy larf: out of memory");
+  p->state = s;
+  s->slots = p->cfg->max_threads_per_sm / p->cfg->warp_size;
+  s->cta_slots = p->cfg->shader_cta;
+  int64_t ap[HW_MAX_PARAMS], mp[HW_MAX_PARAMS], wp[HW_MAX_PARAMS];
+  hw_params_default(&larf_amt_desc, ap);
+  hw_params_default(&larf_mc_desc, mp);
+  hw_params_default(&larf_wmerge_desc, wp);
+  s->npregs = (int)ap[larf_amt_P_NPREGS];
+  if (mp[larf_mc_P_NPREGS] != s->npregs || wp[larf_wmerge_P_LANES] != TRACE_WARP_SIZE ||
+      p->cfg->warp_size != TRACE_WARP_SIZE || s->slots > mp[larf_mc_P_MAX_SHARERS]) {
+    larf_destroy(p);
+    return rf_fail(d, "-rfsim_policy larf: expected %d-thread warps and at most %lld warp slots "
+                   "per SM (the units' parameters), found %d-thread warps and %d slots",
+                   TRACE_WARP_SIZE, (long long)mp[larf_mc_P_MAX_SHARERS], p->cfg->warp_size,
+                   s->slots);
+  }
+  s->sm = calloc((size_t)p->n_sms, sizeof *s->sm);
+  if (!s->sm) {
+    larf_destroy(p);
+    return rf_fail(d, "-rfsim_policy larf: out of memory");
+  }
+  for (int i = 0; i < p->n_sms; i++) {
+    lf_sm *m = &s->sm[i];
+    size_t nmap = (size_t)s->slots * LF_REGS;
+    m->uq_cap = (int)nmap;
+    m->map = malloc(nmap * sizeof *m->map);
+    m->slot_of = malloc((size_t)s->cta_slots * LF_CTA_WARPS * sizeof *m->slot_of);
+    m->pst = calloc((size_t)s->npregs, sizeof *m->pst);
+    m->pgen = calloc((size_t)s->npregs, sizeof *m->pgen);
+    m->pdata = calloc((size_t)s->npregs * 32, sizeof *m->pdata);
+    m->freel = malloc((size_t)s->npregs * sizeof *m->freel);
+    m->unmapq = malloc(nmap * sizeof *m->unmapq);
+    m->invq = malloc((size_t)s->npregs * sizeof *m->invq);
+    if (!m->map || !m->slot_of || !m->pst || !m->pgen || !m->pdata || !m->freel || !m->unmapq || !m->invq) {
+      larf_destroy(p);
+      return rf_fail(d, "-rfsim_policy larf: out of memory");
+    }
+    for (size_t k = 0; k < nmap; k++) m->map[k] = -1;
+    for (int k = 0; k < s->cta_slots * LF_CTA_WARPS; k++) m->slot_of[k] = -1;
+    for (int k = 0; k < s->npregs; k++) m->freel[k] = s->npregs - 1 - k; /* pop 0 first */
+    m->nfree = s->npregs;
+    char name[64];
+    snprintf(name, sizeof name, "sm%d.larf_amt", i);
+    m->amt = larf_amt_new(name, p->hw_mode, ap, p->wave, d);
+    if (m->amt) {
+      snprintf(name, sizeof name, "sm%d.larf_mc", i);
+      m->mc = larf_mc_new(name, p->hw_mode, mp, p->wave, d);
+    }
+    if (m->mc) {
+      snprintf(name, sizeof name, "sm%d.larf_wmerge", i);
+      m->wm = larf_wmerge_new(name, p->hw_mode, wp, p->wave, d);
+    }
+    if (!m->wm) {
+      larf_destroy(p);
+      return -1;
+    }
+    m->clear_pending = 1; /* the table is memory: clear it before the first lookup */
+  }
+  return 0;
+}
+
+static void add_stats(lf_stats *a, const lf_stats *b) {
+  uint64_t *x = (uint64_t *)a;
+  const uint64_t *y = (const uint64_t *)b;
+  for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
+  /* peaks are maxima, not sums */
+  a->occ_max = a->occ_max - b->occ_max > b->occ_max ? a->occ_max - b->occ_max : b->occ_max;
+  uint64_t pa = a->live_pregs_peak - b->live_pregs_peak, ma = a->live_maps_peak - b->live_maps_peak,
+           sa = a->saved_peak - b->saved_peak;
+  a->live_pregs_peak = pa > b->live_pregs_peak ? pa : b->live_pregs_peak;
+  a->live_maps_peak = ma > b->live_maps_peak ? ma : b->live_maps_peak;
+  a->saved_peak = sa > b->saved_peak ? sa : b->saved_peak;
+}
+
+static int larf_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
+  (void)k;
+  (void)d;
+  lf_state *s = st(p);
+  add_stats(&s->total, &s->kern);
+  memset(&s->kern, 0, sizeof s->kern);
+  for (int i = 0; i < p->n_sms; i++) {
+    s->sm[i].clear_pending = 1;
+    s->sm[i].win_set = 0;
+  }
+  return 0;
+}
+
+/* warp_exit names a warp by CTA slot and warp id; remember its warp slot. */
+static void larf_warp_start(policy *p, int sm, int cta_slot, int warp, int slot, uint64_t now) {
+  (void)now;
+  lf_state *s = st(p);
+  if (cta_slot < s->cta_slots && warp < LF_CTA_WARPS)
+    s->sm[sm].slot_of[cta_slot * LF_CTA_WARPS + warp] = slot;
+}
+
+static void unmap(lf_sm *m, int slot, int reg, int at_exit) {
+  int16_t *e = &m->map[slot * LF_REGS + reg];
+  if (*e < 0) return;
+  m->unmapq[(m->uq_head + m->uq_n) % m->uq_cap] = *e | (at_exit << 16);
+  m->uq_n++;
+  *e = -1;
+}
+
+static void larf_warp_exit(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
+                           uint64_t now) {
+  (void)k;
+  (void)now;
+  lf_state *s = st(p);
+  lf_sm *m = &s->sm[sm];
+  if (cta_slot >= s->cta_slots || warp >= LF_CTA_WARPS) return;
+  int *so = &m->slot_of[cta_slot * LF_CTA_WARPS + warp];
+  if (*so < 0) return;
+  for (int r = 0; r < LF_REGS; r++) {
+    if (m->map[*so * LF_REGS + r] >= 0) s->kern.unmap_exit++;
+    unmap(m, *so, r, 1);
+  }
+  *so = -1;
+}
+
+static void push_range(lf_sm *m, uint64_t lo, uint64_t hi) {
+  if (m->nranges == LF_RANGES) { /* full: widen the last one (conservative) */
+    lf_range *r = &m->ranges[LF_RANGES - 1];
+    if (lo < r->lo) r->lo = lo;
+    if (hi > r->hi) r->hi = hi;
+    return;
+  }
+  m->ranges[m->nranges++] = (lf_range){lo, hi};
+}
+
+static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now) {
+  (void)now;
+  lf_state *s = st(p);
+  lf_sm *m = &s->sm[w->sm];
+  for (int i = 0; i < in->ndst; i++) {
+    if (m->map[w->slot * LF_REGS + in->dst[i]] >= 0) s->kern.unmap_write++;
+    unmap(m, w->slot, in->dst[i], 0);
+  }
+  /* A global store or atomic deletes the entries holding words it may write (sec. 3). */
+  if ((in->kind == OPK_STORE || in->kind == OPK_ATOMIC) && in->space == SPACE_GLOBAL &&
+      in->is_mem && m->win_set && in->mask) {
+    const uint64_t *a = w->tw->addrs + in->addr_off;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int i = 0; i < TRACE_WARP_SIZE; i++) {
+      if (!(in->mask >> i & 1)) continue;
+      uint64_t end = a[i] + (in->width ? in->width : 4) - 1;
+      if (a[i] < lo) lo = a[i];
+      if (end > hi) hi = end;
+    }
+    uint64_t wlo = m->win << LF_WINDOW_SHIFT, whi = wlo + ((uint64_t)1 << LF_WINDOW_SHIFT) - 1;
+    if (hi < wlo || lo > whi) return;
+    if (lo < wlo) lo = wlo;
+    if (hi > whi) hi = whi;
+    push_range(m, (lo >> 2) & 0xffffff, (hi >> 2) & 0xffffff);
+  }
+}
+
+/* The oldest request in `phase` that may move this cycle, else `none` (inactive). */
+static lf_req *oldest(lf_sm *m, int phase, uint64_t now, lf_req *none) {
+  for (int i = 0; i < m->nfifo; i++) {
+    lf_req *r = &m->reqs[m->fifo[i]];
+    if (r->phase == phase && r->at <= now) return r;
+  }
+  return none;
+}
+
+static void release(lf_sm *m, lf_req *r) {
+  int id = (int)(r - m->reqs);
+  r->active = 0;
+  for (int i = 0; i < m->nfifo; i++)
+    if (m->fifo[i] == id) {
+      memmove(m->fifo + i, m->fifo + i + 1, (size_t)(m->nfifo - i - 1) * sizeof *m->fifo);
+      m->nfifo--;
+      break;
+    }
+}
+
+static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
+  lf_req *r = &m->reqs[id];
+  lf_stats *k = &s->kern;
+  if (!r->answered) {
+    k->hook_cycles++;
+    return POLICY_LOAD_WAIT;
+  }
+  r->polled = 1;
+  if (r->phase == P_ANSWER) release(m, r); /* else the table insert still has to happen */
+  *ticket = r->ticket;
+  int a = r->answer;
+  if (a == POLICY_LOAD_SERVED) *ticket = -1;
+  if (a != POLICY_LOAD_MEMORY) k->elided_latency += now - r->start;
+  return a;
+}
+
+static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket) {
+  lf_state *s = st(p);
+  lf_sm *m = &s->sm[l->sm];
+  lf_stats *k = &s->kern;
+  if (*ticket >= 0 && *ticket < LF_REQS && m->reqs[*ticket].active)
+    return poll(s, m, *ticket, now, ticket);
+  *ticket = -1;
+  const trace_inst *in = l->in;
+  k->global_loads++;
+  if (!in->is_mem) {
+    k->no_addr++;
+    return POLICY_LOAD_MEMORY;
+  }
+  uint32_t mask = in->mask;
+  int cnt = __builtin_popcount(mask);
+  if (mask == 0 || mask != (cnt == 32 ? 0xffffffffu : (1u << cnt) - 1)) {
+    k->inel_mask++;
+    return POLICY_LOAD_MEMORY;
+  }
+  for (int i = 0; i < cnt; i++)
+    if (l->addrs[i] == 0) {
+      k->no_addr++;
+      return POLICY_LOAD_MEMORY;
+    }
+  if (in->width != 4 || in->ndst != 1) {
+    k->inel_width++;
+    return POLICY_LOAD_MEMORY;
+  }
+  uint64_t a0 = l->addrs[0];
+  uint64_t stride = cnt > 1 ? l->addrs[1] - a0 : 0;
+  int ok = (a0 & 3) == 0 && (cnt == 1 || l->addrs[1] >= a0) && (stride & 3) == 0;
+  uint64_t sw = stride >> 2;
+  ok = ok && (sw == 0 || ((sw & (sw - 1)) == 0 && sw <= 256));
+  for (int i = 2; ok && i < cnt; i++) ok = l->addrs[i] == a0 + (uint64_t)i * stride;
+  if (!ok) {
+    k->inel_pattern++;
+    return POLICY_LOAD_MEMORY;
+  }
+  if (!m->win_set) {
+    m->win_set = 1;
+    m->win = a0 >> LF_WINDOW_SHIFT;
+  }
+  uint64_t last = a0 + (uint64_t)(cnt - 1) * stride;
+  if (a0 >> LF_WINDOW_SHIFT != m->win || last >> LF_WINDOW_SHIFT != m->win) {
+    k->inel_window++;
+    return POLICY_LOAD_MEMORY;
+  }
+  int id = 0;
+  while (id < LF_REQS && m->reqs[id].active) id++;
+  if (id == LF_REQS) {
+    k->no_free++;
+    return POLICY_LOAD_MEMORY;
+  }
+  k->eligible++;
+  lf_req *r = &m->reqs[id];
+  memset(r, 0, sizeof *r);
+  r->active = 1;
+  r->phase = P_LOOKUP;
+  r->at = now;
+  r->start = now;
+  r->slot = l->slot;
+  r->dst = in->dst[0];
+  r->in = in;
+  r->base = (a0 >> 2) & 0xffffff;
+  r->stride = sw;
+  r->cnt = (uint64_t)(cnt - 1);
+  for (int i = 0; i < cnt; i++) r->want[i] = lane_value(l->addrs[i]);
+  r->newp = -1;
+  r->ticket = -1;
+  m->fifo[m->nfifo++] = id;
+  *ticket = id;
+  return POLICY_LOAD_WAIT;
+}
+
+static void larf_load_done(policy *p, int sm, int ticket, uint64_t now) {
+  (void)now;
+  lf_sm *m = &st(p)->sm[sm];
+  if (ticket >= 0 && ticket < st(p)->npregs && m->pst[ticket] == PR_PENDING)
+    m->pst[ticket] = PR_READY;
+}
+
+static void answer(lf_req *r, int a, int ticket) {
+  r->phase = P_ANSWER;
+  r->answered = 1;
+  r->answer = a;
+  r->ticket = ticket;
+}
+
+/* Lanes 0..cnt of register `preg` must hold what the load asked for. */
+static int check_lanes(const lf_sm *m, int sm, const uint32_t *got, const lf_req *r,
+                       const char *what, uint64_t now, rf_diag *d) {
+  (void)m;
+  for (uint64_t i = 0; i <= r->cnt; i++)
+    if (got[i] != r->want[i])
+      return rf_fail(d, "cycle %llu: SM %d: larf %s gave lane %llu the value 0x%08x, expected "
+                     "0x%08x (the data at that lane's address); the table or merge is wrong",
+                     (unsigned long long)now, sm, what, (unsigned long long)i, got[i],
+                     r->want[i]);
+  return 0;
+}
+
+static void peaks(lf_stats *k, const lf_sm *m) {
+  if ((uint64_t)m->live_pregs > k->live_pregs_peak) k->live_pregs_peak = (uint64_t)m->live_pregs;
+  if ((uint64_t)m->live_maps > k->live_maps_peak) k->live_maps_peak = (uint64_t)m->live_maps;
+  int saved = m->live_maps - m->live_pregs;
+  if (saved > 0 && (uint64_t)saved > k->saved_peak) k->saved_peak = (uint64_t)saved;
+}
+
+static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d) {
+  (void)v;
+  if (now == 0) return 0; /* the units' reset edge */
+  lf_state *s = st(p);
+  lf_sm *m = &s->sm[sm];
+  lf_req none = {0};
+  lf_req *r;
+  lf_stats *k = &s->kern;
+  int traced = wave_in_window(p->wave, now);
+
+  /* ---- address mapping table: the oldest insert on the write port; on the operation port
+   * invalidations first, then the oldest lookup (loads in different steps overlap) ---- */
+  lf_req *ins = oldest(m, P_INSERT, now, &none);
+  larf_amt_in ai = {0};
+  int inv = -1, req_op = 0;
+  if (ins->active) {
+    ai.ins_i = 1;
+    ai.ins_base_i = ins->base;
+    ai.ins_stride_i = ins->stride;
+    ai.ins_cnt_i = ins->cnt;
+    ai.ins_preg_i = (uint64_t)ins->newp;
+  }
+  r = oldest(m, P_LOOKUP, now, &none);
+  /* Deleting the entry of a freed register may wait behind lookups (an answer naming it sees it
+   * PR_DYING and looks again) until 8 wait or free registers run short; a store's deletion may
+   * not (a later load must not find the old data). */
+  if (m->iq_n == 0) m->inv_urgent = 0;
+  int inv_first = m->iq_n >= 8 || m->nfree < 64 || !r->active || m->inv_urgent;
+  if (m->clear_pending) {
+    ai.op_i = AMT_CLEAR;
+    m->clear_pending = 0;
+    m->gen++;
+  } else if (m->nranges > 0) {
+    lf_range g = m->ranges[0];
+    memmove(m->ranges, m->ranges + 1, (size_t)(--m->nranges) * sizeof *m->ranges);
+    ai.op_i = AMT_INV_RANGE;
+    ai.base_i = g.lo;
+    ai.hi_i = g.hi;
+    k->store_inval++;
+    m->gen++;
+  } else if (m->iq_n > 0 && inv_first) {
+    inv = m->invq[--m->iq_n];
+    ai.op_i = AMT_INV_PREG;
+    ai.preg_i = (uint64_t)inv;
+  } else if (r->active) {
+    req_op = AMT_LOOKUP;
+    ai.op_i = AMT_LOOKUP;
+    ai.base_i = r->base;
+    ai.stride_i = r->stride;
+    ai.cnt_i = r->cnt;
+  }
+  if (ai.op_i || ai.ins_i || m->ao.done_o || m->ao.evict_o || traced) {
+    if (larf_amt_step(m->amt, now, &ai, &m->ao, d) < 0) return -1;
+  }
+  if (m->ao.occ_o > k->occ_max) k->occ_max = m->ao.occ_o;
+  k->occ_sum += m->ao.occ_o;
+  k->occ_samples++;
+  if (inv >= 0) { /* its entry is gone: the register may be reused */
+    m->pst[inv] = PR_FREE;
+    m->freel[m->nfree++] = inv;
+  }
+  if (req_op == AMT_LOOKUP) {
+    r->res = m->ao;
+    r->gen = m->gen;
+    r->ga = m->pgen[m->ao.preg_a_o];
+    r->gb = m->pgen[m->ao.preg_b_o];
+    r->phase = P_DECIDE;
+    r->at = now + 1;
+    if (m->ao.kind_o == 0) { /* a miss goes to memory at once (sec. 3); the decision follows */
+      if (m->nfree == 0) {
+        k->no_free++;
+        answer(r, POLICY_LOAD_MEMORY, -1);
+      } else {
+        r->newp = m->freel[--m->nfree];
+        m->pgen[r->newp]++;
+        r->answered = 1;
+        r->answer = POLICY_LOAD_MEMORY;
+        r->ticket = r->newp;
+      }
+    }
+  }
+  if (ins->active) {
+    r = ins;
+    k->inserts++;
+    if (m->ao.evict_o) k->evictions++;
+    if (r->merged) {
+      answer(r, POLICY_LOAD_SERVED, -1);
+    } else { /* a miss: answered at its decision, the load already on its way */
+      r->phase = P_ANSWER;
+      if (r->polled) release(m, r);
+    }
+  }
+
+  /* ---- mapping controller: the oldest decision and one queued unmap ---- */
+  r = oldest(m, P_DECIDE, now, &none);
+  larf_mc_in mi = {0};
+  int decide = 0, um = -1, um_exit = 0;
+  if (r->active && r->phase == P_DECIDE && now >= r->at) {
+    unsigned kind = (unsigned)r->res.kind_o;
+    int a = (int)r->res.preg_a_o, b = (int)r->res.preg_b_o;
+    if (kind == 0) { /* a miss: its register was taken at the lookup */
+      mi.decide_i = 1;
+      mi.kind_i = 0;
+      mi.new_i = (uint64_t)r->newp;
+      decide = 1;
+    } else if (r->gen != m->gen) { /* the table changed since the lookup */
+      k->retries++;
+      r->phase = P_LOOKUP;
+      r->at = now + 1;
+    } else if ((kind >= 1 && (m->pst[a] == PR_DYING || m->pst[a] == PR_FREE ||
+                              m->pgen[a] != r->ga)) ||
+               (kind == 3 && (m->pst[b] == PR_DYING || m->pst[b] == PR_FREE ||
+                              m->pgen[b] != r->gb))) {
+      k->retries++; /* a register it names was freed (and maybe reused) since: look again */
+      m->inv_urgent = 1;
+      r->phase = P_LOOKUP;
+      r->at = now + 1;
+    } else if ((kind >= 2 && m->pst[a] != PR_READY) || (kind == 3 && m->pst[b] != PR_READY)) {
+      k->partial_in_flight++; /* a source's data is still on the way: load it */
+      answer(r, POLICY_LOAD_MEMORY, -1);
+    } else if (kind != 1 && m->nfree == 0) {
+      k->no_free++;
+      answer(r, POLICY_LOAD_MEMORY, -1);
+    } else {
+      r->newp = kind == 1 ? -1 : m->freel[--m->nfree];
+      if (r->newp >= 0) m->pgen[r->newp]++;
+      mi.decide_i = 1;
+      mi.kind_i = kind;
+      mi.preg_a_i = (uint64_t)a;
+      mi.new_i = (uint64_t)(r->newp >= 0 ? r->newp : 0);
+      decide = 1;
+    }
+  }
+  if (m->uq_n > 0) { /* the second port: one unmap every cycle */
+    int e = m->unmapq[m->uq_head];
+    m->uq_head = (m->uq_head + 1) % m->uq_cap;
+    m->uq_n--;
+    um = e & 0xffff;
+    um_exit = e >> 16;
+    mi.unmap_i = 1;
+    mi.preg_i = (uint64_t)um;
+  }
+  if (mi.decide_i || mi.unmap_i || m->mo.act_o || m->mo.freed_o || m->mo.shared_o || traced) {
+    if (larf_mc_step(m->mc, now, &mi, &m->mo, d) < 0) return -1;
+  }
+  if (um >= 0) {
+    m->live_maps--;
+    if (m->mo.shared_o && !um_exit) k->unmap_shared++;
+    if (m->mo.freed_o) {
+      m->pst[um] = PR_DYING;
+      m->live_pregs--;
+      m->invq[m->iq_n++] = um;
+    }
+  }
+  if (decide) {
+    unsigned kind = (unsigned)r->res.kind_o;
+    unsigned act = (unsigned)m->mo.act_o, want = kind == 1 ? 1u : kind == 0 ? 3u : 2u;
+    if (act != want)
+      return rf_fail(d, "cycle %llu: SM %d: larf_mc answered action %u to table answer %u, "
+                     "expected %u", (unsigned long long)now, sm, act, kind, want);
+    int dst = (int)m->mo.dst_o;
+    m->map[r->slot * LF_REGS + r->dst] = (int16_t)dst;
+    m->live_maps++;
+    if (act == 1) {
+      if (check_lanes(m, sm, &m->pdata[(size_t)dst * 32], r, "perfect mapping", now, d) < 0)
+        return -1;
+      if (m->pst[dst] != PR_PENDING) {
+        k->perfect++;
+        k->elided++;
+      }
+      k->saved++;
+      if (m->pst[dst] == PR_PENDING) {
+        /* mapped to a register whose load is still in flight: this load goes to memory too (the
+         * L1 merges it with that one); the mapping stands, so later loads still share */
+        k->deferred++;
+        answer(r, POLICY_LOAD_MEMORY, -1);
+      } else {
+        answer(r, POLICY_LOAD_SERVED, -1);
+      }
+    } else {
+      m->pst[dst] = PR_PENDING;
+      m->live_pregs++;
+      if (act == 3) {
+        k->missed++;
+        memset(&m->pdata[(size_t)dst * 32], 0, 32 * sizeof(uint32_t));
+        memcpy(&m->pdata[(size_t)dst * 32], r->want, (r->cnt + 1) * sizeof(uint32_t));
+        r->merged = 0;
+        r->phase = P_INSERT;
+        r->answered = 1; /* the load goes to memory now; the insert follows */
+        r->answer = POLICY_LOAD_MEMORY;
+        r->ticket = dst;
+      } else {
+        r->phase = P_MERGE;
+      }
+      r->at = now + 1;
+    }
+  }
+
+  /* ---- w-merge: rebuild the register from one or two registers ---- */
+  r = oldest(m, P_MERGE, now, &none);
+  larf_wmerge_in wi = {0};
+  int go = 0;
+  if (r->active && r->phase == P_MERGE && now >= r->at) {
+    wi.go_i = 1;
+    memcpy(wi.a_i, &m->pdata[r->res.preg_a_o * 32], 32 * sizeof(uint32_t));
+    if (r->res.kind_o == 3) memcpy(wi.b_i, &m->pdata[r->res.preg_b_o * 32], 32 * sizeof(uint32_t));
+    wi.shift_a_i = r->res.shift_a_o;
+    wi.shift_b_i = r->res.shift_b_o;
+    wi.split_i = r->res.split_o;
+    wi.cnt_i = r->cnt;
+    go = 1;
+  }
+  if (go || m->wo.valid_o || traced) {
+    if (larf_wmerge_step(m->wm, now, &wi, &m->wo, d) < 0) return -1;
+  }
+  if (go) {
+    if (check_lanes(m, sm, m->wo.data_o, r, "w-merge", now, d) < 0) return -1;
+    memcpy(&m->pdata[(size_t)r->newp * 32], m->wo.data_o, 32 * sizeof(uint32_t));
+    m->pst[r->newp] = PR_READY;
+    if (r->res.kind_o == 3)
+      k->merge++;
+    else
+      k->shift++;
+    k->elided++;
+    r->merged = 1;
+    r->phase = P_INSERT;
+    r->at = now + 1;
+  }
+  peaks(k, m);
+  return 0;
+}
+
+static void larf_stats(const policy *p, stats_record *out, int total) {
+  const lf_state *s = st(p);
+  lf_stats all = s->total; /* kernels before the current one, plus the current one */
+  add_stats(&all, &s->kern);
+  const lf_stats *w = total ? &all : &s->kern;
+  stats_str(out, "larf_hw", hw_mode_name(p->hw_mode));
+  stats_u64(out, "larf_global_loads", w->global_loads);
+  stats_u64(out, "larf_loads_eligible", w->eligible);
+  stats_u64(out, "larf_loads_elided", w->elided);
+  stats_u64(out, "larf_hits_perfect", w->perfect);
+  stats_u64(out, "larf_hits_partial", w->shift + w->merge);
+  stats_u64(out, "larf_hits_partial_shift", w->shift);
+  stats_u64(out, "larf_hits_partial_merge", w->merge);
+  stats_u64(out, "larf_loads_missed", w->missed);
+  stats_u64(out, "larf_loads_no_free_register", w->no_free);
+  stats_u64(out, "larf_loads_without_addresses", w->no_addr);
+  stats_u64(out, "larf_ineligible_pattern", w->inel_pattern);
+  stats_u64(out, "larf_ineligible_window", w->inel_window);
+  stats_u64(out, "larf_ineligible_width", w->inel_width);
+  stats_u64(out, "larf_ineligible_mask", w->inel_mask);
+  stats_u64(out, "larf_lookup_retries", w->retries);
+  stats_u64(out, "larf_perfect_data_in_flight", w->deferred);
+  stats_u64(out, "larf_partial_source_in_flight", w->partial_in_flight);
+  stats_u64(out, "larf_hook_cycles", w->hook_cycles);
+  stats_f64(out, "larf_elided_latency_avg",
+            stats_ratio((double)w->elided_latency, (double)w->elided));
+  stats_u64(out, "larf_amt_inserts", w->inserts);
+  stats_u64(out, "larf_amt_evictions", w->evictions);
+  stats_u64(out, "larf_amt_occupancy_max", w->occ_max);
+  stats_f64(out, "larf_amt_occupancy_avg", stats_ratio((double)w->occ_sum, (double)w->occ_samples));
+  stats_u64(out, "larf_unmaps_on_write", w->unmap_write);
+  stats_u64(out, "larf_writes_to_shared_register", w->unmap_shared);
+  stats_u64(out, "larf_unmaps_at_exit", w->unmap_exit);
+  stats_u64(out, "larf_store_invalidations", w->store_inval);
+  stats_u64(out, "larf_regs_saved", w->saved);
+  stats_u64(out, "larf_live_regs_peak", w->live_pregs_peak);
+  stats_u64(out, "larf_live_mappings_peak", w->live_maps_peak);
+  stats_u64(out, "larf_regs_saved_peak", w->saved_peak);
+}
+
+const policy_ops policy_larf = {
+    .name = "larf",
+    .help = "locality-aware register file (load technique; compose as <x>+larf)",
+    .create = larf_create,
+    .destroy = larf_destroy,
+    .kernel_begin = larf_kernel_begin,
+    .warp_start = larf_warp_start,
+    .warp_exit = larf_warp_exit,
+    .cycle = larf_cycle,
+    .stats = larf_stats,
+    .load = larf_load,
+    .load_done = larf_load_done,
+    .issued = larf_issued,
+};
