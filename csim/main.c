@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
   cli o = {0};
   o.wave_to = WAVE_NO_END;
   o.trace_cache.mode = TRACE_CACHE_ON;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gpu_config cfg;
   config_defaults(&cfg);
   o.configs = calloc((size_t)argc, sizeof *o.configs);
@@ -255,7 +255,7 @@ int main(int argc, char **argv) {
   free(o.configs);
   if (rc < 0) {
     fprintf(stderr, "rfsim: error: %s\n", d.msg);
-    return 1;
+    return d.refusal ? 3 : 1;
   }
   return 0;
 }

@@ -28,12 +28,12 @@ static const char *const shipped[] = {
 /* ---- helpers ---- */
 
 static void load_ok(gpu_config *c, const char *path, config_notes *n) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (config_load_file(c, path, n, &d) != 0) fail_msg("%s", d.msg);
 }
 
 static void set_ok(gpu_config *c, const char *name, const char *value) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   int rc = config_set(c, name, value, ORIGIN, 0, NULL, &d);
   if (rc != 0) fail_msg("%s %s: rc %d: %s", name, value, rc, d.msg);
 }
@@ -43,19 +43,19 @@ static void set_err(const char *name, const char *value, const char *msg) {
   gpu_config c, before;
   config_defaults(&c);
   before = c;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_int_equal(config_set(&c, name, value, ORIGIN, 0, NULL, &d), -1);
   assert_string_equal(d.msg, msg);
   assert_memory_equal(&c, &before, sizeof c);
 }
 
 static void validate_ok(const gpu_config *c) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (config_validate(c, &d) != 0) fail_msg("%s", d.msg);
 }
 
 static void validate_err(const gpu_config *c, const char *msg) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_int_equal(config_validate(c, &d), -1);
   assert_string_equal(d.msg, msg);
 }
@@ -79,7 +79,7 @@ static void file_err(const char *text, long line, const char *rest) {
   gpu_config c, before;
   config_defaults(&c);
   before = c;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   int rc = config_load_file(&c, path, NULL, &d);
   unlink(path);
   assert_int_equal(rc, -1);
@@ -376,7 +376,7 @@ static void test_simple_kinds(void **state) {
   assert_true(c.watchdog_cycles == 5000000000LL);
   set_ok(&c, "-gpgpu_dual_issue_diff_exec_units", "0");
   assert_int_equal(c.dual_issue_diff_exec_units, 0);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   /* A bare flag. */
   assert_int_equal(
       config_set(&c, "-gpgpu_dual_issue_diff_exec_units", NULL, ORIGIN, 0, NULL, &d), 0);
@@ -395,7 +395,7 @@ static void test_double_kind(void **state) {
   const opt_site site = {ORIGIN, 0, row.name};
   gpu_config c;
   config_defaults(&c);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_int_equal(opt_parse_value(&c, &row, "2.25", &site, &d), 0);
   assert_true(c.clk_l2 == 2.25);
   assert_int_equal(opt_parse_value(&c, &row, "11", &site, &d), -1);
@@ -553,7 +553,7 @@ static void test_gpgpusim_style_file(void **state) {
   validate_ok(&c);
 
   /* Repeats, from the file or the command line, are not noted again. */
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_int_equal(config_set(&c, "-visualizer_enabled", "1", ORIGIN, 0, &n, &d), 1);
   assert_int_equal(config_set(&c, "-gpgpu_ptx_sim_mode", "1", ORIGIN, 0, &n, &d), 1);
   assert_int_equal(config_set(&c, "-gpgpu_new_thing", "1", ORIGIN, 0, &n, &d), 1);
@@ -649,7 +649,7 @@ static void test_file_errors(void **state) {
            "-gpgpu_cache:dl2: expected <geometry>,<policies>,<mshr>,<miss queue>[,<port width>] "
            "(or none), found '64:128:8,L:B:m:W:L,A:32:4'");
 
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gpu_config c;
   config_defaults(&c);
   assert_int_equal(config_load_file(&c, "tests/fixtures/config/no_such.config", NULL, &d), -1);

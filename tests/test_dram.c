@@ -239,7 +239,7 @@ static void test_bad_config(void **state) {
   (void)state;
   gpu_config c;
   gddr5(&c);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   dram_stats st = {0};
   c.dram.nbk = 0;
   assert_null(dram_create(&c, &st, &d));

@@ -234,7 +234,7 @@ static void expect_error(const char *const (*opts)[2], size_t n, const char *wor
                          const char *const *needles, size_t nn) {
   gpu_config c;
   load_config(&c, opts, n);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   char msg[RF_DIAG_MSG_MAX] = "";
   gpu *g = gpu_create(&c, stderr, &d);
   if (!g) {
@@ -378,7 +378,7 @@ static void test_watchdog_reports_stuck_switch(void **state) {
   FILE *rep = open_memstream(&text, &len);
   assert_non_null(rep);
   gpu_hw hw = {HW_C, NULL, &stuck_ops};
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gpu *g = gpu_create_hw(&c, &hw, rep, &d);
   if (!g) fail_msg("%s", d.msg);
   stats_record r;

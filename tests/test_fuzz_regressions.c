@@ -47,7 +47,7 @@ static int replay_dir(const fuzz_target *t, const char *dir, const char *suffix)
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
     size_t size;
     uint8_t *data = slurp(path, &size);
-    rf_diag d = {{0}};
+    rf_diag d = {{0}, 0};
     int r = t->run(data, size, &d);
     free(data);
     if (r < 0) fail_msg("%s: %s", path, d.msg);

@@ -303,7 +303,7 @@ static void test_composition(void **st) {
     gpu_config c;
     load(&c, "baseline", NULL, 0);
     snprintf(c.policy, sizeof c.policy, "%s", bad[i][0]);
-    rf_diag d = {{0}};
+    rf_diag d = {{0}, 0};
     policy p;
     assert_int_equal(policy_create(&p, &c, 1, HW_C, NULL, &d), -1);
     printf("[ INFO     ] %s: %s\n", bad[i][0], d.msg);
@@ -313,7 +313,7 @@ static void test_composition(void **st) {
   gpu_config c;
   load(&c, "baseline", NULL, 0);
   snprintf(c.policy, sizeof c.policy, "larf+warpman");
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   policy p;
   assert_int_equal(policy_create(&p, &c, 2, HW_C, NULL, &d), 0);
   assert_non_null(p.ops->load);

@@ -202,7 +202,7 @@ static void test_bank_conflicts_match_reference(void **state) {
 /* ---- L1D ---- */
 
 static l1d *make_l1(const gpu_config *c) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   l1d *l = l1d_create(c, 3, &d);
   if (!l) fprintf(stderr, "%s\n", d.msg);
   assert_non_null(l);
@@ -565,7 +565,7 @@ static void test_set_index_functions(void **state) {
 static void test_l1_bad_configs(void **state) {
   (void)state;
   gpu_config c;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gtx480(&c);
   c.l1d.nsets = 0;
   assert_null(l1d_create(&c, 0, &d));
@@ -597,7 +597,7 @@ static void test_l1_bad_configs(void **state) {
 /* ---- memory system ---- */
 
 static memsys *make_memsys(const gpu_config *c, int n_sms) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   memsys *m = memsys_create(c, n_sms, &d);
   if (!m) fprintf(stderr, "%s\n", d.msg);
   assert_non_null(m);
@@ -938,7 +938,7 @@ static void test_memsys_disabled_l2(void **state) {
 static void test_memsys_bad_configs(void **state) {
   (void)state;
   gpu_config c;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gtx480(&c);
   c.mem_chunk_bytes = 100;
   assert_null(memsys_create(&c, 15, &d));

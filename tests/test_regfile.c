@@ -230,7 +230,7 @@ static void test_rz_not_read(void **state) {
   assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
   free(text);
   snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gpu *g = gpu_create(&c, stderr, &d);
   if (!g) fail_msg("%s", d.msg);
   stats_record r;

@@ -33,7 +33,7 @@ static void load(gpu_config *c, const char *path) {
 static trace_kernel_info kernel_of(const char *workload) {
   char list[256];
   snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", workload);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   trace_list *l;
   if (trace_list_read(list, &l, &d) < 0) fail_msg("%s (run make workloads)", d.msg);
   trace_kernel *kt;

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -104,8 +106,8 @@ static void test_unshared_rows_are_the_baseline(void **st) {
 /* hotspot has a barrier per step: every optimization combination, LRR and GTO, completes. */
 static void test_no_deadlock_any_options(void **st) {
   (void)st;
-  const char *sched[] = {"lrr", "gto"};
-  for (int m = 0; m < 16; m++) {
+  const char *sched[] = {"lrr", "gto", "two_level_active:6:0:1"};
+  for (int m = 0; m < 24; m++) {
     const char *const o[][2] = {{"-rfsim_policy", "regshare"},
                                 {"-regshare_owf", m & 1 ? "1" : "0"},
                                 {"-regshare_unroll", m & 2 ? "1" : "0"},
@@ -132,7 +134,7 @@ static int run_kernel(const char *const (*opts)[2], size_t n, const char *const 
   assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
   free(text);
   snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gpu *g = gpu_create(&c, stderr, &d);
   if (!g) fail_msg("%s", d.msg);
   stats_init(r);
@@ -241,7 +243,7 @@ static void test_refused_configurations(void **st) {
                                  {"-gpgpu_shader_core_pipeline", "4096:32"}};
   gpu_config c;
   load(&c, TESLA, wide, 2);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_null(gpu_create(&c, stderr, &d));
   assert_string_equal(d.msg, "-rfsim_policy regshare: expected at most 64 warp slots per SM "
                              "(the units' warp masks), found 128");
@@ -263,6 +265,54 @@ static void test_refused_configurations(void **st) {
  * than the baseline (10 -> 16 on titanx and gtx980) and takes locks, and lockstep (C reference and RTL every cycle) gives the C
  * run's stats; scratchpad sharing runs in lockstep too (on 96 KB no Set-2 kernel is limited by
  * the scratchpad, so its plan shares nothing: the unit still runs every cycle). */
+/* Two-level scheduling with locks: warps held by a lock must not keep the lock holders out of
+ * the active set. make compare found register sharing deadlocked on configs/locality_rf.config
+ * (6 active warps per scheduler) on these workloads before sched.c let held warps give way. */
+static void test_two_level_active_set_and_locks(void **st) {
+  (void)st;
+  static const char *const wls[] = {"warpman_hs", "regshare_sgemm", "regshare_backprop"};
+  static const char *const pols[] = {"regshare", "spshare"};
+  for (size_t w = 0; w < sizeof wls / sizeof wls[0]; w++)
+    for (size_t p = 0; p < sizeof pols / sizeof pols[0]; p++) {
+      const char *const o[][2] = {{"-rfsim_policy", pols[p]}, {"-rfsim_watchdog", "20000"}};
+      stats_record b, rc, rl;
+      const char *const base[][2] = {{"-rfsim_policy", "baseline"}};
+      free(run("configs/locality_rf.config", base, 1, wls[w], HW_C, &b));
+      char *tc = run("configs/locality_rf.config", o, 2, wls[w], HW_C, &rc);
+      char *tl = run("configs/locality_rf.config", o, 2, wls[w], HW_LOCKSTEP, &rl);
+      if (strcmp(tc, tl) != 0) fail_msg("%s %s: lockstep stats differ from C", pols[p], wls[w]);
+      assert_int_equal(su(&rc, "gpgpu_n_tot_w_icount"), su(&b, "gpgpu_n_tot_w_icount"));
+      free(tc);
+      free(tl);
+      stats_free(&b);
+      stats_free(&rc);
+      stats_free(&rl);
+    }
+}
+
+static int exit_status(const char *cmd) {
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A technique that cannot hold a kernel's thread block refuses it with exit status 3, which
+ * make compare reports as "cannot apply"; a bad option stays an error (1). */
+static void test_refusal_exit_status(void **st) {
+  (void)st;
+  if (access("bin/rfsim", X_OK) != 0) fail_msg("bin/rfsim missing");
+  const char *run_st = "bin/rfsim -trace build/traces/warpman_st/kernelslist.g "
+                       "-config configs/gtx480.config -rfsim_policy ";
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "%sfinereg > /dev/null 2>&1", run_st);
+  assert_int_equal(exit_status(cmd), 3); /* 1024-thread CTAs x 20 registers > the 64 KB ACRF */
+  snprintf(cmd, sizeof cmd, "%sno_such_policy > /dev/null 2>&1", run_st);
+  assert_int_equal(exit_status(cmd), 1);
+  snprintf(cmd, sizeof cmd, "bash tools/compare_job.sh -trace build/traces/warpman_st/kernelslist.g "
+           "-config configs/gtx480.config -rfsim_policy finereg 2> /dev/null | "
+           "grep -q '^refused: kernel block2D_reg_tiling: one CTA needs 20480 registers'");
+  assert_int_equal(exit_status(cmd), 0);
+}
+
 static void test_32_cta_slot_configs(void **st) {
   (void)st;
   static const char *const configs[] = {"configs/titanx.config", "configs/gtx980.config",
@@ -306,6 +356,8 @@ int main(void) {
       cmocka_unit_test(test_dwe_reference_sm),
       cmocka_unit_test(test_refused_configurations),
       cmocka_unit_test(test_32_cta_slot_configs),
+      cmocka_unit_test(test_two_level_active_set_and_locks),
+      cmocka_unit_test(test_refusal_exit_status),
       cmocka_unit_test(test_lockstep_every_experiment_workload),
   };
   return cmocka_run_group_tests_name("sharing", tests, NULL, NULL);

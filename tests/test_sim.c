@@ -66,7 +66,7 @@ static int run_kernel(const gpu_config *c, const char *text, issue_log *log, cha
   assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
   assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
   snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   gpu *g = gpu_create(c, report ? report : stderr, &d);
   if (!g) fail_msg("%s", d.msg);
   if (log) {

@@ -122,7 +122,7 @@ static int parse_text(const char *kernel_text, counts *c, char *msg, size_t n) {
   assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
   assert_int_equal(tu_write(dir, "kernel-1.traceg", kernel_text), 0);
   snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   int r = count_kernel(path, c, &d);
   /* Report the message without the temporary folder. */
   const char *m = strstr(d.msg, "kernel-1.traceg");
@@ -245,7 +245,7 @@ static void test_address_modes_every_mask(void **state) {
       assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
       snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
       trace_kernel *k;
-      rf_diag d = {{0}};
+      rf_diag d = {{0}, 0};
       trace_tb tb;
       if (trace_kernel_open(path, &k, &d) < 0 || trace_kernel_next_tb(k, &tb, &d) != 1)
         fail_msg("tracer v%d, lineinfo %d: %s", version, lineinfo, d.msg);

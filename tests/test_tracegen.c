@@ -91,7 +91,7 @@ static path_buf path_in(const fixture *f, const char *name) {
 #define P(name) (path_in(f, (name)).s)
 
 static tg_spec *parse_ok(const char *text) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   tg_spec *s = NULL;
   int rc = tg_spec_parse("t.spec", text, &s, &d);
   if (rc < 0) fail_msg("unexpected spec error: %s", d.msg);
@@ -100,7 +100,7 @@ static tg_spec *parse_ok(const char *text) {
 
 static void generate_ok(const char *text, const char *outdir) {
   tg_spec *s = parse_ok(text);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (tg_generate(s, outdir, &d) < 0) fail_msg("generation failed: %s", d.msg);
   tg_spec_free(s);
 }
@@ -136,7 +136,7 @@ typedef void (*tb_fn)(const trace_kernel_info *in, const trace_tb *tb, void *arg
 static void for_each_tb(const char *dir, const char *name, tb_fn fn, void *arg) {
   char path[2100];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   trace_kernel *k;
   if (trace_kernel_open(path, &k, &d) < 0) fail_msg("reader: %s", d.msg);
   trace_tb tb;
@@ -181,7 +181,7 @@ static void test_same_spec_same_bytes(void **state) {
 /* The committed golden output: a change in format or in a generation rule shows up here. */
 static void test_golden_fixture(void **state) {
   fixture *f = *state;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   tg_spec *s;
   if (tg_spec_load("tests/fixtures/tracegen/tiny.spec", &s, &d) < 0) fail_msg("%s", d.msg);
   if (tg_generate(s, P("tiny"), &d) < 0) fail_msg("%s", d.msg);
@@ -238,7 +238,7 @@ static void test_exact_counts(void **state) {
   /* The plan's own count (used by tracegen --count) agrees. */
   tg_spec *s = parse_ok(small_spec);
   tg_plan *plans;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_int_equal(tg_plans_init(s, &plans, &d), 0);
   tg_counts pc;
   tg_plan_counts(&plans[0], &pc);
@@ -254,7 +254,7 @@ static void test_mix_exact(void **state) {
   tg_spec *s = parse_ok("kernel = m\ngrid = 1\nblock = 32\nnregs = 20\nbody = 20\n"
                         "mix = int:0.5 fp:0.25 sfu:0.15 dp:0.1\n");
   tg_program p;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_int_equal(tg_program_build(&s->kernels[0], 1, &p, &d), 0);
   int n[TG_NCLASS + 1] = {0};
   for (int i = p.loop_begin; i < p.loop_end; i++) n[p.insts[i].cls]++;
@@ -275,7 +275,7 @@ typedef struct plan_fix {
 
 static plan_fix plan_of(const char *text) {
   plan_fix pf = {parse_ok(text), NULL};
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (tg_plans_init(pf.s, &pf.plans, &d) < 0) fail_msg("%s", d.msg);
   return pf;
 }
@@ -574,7 +574,7 @@ static void test_imbalance_st(void **state) {
   /* traceinfo's divergence figures for these blocks */
   tg_info s;
   trace_kernel_info info;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   tg_info_init(&s);
   assert_int_equal(tg_info_kernel(P("st/kernel-1.traceg"), &info, &s, &d), 0);
   assert_int_equal(s.tbs, 2);
@@ -714,7 +714,7 @@ static void test_malformed_specs(void **state) {
       {"seed = 1\n", "t.spec: expected at least one 'kernel = NAME' section, found none"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    rf_diag d = {{0}};
+    rf_diag d = {{0}, 0};
     tg_spec *s = NULL;
     int rc = tg_spec_parse("t.spec", cases[i][0], &s, &d);
     if (rc != -1 || s != NULL) fail_msg("case %zu parsed: %s", i, cases[i][0]);
@@ -758,7 +758,7 @@ static void test_output_folder_safety(void **state) {
   assert_non_null(x);
   fclose(x);
   tg_spec *s = parse_ok(small_spec);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   assert_int_equal(tg_generate(s, P("out"), &d), -1);
   tg_spec_free(s);
   assert_non_null(strstr(d.msg, "found 'notes.txt'"));
@@ -794,7 +794,7 @@ static void test_tracetile(void **state) {
   generate_ok("kernel = t\ngrid = 3\nblock = 96\nnregs = 12\niters = 4\nimbalance = ray 1 6\n"
               "load = global coalesced\n",
               P("orig"));
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (tg_tile(P("orig/kernelslist.g"), P("tiled"), 7, &d) < 0)
     fail_msg("%s", d.msg);
   tile_check orig = {0}, tiled = {0};
@@ -819,7 +819,7 @@ static const char *shared_dir(void) {
 }
 
 static int info_of_list(const char *list, uint64_t *warp_insts, uint64_t *thread_insts) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   trace_list *l;
   if (trace_list_read(list, &l, &d) < 0) fail_msg("%s", d.msg);
   *warp_insts = *thread_insts = 0;
@@ -851,7 +851,7 @@ static void test_real_traces(void **state) {
   assert_int_equal(w, 344);
   assert_int_equal(t, 10516);
   /* The benchmark's input: matrixmul tiled to 240 blocks. */
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (tg_tile(mm, P("mm240"), 240, &d) < 0) fail_msg("%s", d.msg);
   info_of_list(P("mm240/kernelslist.g"), &w, &t);
   assert_int_equal(w, 1059840);
@@ -867,7 +867,7 @@ static void test_suite_specs(void **state) {
   assert_true(g.gl_pathc >= 40);
   for (size_t i = 0; i < g.gl_pathc; i++) {
     const char *path = g.gl_pathv[i];
-    rf_diag d = {{0}};
+    rf_diag d = {{0}, 0};
     tg_spec *s;
     if (tg_spec_load(path, &s, &d) < 0) fail_msg("%s", d.msg);
     /* The first line says which paper row the workload mirrors. */

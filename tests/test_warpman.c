@@ -298,7 +298,7 @@ static void test_partial_tb_barrier_completes(void **state) {
                           "1 R3 IADD 1 R2 0\n0 BAR.SYNC 0 0\n1 R4 IADD 1 R3 0\n0 EXIT 0 0\n"};
   char *text = kernel_text(4, bodies, 1);
   stats_record r;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   int seen = 0;
   gpu_observer obs = {see_partial_barrier, &seen};
   int rc = run_text(&c, text, &r, &d, &obs);
@@ -329,7 +329,7 @@ static void test_rtru_of_one_tb(void **state) {
                           "0 EXIT 0 0\n", "0 EXIT 0 0\n"};
   char *text = kernel_text(1, bodies, 16);
   stats_record r;
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (run_text(&c, text, &r, &d, NULL) < 0) fail_msg("%s", d.msg);
   free(text);
   double max = (double)su(&r, "warpman_warp_lifetime_max");

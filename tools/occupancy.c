@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
   config_defaults(&c);
   config_notes notes;
   config_notes_init(&notes, NULL);
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   const char *paper = NULL, *resource = NULL;
   int nconfigs = 0, first_list = argc;
   for (int i = 1; i < argc; i++) {

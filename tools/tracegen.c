@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
                     "       tracegen --count SPEC   print the instruction counts only\n");
     return help ? 0 : 2;
   }
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   tg_spec *spec;
   if (tg_spec_load(argv[counting ? 2 : 1], &spec, &d) < 0) {
     fprintf(stderr, "%s\n", d.msg);

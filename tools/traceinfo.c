@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: traceinfo [--no-tbs] KERNELSLIST\n");
     return 2;
   }
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   trace_list *l;
   if (trace_list_read(list_path, &l, &d) < 0) {
     fprintf(stderr, "traceinfo: %s\n", d.msg);

@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
     }
   }
   if (npos != 2 || ntbs < 0) return usage();
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   if (tg_tile(pos[0], pos[1], ntbs, &d) < 0) {
     fprintf(stderr, "tracetile: %s\n", d.msg);
     return 1;

@@ -15,6 +15,17 @@ int rf_fail(rf_diag *d, const char *fmt, ...) {
   return -1;
 }
 
+int rf_refuse(rf_diag *d, const char *fmt, ...) {
+  if (d) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+    d->refusal = 1;
+  }
+  return -1;
+}
+
 int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...) {
   if (!d) return -1;
   int n = line > 0 ? snprintf(d->msg, sizeof d->msg, "%s:%ld: ", file, line)

@@ -10,11 +10,18 @@
 
 typedef struct rf_diag {
   char msg[RF_DIAG_MSG_MAX];
+  /* Set with the message when a technique refuses a config or a kernel it cannot apply to (its
+   * resources cannot hold the shape): a result to report, not a failed run (exit status 3). */
+  int refusal;
 } rf_diag;
 
 /* Formats into d->msg (if d is non-NULL) and returns -1, so callers can write
  * `return rf_fail(d, "...")`. */
 int rf_fail(rf_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Like rf_fail, and marks the error a refusal (d->refusal): the technique cannot apply to this
+ * config or kernel. */
+int rf_refuse(rf_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Like rf_fail but prefixes "file:line: ". line <= 0 omits the line. */
 int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...)

@@ -77,15 +77,35 @@ static int in_list(const int *list, int n, int slot) {
   return 0;
 }
 
+/* A warp the policy holds (a register or scratchpad lock whose owner must run first) gives its
+ * active slot to any other pending warp that is not in a long wait: an active set full of held
+ * warps would otherwise keep out the warps they wait for (register sharing under two-level
+ * scheduling). Warps that can issue refill first, oldest first; held warps then take the room
+ * left in turn (held_next), so each is asked again and none is kept out for good. */
 static void refresh_active_set(sm *s, sm_sched *q) {
-  int keep = 0;
-  for (int i = 0; i < q->n_active; i++)
-    if (!long_wait(s, q->active[i])) q->active[keep++] = q->active[i];
-  q->n_active = keep;
   int limit = s->cfg->two_level_active > 0 ? s->cfg->two_level_active : 1;
+  int pending = 0;
+  for (int i = 0; i < q->n; i++)
+    if (!long_wait(s, q->warps[i]) && !in_list(q->active, q->n_active, q->warps[i])) pending++;
+  int keep = 0;
+  for (int i = 0; i < q->n_active; i++) {
+    int slot = q->active[i];
+    if (long_wait(s, slot)) continue;
+    if (s->warps[slot].policy_held && pending > 0) { pending--; continue; }
+    q->active[keep++] = slot;
+  }
+  q->n_active = keep;
   for (int i = 0; i < q->n && q->n_active < limit; i++) {
     int slot = q->warps[i];
-    if (!long_wait(s, slot) && !in_list(q->active, q->n_active, slot))
+    if (!s->warps[slot].policy_held && !long_wait(s, slot) &&
+        !in_list(q->active, q->n_active, slot))
+      q->active[q->n_active++] = slot;
+  }
+  for (int k = 0; k < q->n && q->n_active < limit; k++) {
+    if (q->held_next >= q->n) q->held_next = 0;
+    int slot = q->warps[q->held_next++];
+    if (s->warps[slot].policy_held && !long_wait(s, slot) &&
+        !in_list(q->active, q->n_active, slot))
       q->active[q->n_active++] = slot;
   }
 }

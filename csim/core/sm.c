@@ -357,6 +357,7 @@ static int issue_stage(sm *s, uint64_t now, rf_diag *d) {
       const trace_inst *in = next_inst(w);
       if (!in) continue;
       warp_wait why = check_issue(s, slot, in, now);
+      w->policy_held = why == WAIT_POLICY;
       if (why != WAIT_NONE) {
         if (wait_rank(why) > wait_rank(worst)) worst = why;
         continue;
@@ -431,8 +432,9 @@ void sm_report_warps(const sm *s, FILE *out) {
     else if (w->pc >= w->fetched)
       fprintf(out, ": waiting for instruction fetch%s", w->fetching ? " (L1I miss)" : "");
     else
-      fprintf(out, ": %u loads outstanding, %u memory instructions queued", w->pending_loads,
-              w->queued_mem);
+      fprintf(out, ": %u loads outstanding, %u memory instructions queued%s%s", w->pending_loads,
+              w->queued_mem, w->policy_held ? ", held by policy " : "",
+              w->policy_held ? s->pol->ops->name : "");
     fputc('\n', out);
   }
   for (int i = 0; i < s->n_cta_slots; i++) {

@@ -30,6 +30,8 @@ typedef struct sm_warp {
   uint32_t fetched;      /* instructions [pc, fetched) sit decoded in the instruction buffer */
   uint8_t fetching;      /* an L1I access for this warp is outstanding */
   uint8_t fetch_count;   /* instructions that access brings */
+  uint8_t policy_held;   /* its last issue check was refused by the policy (a lock): the
+                          * two-level scheduler lets others take its active slot (sched.c) */
   uint32_t pending_loads;/* load instructions whose data has not returned */
   uint32_t long_loads;   /* ...of which global/local (not shared): cta_switch.c's stall test */
   uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
@@ -89,6 +91,7 @@ typedef struct sm_sched {
   int last_issued;       /* GTO: warp slot issued last, or -1 */
   int *active;           /* two-level: active set (warp slots) */
   int n_active;
+  int held_next;         /* two-level: where the next policy-held warp is taken from (warps[]) */
 } sm_sched;
 
 struct sm {

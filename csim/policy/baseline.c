@@ -22,7 +22,7 @@ static int baseline_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag 
   const char *why;
   int max = policy_max_ctas(p->cfg, k, &why);
   if (max == 0)
-    return rf_fail(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
+    return rf_refuse(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
                       "memory) does not fit on an SM (limited by %s)",
                    k->name, k->threads_per_tb, k->nregs, k->shmem, why);
   baseline_sm *s = p->state;

@@ -199,12 +199,12 @@ static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   const char *why;
   s->base_max = policy_max_ctas(p->cfg, k, &why);
   if (s->base_max == 0)
-    return rf_fail(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
+    return rf_refuse(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
                       "memory) does not fit on an SM (limited by %s)",
                    k->name, k->threads_per_tb, k->nregs, k->shmem, why);
   s->need = policy_cta_needs(p->cfg, k);
   if (s->need.regs > s->acrf_regs)
-    return rf_fail(d, "kernel %s: one CTA needs %d registers (%d threads x %d per thread), more "
+    return rf_refuse(d, "kernel %s: one CTA needs %d registers (%d threads x %d per thread), more "
                       "than the ACRF holds: -finereg_acrf_kb %d = %d registers (at most %d KB "
                       "with -finereg_pcrf_kb %d)",
                    k->name, s->need.regs, s->need.threads, s->need.regs_per_warp / 32,
@@ -212,11 +212,11 @@ static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
                    p->cfg->shader_registers * 4 / 1024 - p->cfg->finereg_pcrf_kb,
                    p->cfg->finereg_pcrf_kb);
   if (k->nregs > (1 << FR_REG_BITS))
-    return rf_fail(d, "kernel %s: %d registers per thread; FineReg's PCRF tag has a %d-bit "
+    return rf_refuse(d, "kernel %s: %d registers per thread; FineReg's PCRF tag has a %d-bit "
                       "register index (R0-R%d, finereg.txt Fig. 11)",
                    k->name, k->nregs, FR_REG_BITS, (1 << FR_REG_BITS) - 1);
   if (s->need.warps > (1 << FR_WARP_BITS))
-    return rf_fail(d, "kernel %s: %d warps per CTA; FineReg's PCRF tag has a %d-bit warp id",
+    return rf_refuse(d, "kernel %s: %d warps per CTA; FineReg's PCRF tag has a %d-bit warp id",
                    k->name, s->need.warps, FR_WARP_BITS);
   add_stats(&s->total, &s->kern);
   memset(&s->kern, 0, sizeof s->kern);

@@ -145,7 +145,7 @@ static int larf_create(policy *p, rf_diag *d) {
   if (mp[larf_mc_P_NPREGS] != s->npregs || wp[larf_wmerge_P_LANES] != TRACE_WARP_SIZE ||
       p->cfg->warp_size != TRACE_WARP_SIZE || s->slots > mp[larf_mc_P_MAX_SHARERS]) {
     larf_destroy(p);
-    return rf_fail(d, "-rfsim_policy larf: expected %d-thread warps and at most %lld warp slots "
+    return rf_refuse(d, "-rfsim_policy larf: expected %d-thread warps and at most %lld warp slots "
                    "per SM (the units' parameters), found %d-thread warps and %d slots",
                    TRACE_WARP_SIZE, (long long)mp[larf_mc_P_MAX_SHARERS], p->cfg->warp_size,
                    s->slots);

@@ -9,7 +9,7 @@ int share_core_init(share_core *c, const policy *p, double t, rf_diag *d) {
   c->warp_slots = p->cfg->max_threads_per_sm / p->cfg->warp_size;
   c->cta_slots = p->cfg->shader_cta;
   if (c->warp_slots > 64)
-    return rf_fail(d, "-rfsim_policy %s: expected at most 64 warp slots per SM (the units' warp "
+    return rf_refuse(d, "-rfsim_policy %s: expected at most 64 warp slots per SM (the units' warp "
                       "masks), found %d", p->cfg->policy, c->warp_slots);
   c->sm = rf_calloc((size_t)p->n_sms, sizeof *c->sm, d);
   if (!c->sm) return -1;
@@ -30,11 +30,11 @@ int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_i
                             share_resource r, rf_diag *d) {
   share_plan_compute(p->cfg, k, r, c->t_milli, &c->plan);
   if (c->plan.baseline == 0)
-    return rf_fail(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
+    return rf_refuse(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
                       "memory) does not fit on an SM", k->name, k->threads_per_tb, k->nregs,
                    k->shmem);
   if (k->warps_per_tb > SHARE_MAX_TB_WARPS)
-    return rf_fail(d, "kernel %s: expected at most %d warps per thread block, found %d", k->name,
+    return rf_refuse(d, "kernel %s: expected at most %d warps per thread block, found %d", k->name,
                    SHARE_MAX_TB_WARPS, k->warps_per_tb);
   c->warps_per_tb = k->warps_per_tb;
   for (int i = 0; i < p->n_sms; i++) c->sm[i].cfg_due = 1;

@@ -155,7 +155,7 @@ static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   vt_state *s = st(p);
   const char *why;
   if (policy_max_ctas(p->cfg, k, &why) == 0)
-    return rf_fail(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
+    return rf_refuse(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
                       "memory) does not fit on an SM (limited by %s)",
                    k->name, k->threads_per_tb, k->nregs, k->shmem, why);
   s->need = policy_cta_needs(p->cfg, k);
@@ -173,13 +173,13 @@ static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
     s->srp_chunks = s->ext > 0 ? (int)(srp_regs / ((long)s->ext * TRACE_WARP_SIZE)) : 0;
     s->need.regs = s->brs * s->need.threads; /* a CTA holds its BRS in the register file */
     if (s->need.regs > rf)
-      return rf_fail(d, "kernel %s: one CTA's base register sets (%d threads x %d registers, "
+      return rf_refuse(d, "kernel %s: one CTA's base register sets (%d threads x %d registers, "
                         "-regmutex_brs_pct %d) need %d registers, more than the %d the SRP "
                         "leaves (-regmutex_srp_pct %d of %d)",
                      k->name, s->need.threads, s->brs, c->regmutex_brs_pct, s->need.regs, rf,
                      c->regmutex_srp_pct, c->shader_registers);
     if (s->ext > 0 && s->srp_chunks < s->need.warps)
-      return rf_fail(d, "kernel %s: the SRP (-regmutex_srp_pct %d: %ld registers) holds %d "
+      return rf_refuse(d, "kernel %s: the SRP (-regmutex_srp_pct %d: %ld registers) holds %d "
                         "chunks of %d registers x 32 threads, fewer than one CTA's %d warps: "
                         "expected a larger -regmutex_srp_pct or -regmutex_brs_pct",
                      k->name, c->regmutex_srp_pct, srp_regs, s->srp_chunks, s->ext,

@@ -204,12 +204,12 @@ static int warpman_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *
   wm_state *s = st(p);
   const char *why;
   if (policy_max_ctas(c, k, &why) == 0)
-    return rf_fail(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
+    return rf_refuse(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
                       "memory) does not fit on an SM (limited by %s)",
                    k->name, k->threads_per_tb, k->nregs, k->shmem, why);
   s->need = policy_cta_needs(c, k);
   if (uses_units(p) && s->need.warps > WM_MAX_TB_WARPS)
-    return rf_fail(d, "kernel %s: -rfsim_policy warpman: a thread block of %d warps exceeds the "
+    return rf_refuse(d, "kernel %s: -rfsim_policy warpman: a thread block of %d warps exceeds the "
                       "%d warps WarpMan's units (wm_check, wm_wlbuf) hold",
                    k->name, s->need.warps, WM_MAX_TB_WARPS);
   add_stats(&s->total, &s->kern); /* the previous kernel's */

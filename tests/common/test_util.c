@@ -109,7 +109,7 @@ char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
 }
 
 char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_record *total) {
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   trace_list *l;
   if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
   if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s", d.msg);

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const fuzz_target *t = fuzz_target_find(FUZZ_TARGET_NAME);
   if (!t) abort();
-  rf_diag d = {{0}};
+  rf_diag d = {{0}, 0};
   int r = t->run(data, size, &d);
   if (r < 0 || (r == 1 && d.msg[0] == '\0')) {
     fprintf(stderr, "fuzz %s: %s\n", t->name, r < 0 ? d.msg : "rejected without a message");
