@@ -610,7 +610,8 @@ static void test_units_lockstep_every_workload(void **state) {
     assert_non_null(ta);
     assert_non_null(tb);
     assert_string_equal(ta, tb);
-    uint64_t sw = text_stat(tb, "finereg_switches_out"), runs = text_stat(tb, "finereg_rmu_switches");
+    uint64_t sw = text_stat(tb, "finereg_switches_out");
+    uint64_t runs = text_stat(tb, "finereg_rmu_switches");
     not_oldest += text_stat(tb, "finereg_choice_not_oldest");
     print_message("%-4s lockstep = C: %llu switches out, %llu unit runs, units' cycles mean %.1f "
                   "max %llu%s\n",

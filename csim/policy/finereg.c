@@ -35,7 +35,8 @@
  * class; a priority encoder takes the lowest id, not the oldest). The same choice recomputed from
  * the bookkeeping here must agree (else the run stops), and a decision waits while status writes
  * are still queued. Whether the registers fit and how long a switch takes come from the other
- * units on each SM (csim/policy/finereg_rmu.c, stepped in every -hw mode): a switch runs csim/hw/finereg/README.md's sequence on
+ * units on each SM (csim/policy/finereg_rmu.c, stepped in every -hw mode): a switch runs
+ * csim/hw/finereg/README.md's sequence on
  * fr_lrcache (the stalled warps' PCs; a miss loads the vector from the kernel's live-register
  * table, an unloaded off-chip read, then fills), fr_idxdec (the live count, then the indices),
  * fr_ptrtab (the candidate's chain, sec. V-E's fit) and fr_pcrf (chain build of the CTA going
@@ -462,14 +463,19 @@ static int check_selection(const fr_sm *m, const policy_cta_view *v, int n,
   int cand_reg = cand_acrf >= 0 ? 2 : cand_pcrf >= 0 ? 1 : 0;
   const char *what = NULL;
   long unit = 0, pol = 0;
-  if (sel->vic != vic) what = "stalled active CTA to switch out (fr_status vic_cta_o)",
-                       unit = sel->vic, pol = vic;
-  else if (sel->cand != cand) what = "ready pending CTA to switch in (fr_status cand_cta_o)",
-                              unit = sel->cand, pol = cand;
-  else if (sel->cand_reg != cand_reg) what = "candidate's register field (fr_status cand_reg_o)",
-                                      unit = sel->cand_reg, pol = cand_reg;
-  else if (sel->mov != mov) what = "waiting pending CTA with ACRF registers (fr_status mov_cta_o)",
-                            unit = sel->mov, pol = mov;
+  if (sel->vic != vic) {
+    what = "stalled active CTA to switch out (fr_status vic_cta_o)";
+    unit = sel->vic, pol = vic;
+  } else if (sel->cand != cand) {
+    what = "ready pending CTA to switch in (fr_status cand_cta_o)";
+    unit = sel->cand, pol = cand;
+  } else if (sel->cand_reg != cand_reg) {
+    what = "candidate's register field (fr_status cand_reg_o)";
+    unit = sel->cand_reg, pol = cand_reg;
+  } else if (sel->mov != mov) {
+    what = "waiting pending CTA with ACRF registers (fr_status mov_cta_o)";
+    unit = sel->mov, pol = mov;
+  }
   if (!what) return 0;
   fr_rmu_disagree(m->rmu, what, unit, pol);
   return -1;

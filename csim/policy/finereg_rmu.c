@@ -1,16 +1,17 @@
 /* FineReg's units on one SM (csim/hw/finereg/README.md, "Driving a switch"), stepped for the
  * policy in every -hw mode. The CTA status monitor (fr_status) is stepped on the SM's clock in
  * the cycles with a status write (CTA launch, exit, switch) and in each switch decision's cycle
- * (fr_rmu_select: its searches over this cycle's stall/ready vectors pick the CTAs). The register management unit
- * (fr_lrcache, fr_idxdec, fr_ptrtab, fr_pcrf) runs one switch at a time (the policy starts the
- * next no earlier than the previous one's end): fr_rmu_switch steps the four units from the
- * decision cycle on, one edge per cycle with the cycle numbers the switch occupies, until the
- * last answer (bld_done_o, the walk's last entry, the table write), so the switch's latency is
- * the cycles the units took. The inputs of a switch (the stalled warps' PCs, their vectors in
- * the kernel's live-register table, the candidate CTA) are fixed at the decision, so stepping
- * the switch's cycles at the decision gives the units the same inputs in the same cycles as
- * stepping them one SM cycle at a time. A lookup miss loads the vector from off-chip memory
- * (the policy's latency; the units idle meanwhile, no edge is skipped that would change them). */
+ * (fr_rmu_select: its searches over this cycle's stall/ready vectors pick the CTAs). The
+ * register management unit (fr_lrcache, fr_idxdec, fr_ptrtab, fr_pcrf) runs one switch at a
+ * time (the policy starts the next no earlier than the previous one's end): fr_rmu_switch steps
+ * the four units from the decision cycle on, one edge per cycle with the cycle numbers the
+ * switch occupies, until the last answer (bld_done_o, the walk's last entry, the table write),
+ * so the switch's latency is the cycles the units took. The inputs of a switch (the stalled
+ * warps' PCs, their vectors in the kernel's live-register table, the candidate CTA) are fixed
+ * at the decision, so stepping the switch's cycles at the decision gives the units the same
+ * inputs in the same cycles as stepping them one SM cycle at a time. A lookup miss loads the
+ * vector from off-chip memory (the policy's latency; the units idle meanwhile, no edge is
+ * skipped that would change them). */
 #include "finereg_rmu.h"
 
 #include <stdio.h>
@@ -172,7 +173,8 @@ static void status_step(fr_rmu *r, uint64_t now, const uint32_t *stall, const ui
   rf_diag e;
   if (fr_status_step(r->st, now, &r->sti, &r->sto, &e) < 0) {
     fail_once(r, &e);
-  } else if (last.cta >= 0 && ((int)r->sto.rd_ctx_o != last.ctx || (int)r->sto.rd_reg_o != last.reg)) {
+  } else if (last.cta >= 0 &&
+             ((int)r->sto.rd_ctx_o != last.ctx || (int)r->sto.rd_reg_o != last.reg)) {
     rf_fail(&e, "SM %d FineReg: fr_status holds CTA %d as (context %d, register %d) after "
                 "writing (%d, %d)",
             r->sm, last.cta, (int)r->sto.rd_ctx_o, (int)r->sto.rd_reg_o, last.ctx, last.reg);
