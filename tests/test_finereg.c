@@ -468,6 +468,66 @@ static void test_rmu_switch_cycles_directed(void **state) {
   fr_rmu_free(r);
 }
 
+/* The switch decision's CTAs are fr_status's search outputs through the driver
+ * (fr_rmu_select): the lowest CTA id of each class, whatever the order the CTAs arrived in (the
+ * policy's former "oldest first" would pick CTA 5, 9 and 11 below). */
+static void select_case(hw_mode mode) { /* HW_C here; the driver is mode-blind */
+  rf_diag d;
+  fr_rmu *r = fr_rmu_new(0, mode, NULL, 1024, &d);
+  if (!r) fail_msg("%s", d.msg);
+  /* launched (and switched) in this order, two writes a cycle: 5 is older than 2, 9 than 4,
+   * 11 than 6 */
+  static const int w[][3] = {{5, 2, 2}, {2, 2, 2}, {9, 1, 1}, {4, 1, 1},
+                             {11, 1, 2}, {6, 1, 2}, {8, 1, 2}, {3, 2, 2}};
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+    assert_int_equal(fr_rmu_status(r, w[i][0], w[i][1], w[i][2]), 0);
+  uint64_t t = 1;
+  for (int k = 0; k < 3; k++) assert_int_equal(fr_rmu_cycle(r, t++, &d), 0);
+  /* one write still queued: the fields lag, no answer */
+  uint32_t stall[FR_RMU_CTA_WORDS] = {0}, ready[FR_RMU_CTA_WORDS] = {0};
+  stall[0] = 1u << 5 | 1u << 2 | 1u << 11 | 1u << 6 | 1u << 9; /* 9 waits: (1, 1), no move */
+  ready[0] = 1u << 4 | 1u << 8 | 1u << 3;                      /* 3 is active: no candidate */
+  assert_int_equal(fr_rmu_cycle(r, t++, &d), 0); /* the last write: all applied */
+  fr_rmu_sel sel;
+  assert_int_equal(fr_rmu_select(r, t, stall, ready, &sel), 0);
+  assert_int_equal(sel.stale, 0);
+  assert_int_equal(sel.vic, 2);      /* lowest stalled active, not the older 5 */
+  assert_int_equal(sel.cand, 8);     /* registers in the ACRF first (sec. V-B), not 4 */
+  assert_int_equal(sel.cand_reg, 2);
+  assert_int_equal(sel.mov, 6);      /* lowest waiting (1, 2), not the older 11 */
+  /* the same cycle again: the unit already took its edge */
+  assert_int_equal(fr_rmu_select(r, t, stall, ready, &sel), 0);
+  assert_int_equal(sel.stale, 1);
+  assert_int_equal(fr_rmu_cycle(r, t++, &d), 0);
+  /* no ready CTA with registers in the ACRF: the lowest ready (1, 1), 4 not the older 9 */
+  ready[0] = 1u << 9 | 1u << 4;
+  assert_int_equal(fr_rmu_select(r, t, stall, ready, &sel), 0);
+  assert_int_equal(sel.cand, 4);
+  assert_int_equal(sel.cand_reg, 1);
+  assert_int_equal(fr_rmu_cycle(r, t++, &d), 0);
+  /* the switch of 2 (out, registers stay) and 4 (in) is written; three writes queued (an exit
+   * too) leave one for the next cycle: that cycle's decision waits */
+  assert_int_equal(fr_rmu_status(r, 2, 1, 2), 0);
+  assert_int_equal(fr_rmu_status(r, 4, 2, 2), 0);
+  assert_int_equal(fr_rmu_status(r, 5, 0, 0), 0);
+  assert_int_equal(fr_rmu_select(r, t, stall, ready, &sel), 0);
+  assert_int_equal(sel.stale, 1);
+  assert_int_equal(fr_rmu_cycle(r, t++, &d), 0);
+  assert_int_equal(fr_rmu_select(r, t, stall, ready, &sel), 0);
+  assert_int_equal(sel.stale, 0);
+  assert_int_equal(sel.vic, -1);     /* 5 exited, 2 pending */
+  assert_int_equal(sel.cand, 9);     /* 4 is active now */
+  assert_int_equal(sel.mov, 2);      /* 2 waits with its registers in the ACRF */
+  assert_int_equal(fr_rmu_cycle(r, t++, &d), 0);
+  fr_rmu_free(r);
+}
+
+static void test_status_monitor_choice(void **state) {
+  (void)state;
+  select_case(HW_C); /* this test links no RTL: test_hw_fr_status and the lockstep runs below
+                        compare the unit's C reference and RTL */
+}
+
 /* ---- the units in lockstep (bin/rfsim: it links the Verilated units) ---- */
 
 static char *slurp(const char *path) {
@@ -516,6 +576,7 @@ static void test_units_lockstep_every_workload(void **state) {
   assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
   double t0 = now_s();
   int with_switches = 0;
+  uint64_t not_oldest = 0;
   for (size_t i = 0; i < NS + NR; i++) {
     const char *w = i < NS ? type_s[i] : type_r[i - NS];
     char cmd[2048], a[512], b[512];
@@ -549,7 +610,9 @@ static void test_units_lockstep_every_workload(void **state) {
     assert_non_null(ta);
     assert_non_null(tb);
     assert_string_equal(ta, tb);
-    uint64_t sw = text_stat(tb, "finereg_switches_out"), runs = text_stat(tb, "finereg_rmu_switches");
+    uint64_t sw = text_stat(tb, "finereg_switches_out");
+    uint64_t runs = text_stat(tb, "finereg_rmu_switches");
+    not_oldest += text_stat(tb, "finereg_choice_not_oldest");
     print_message("%-4s lockstep = C: %llu switches out, %llu unit runs, units' cycles mean %.1f "
                   "max %llu%s\n",
                   w, (unsigned long long)sw, (unsigned long long)runs,
@@ -566,6 +629,11 @@ static void test_units_lockstep_every_workload(void **state) {
   }
   /* FD's CTAs fit the baseline's limits: every other analog waits on loads and switches */
   assert_true(with_switches >= (int)(NS + NR) - 1);
+  /* the CTAs are fr_status's lowest-id choice (checked against the bookkeeping at every
+   * decision, which would stop the run), and that is not always the oldest CTA */
+  print_message("switches or moves whose CTA was not the oldest of its class: %llu\n",
+                (unsigned long long)not_oldest);
+  assert_true(not_oldest > 0);
   print_message("lockstep on %zu workloads: %.1f s\n", NS + NR, now_s() - t0);
 }
 
@@ -605,6 +673,7 @@ int main(void) {
       cmocka_unit_test(test_regdram_contexts_through_memory),
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_rmu_switch_cycles_directed),
+      cmocka_unit_test(test_status_monitor_choice),
       cmocka_unit_test(test_units_lockstep_every_workload),
       cmocka_unit_test(test_broken_units_stop_the_simulator),
       cmocka_unit_test(test_type_s_workloads),

@@ -1,5 +1,5 @@
 /* Unit test of fr_status (FineReg CTA status monitor, sec. V-B, Table IV): directed cases (the
- * encodings, both write ports and their collision, the victim, candidate and free-slot
+ * encodings, both write ports and their collision, the victim, candidate, move and free-slot
  * searches with sec. V-B's priority, clear, the last CTA) in every mode; seeded random stimulus
  * in lockstep (every output and both 128-entry field arrays compared every cycle); C mode
  * against RTL mode; waveforms; parameters. */
@@ -94,6 +94,29 @@ static void directed(hw_mode mode) {
   setbit(in.ready_i, 2); /* active CTAs are not candidates */
   check_ok(fr_status_step(u, c++, &in, &o, &d), &d);
   assert_int_equal(o.cand_valid_o, 0);
+  assert_int_equal(o.mov_valid_o, 0);
+  /* a waiting pending CTA with its registers in the ACRF (1, 2) is the one to move: 6, not 1
+   * (registers already in the PCRF) nor the active 0 and 2 */
+  in = (fr_status_in){0};
+  setbit(in.stall_i, 0);
+  setbit(in.stall_i, 1);
+  setbit(in.stall_i, 2);
+  setbit(in.stall_i, 6);
+  check_ok(fr_status_step(u, c++, &in, &o, &d), &d);
+  assert_int_equal(o.mov_valid_o, 1);
+  assert_int_equal(o.mov_cta_o, 6);
+  assert_int_equal(o.vic_cta_o, 0);
+  in = (fr_status_in){0};
+  wa(&in, 3, 1, 2); /* a lower one written this edge wins */
+  setbit(in.stall_i, 3);
+  setbit(in.stall_i, 6);
+  setbit(in.ready_i, 6); /* ready and waiting is not the policy's use, but the fields decide */
+  check_ok(fr_status_step(u, c++, &in, &o, &d), &d);
+  assert_int_equal(o.mov_cta_o, 3);
+  assert_int_equal(o.cand_cta_o, 6);
+  in = (fr_status_in){0};
+  wa(&in, 3, 2, 2); /* back to active */
+  check_ok(fr_status_step(u, c++, &in, &o, &d), &d);
   /* both ports on one CTA: B wins */
   in = (fr_status_in){0};
   wa(&in, 7, 2, 2);
@@ -114,6 +137,7 @@ static void directed(hw_mode mode) {
   assert_int_equal(o.rd_ctx_o, 3);
   assert_int_equal(o.vic_cta_o, 127);
   assert_int_equal(o.cand_valid_o, 0);
+  assert_int_equal(o.mov_valid_o, 0);
   assert_int_equal(o.free_cta_o, 8);
   const fr_status_state *s = hw_unit_state(u);
   assert_int_equal(s->ctx_q[127], 2);

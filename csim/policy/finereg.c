@@ -25,11 +25,18 @@
  * allocated to pending CTAs (their context is backed up there, sec. IV-C), so resident CTAs
  * also fit the shared memory.
  *
- * Which CTAs switch is decided here (fr_plan: oldest stalled active CTA, oldest ready pending
- * CTA, registers on chip first); whether the registers fit and how long a switch takes come
- * from FineReg's five hardware units on each SM (csim/policy/finereg_rmu.c, stepped in every
- * -hw mode): fr_status holds every CTA's context/register fields (written at launch, exit and
- * each switch, read back and checked), and a switch runs csim/hw/finereg/README.md's sequence on
+ * Which CTAs switch is the CTA status monitor's answer (sec. V-B): fr_status holds every CTA's
+ * context/register fields (written at launch, exit and each switch, read back and checked) and,
+ * in each decision cycle, searches them with this cycle's stall/ready vectors (fr_rmu_select):
+ * the victim is its lowest-id stalled active CTA, the CTA to resume its lowest-id ready pending
+ * CTA with the registers in the ACRF, else in the PCRF (sec. V-B's order), and the pending CTA
+ * whose registers move to the PCRF for ACRF room its lowest-id waiting pending CTA with its
+ * registers in the ACRF (fr_plan takes them as they are; the paper orders nothing within a
+ * class; a priority encoder takes the lowest id, not the oldest). The same choice recomputed from
+ * the bookkeeping here must agree (else the run stops), and a decision waits while status writes
+ * are still queued. Whether the registers fit and how long a switch takes come from the other
+ * units on each SM (csim/policy/finereg_rmu.c, stepped in every -hw mode): a switch runs
+ * csim/hw/finereg/README.md's sequence on
  * fr_lrcache (the stalled warps' PCs; a miss loads the vector from the kernel's live-register
  * table, an unloaded off-chip read, then fills), fr_idxdec (the live count, then the indices),
  * fr_ptrtab (the candidate's chain, sec. V-E's fit) and fr_pcrf (chain build of the CTA going
@@ -66,6 +73,7 @@
 #define FR_PCRF_FIRST 4      /* cycles to the first PCRF tag + register (sec. V-E) */
 #define FR_REG_BITS 6        /* register index field of a PCRF tag */
 #define FR_WARP_BITS 5
+_Static_assert(FR_MAX_CTAS == FR_RMU_CTAS, "the policy's CTAs are fr_status's entries");
 
 typedef struct fr_cta {
   int used;
@@ -88,6 +96,8 @@ typedef struct fr_stats {
   uint64_t kernels;
   uint64_t rmu_runs, rmu_cycles, rmu_cycles_max; /* the units' cycles per switch */
   uint64_t rmu_refusals;                /* fr_ptrtab.fit_o refused a switch */
+  uint64_t status_waits;                /* decisions put off: fr_status writes still queued */
+  uint64_t not_oldest;                  /* switches whose CTA was not the oldest of its class */
 } fr_stats;
 
 typedef struct fr_sm {
@@ -155,6 +165,10 @@ static int fr_create(policy *p, rf_diag *d) {
                       "split it",
                    c->finereg_acrf_kb, c->finereg_pcrf_kb,
                    c->finereg_acrf_kb + c->finereg_pcrf_kb, rf_kb, c->shader_registers);
+  if (c->shader_cta > FR_MAX_CTAS)
+    return rf_fail(d, "-gpgpu_shader_cta %d: FineReg's CTA status monitor tracks at most %d CTAs "
+                      "per SM (finereg.txt sec. V-F)",
+                   c->shader_cta, FR_MAX_CTAS);
   fr_state *s = rf_calloc(1, sizeof *s, d);
   if (!s) return -1;
   p->state = s;
@@ -404,15 +418,10 @@ static int rmu_run(fr_state *s, fr_sm *m, const policy_cta_view *out, int in_slo
   return 1;
 }
 
-static const policy_cta_view *oldest(const policy_cta_view *v, int n, int want_stalled) {
-  const policy_cta_view *best = NULL;
-  for (int i = 0; i < n; i++) {
-    int ok = want_stalled ? v[i].stalled : v[i].ready;
-    if (ok && (!best || v[i].since < best->since ||
-               (v[i].since == best->since && v[i].linear_id < best->linear_id)))
-      best = &v[i];
-  }
-  return best;
+static int any_ready(const policy_cta_view *v, int n) {
+  for (int i = 0; i < n; i++)
+    if (v[i].ready) return 1;
+  return 0;
 }
 
 /* CTA switching logic (adopted from Virtual Thread, sec. V): a warp's scheduling context moves
@@ -420,45 +429,73 @@ static const policy_cta_view *oldest(const policy_cta_view *v, int n, int want_s
 static uint64_t ctx_cycles(const fr_state *s) { return (uint64_t)s->need.warps; }
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* The oldest ready pending CTA whose registers are in the PCRF (in_pcrf 1) or the ACRF. */
-static const policy_cta_view *oldest_ready(const fr_sm *m, const policy_cta_view *v, int n,
-                                           int in_pcrf) {
-  const policy_cta_view *best = NULL;
+static const policy_cta_view *find_view(const policy_cta_view *v, int n, int slot) {
   for (int i = 0; i < n; i++)
-    if (v[i].ready && m->ctas[v[i].slot].in_pcrf == in_pcrf &&
-        (!best || v[i].since < best->since ||
-         (v[i].since == best->since && v[i].linear_id < best->linear_id)))
-      best = &v[i];
-  return best;
+    if (v[i].slot == slot) return &v[i];
+  return NULL;
 }
 
-/* The oldest pending CTA whose registers are in the ACRF and that waits on loads: its live
- * registers can move to the PCRF without delaying anything that could run. */
-static const policy_cta_view *victim_pending(const fr_sm *m, const policy_cta_view *v, int n) {
-  const policy_cta_view *best = NULL;
+/* fr_status's inputs from the cycle's views: stall_i = every warp waits on a load (an active
+ * CTA's `stalled`, a pending CTA that is not ready), ready_i = a pending CTA can resume. */
+static void status_vectors(const policy_cta_view *v, int n, uint32_t *stall, uint32_t *ready) {
   for (int i = 0; i < n; i++) {
-    const fr_cta *c = &m->ctas[v[i].slot];
-    if (v[i].state == PCTA_PENDING && !v[i].ready && !c->in_pcrf &&
-        (!best || v[i].since < best->since))
-      best = &v[i];
+    unsigned id = (unsigned)v[i].slot;
+    if (v[i].stalled || (v[i].state == PCTA_PENDING && !v[i].ready))
+      stall[id / 32] |= 1u << (id % 32);
+    if (v[i].ready) ready[id / 32] |= 1u << (id % 32);
   }
-  return best;
+}
+
+/* The choice the bookkeeping here implies for fr_status's rule (lowest CTA id of each class;
+ * views come in slot order): the unit must give the same, else its fields and the policy's
+ * state differ (a disagreement stops the run). */
+static int check_selection(const fr_sm *m, const policy_cta_view *v, int n,
+                           const fr_rmu_sel *sel) {
+  int vic = -1, cand_acrf = -1, cand_pcrf = -1, mov = -1;
+  for (int i = n - 1; i >= 0; i--) {
+    const fr_cta *c = &m->ctas[v[i].slot];
+    if (v[i].stalled) vic = v[i].slot;
+    if (v[i].ready && !c->in_pcrf) cand_acrf = v[i].slot;
+    if (v[i].ready && c->in_pcrf) cand_pcrf = v[i].slot;
+    if (v[i].state == PCTA_PENDING && !v[i].ready && !c->in_pcrf) mov = v[i].slot;
+  }
+  int cand = cand_acrf >= 0 ? cand_acrf : cand_pcrf;
+  int cand_reg = cand_acrf >= 0 ? 2 : cand_pcrf >= 0 ? 1 : 0;
+  const char *what = NULL;
+  long unit = 0, pol = 0;
+  if (sel->vic != vic) {
+    what = "stalled active CTA to switch out (fr_status vic_cta_o)";
+    unit = sel->vic, pol = vic;
+  } else if (sel->cand != cand) {
+    what = "ready pending CTA to switch in (fr_status cand_cta_o)";
+    unit = sel->cand, pol = cand;
+  } else if (sel->cand_reg != cand_reg) {
+    what = "candidate's register field (fr_status cand_reg_o)";
+    unit = sel->cand_reg, pol = cand_reg;
+  } else if (sel->mov != mov) {
+    what = "waiting pending CTA with ACRF registers (fr_status mov_cta_o)";
+    unit = sel->mov, pol = mov;
+  }
+  if (!what) return 0;
+  fr_rmu_disagree(m->rmu, what, unit, pol);
+  return -1;
 }
 
 enum { PLAN_FAIL = -1, PLAN_NONE = 0, PLAN_SWITCH, PLAN_MOVE };
 
 /* The switch decision (the CTA status monitor's and the register management unit's job, sec.
- * V-B, V-C, V-E): which CTAs, from the bookkeeping here; whether the registers fit and how long
- * the move takes, from the units (rmu_run). Returns PLAN_SWITCH with *out filled (a CTA
+ * V-B, V-C, V-E): which CTAs, from fr_status's searches (*sel); whether the registers fit and
+ * how long the move takes, from the units (rmu_run). Returns PLAN_SWITCH with *out filled (a CTA
  * switched out and/or in), PLAN_MOVE with *move the pending CTA whose live registers move from
  * the ACRF to the PCRF (taking *move_cycles), PLAN_NONE, or PLAN_FAIL (a unit failed). */
-static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, uint64_t now,
-                   policy_switch *out, const policy_cta_view **move, uint64_t *move_cycles) {
-  const policy_cta_view *a = oldest(v, n, 1); /* stalled active CTA */
-  /* the ready pending CTA to resume: first one whose registers are in the ACRF (context 1,
-   * register 2), then one whose live registers are in the PCRF (both 1), sec. V-B */
-  const policy_cta_view *pd = oldest_ready(m, v, n, 0);
-  if (!pd) pd = oldest_ready(m, v, n, 1);
+static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, const fr_rmu_sel *sel,
+                   uint64_t now, policy_switch *out, const policy_cta_view **move,
+                   uint64_t *move_cycles) {
+  /* the stalled active CTA (vic_*) and the ready pending CTA to resume (cand_*: first one whose
+   * registers are in the ACRF, context 1 register 2, then one whose live registers are in the
+   * PCRF, both 1, sec. V-B), each the lowest CTA id of its class */
+  const policy_cta_view *a = sel->vic >= 0 ? find_view(v, n, sel->vic) : NULL;
+  const policy_cta_view *pd = sel->cand >= 0 ? find_view(v, n, sel->cand) : NULL;
   const cta_needs *need = &s->need;
   int acrf_room = m->acrf_free >= need->regs;
   uint64_t ctx = ctx_cycles(s), c = 0;
@@ -502,7 +539,9 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, uint6
                                   m->resident_warps + need->warps <= FR_MAX_WARPS &&
                                   m->smem_free >= need->shmem));
   if (!want_room) return PLAN_NONE;
-  const policy_cta_view *q = victim_pending(m, v, n);
+  /* first a pending CTA that waits on loads with its registers in the ACRF (mov_*): moving it
+   * delays nothing that could run */
+  const policy_cta_view *q = sel->mov >= 0 ? find_view(v, n, sel->mov) : NULL;
   const policy_cta_view *x = q ? q : a;
   if (!x) return PLAN_NONE;
   if (m->pcrf_free < live_entries(s, x)) {
@@ -523,12 +562,6 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, uint6
   return PLAN_SWITCH;
 }
 
-static const policy_cta_view *find_view(const policy_cta_view *v, int n, int slot) {
-  for (int i = 0; i < n; i++)
-    if (v[i].slot == slot) return &v[i];
-  return NULL;
-}
-
 /* Live registers of `v` go to the PCRF: accounting and stats. */
 static void to_pcrf(fr_state *s, fr_sm *m, const policy_cta_view *v) {
   fr_cta *c = &m->ctas[v->slot];
@@ -543,6 +576,30 @@ static void to_pcrf(fr_state *s, fr_sm *m, const policy_cta_view *v) {
   s->kern.full_entries += (uint64_t)unfinished * (uint64_t)regs_per_thread(s);
 }
 
+/* Is `slot` the oldest CTA of its class (same state, stall/ready and register location)? */
+static int is_oldest(const fr_sm *m, const policy_cta_view *v, int n, int slot) {
+  const policy_cta_view *x = find_view(v, n, slot);
+  for (int i = 0; i < n; i++) {
+    const policy_cta_view *y = &v[i];
+    if (y->state == x->state && y->stalled == x->stalled && y->ready == x->ready &&
+        m->ctas[y->slot].in_pcrf == m->ctas[x->slot].in_pcrf &&
+        (y->since < x->since || (y->since == x->since && y->linear_id < x->linear_id)))
+      return 0;
+  }
+  return 1;
+}
+
+/* Decisions whose CTA (fr_status's lowest id of its class) is not the oldest of its class. */
+static void count_not_oldest(fr_state *s, const fr_sm *m, const policy_cta_view *v, int n,
+                             int moved, const policy_switch *sw) {
+  int slots[3] = {moved, moved < 0 ? sw->out_slot : -1, moved < 0 ? sw->in_slot : -1};
+  for (int k = 0; k < 3; k++)
+    if (slots[k] >= 0 && !is_oldest(m, v, n, slots[k])) {
+      s->kern.not_oldest++;
+      return;
+    }
+}
+
 /* Accounting: scheduling slots (active_ctas/warps) and ACRF registers are taken when a switch
  * starts and released when it completes (switch_done) for a CTA leaving them alone; in a swap
  * they pass from one CTA to the other. PCRF entries are taken and freed at the start. */
@@ -552,14 +609,25 @@ static int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
   fr_sm *m = &s->sm[sm];
   if (s->degraded) return 0;
   if (m->busy || now < m->rmu_until) {
-    m->want_in = oldest(v, n, 0) != NULL;
+    m->want_in = any_ready(v, n);
     return 0;
   }
   m->want_in = 0;
+  /* the CTA status monitor's searches over this cycle's stall/ready vectors pick the CTAs */
+  uint32_t stall[FR_RMU_CTA_WORDS] = {0}, ready[FR_RMU_CTA_WORDS] = {0};
+  status_vectors(v, n, stall, ready);
+  fr_rmu_sel sel;
+  if (fr_rmu_select(m->rmu, now, stall, ready, &sel) < 0) return 0; /* reported next cycle */
+  if (sel.stale) { /* its fields lag the bookkeeping: decide next cycle */
+    s->kern.status_waits++;
+    return 0;
+  }
+  if (check_selection(m, v, n, &sel) < 0) return 0;
   const policy_cta_view *move = NULL;
   uint64_t move_cycles = 0;
-  int plan = fr_plan(s, m, v, n, now, out, &move, &move_cycles);
+  int plan = fr_plan(s, m, v, n, &sel, now, out, &move, &move_cycles);
   if (plan == PLAN_NONE || plan == PLAN_FAIL) return 0;
+  count_not_oldest(s, m, v, n, plan == PLAN_MOVE ? move->slot : -1, out);
   if (plan == PLAN_MOVE) { /* a pending CTA's registers leave the ACRF; no context moves */
     to_pcrf(s, m, move);
     fr_rmu_status(m->rmu, move->slot, 1, 1);
@@ -694,6 +762,8 @@ static void fr_stats_out(const policy *p, stats_record *out, int total) {
   stats_f64(out, "finereg_rmu_cycles_mean", stats_ratio((double)t.rmu_cycles, (double)t.rmu_runs));
   stats_u64(out, "finereg_rmu_cycles_max", t.rmu_cycles_max);
   stats_u64(out, "finereg_rmu_fit_refusals", t.rmu_refusals);
+  stats_u64(out, "finereg_status_write_waits", t.status_waits);
+  stats_u64(out, "finereg_choice_not_oldest", t.not_oldest);
   stats_u64(out, "finereg_lvc_hits", t.lvc_hits);
   stats_u64(out, "finereg_lvc_misses", t.lvc_misses);
   stats_u64(out, "finereg_unknown_pcs", t.unknown_pcs);

@@ -1,15 +1,17 @@
 /* FineReg's units on one SM (csim/hw/finereg/README.md, "Driving a switch"), stepped for the
  * policy in every -hw mode. The CTA status monitor (fr_status) is stepped on the SM's clock in
- * the cycles with a status write (CTA launch, exit, switch). The register management unit
- * (fr_lrcache, fr_idxdec, fr_ptrtab, fr_pcrf) runs one switch at a time (the policy starts the
- * next no earlier than the previous one's end): fr_rmu_switch steps the four units from the
- * decision cycle on, one edge per cycle with the cycle numbers the switch occupies, until the
- * last answer (bld_done_o, the walk's last entry, the table write), so the switch's latency is
- * the cycles the units took. The inputs of a switch (the stalled warps' PCs, their vectors in
- * the kernel's live-register table, the candidate CTA) are fixed at the decision, so stepping
- * the switch's cycles at the decision gives the units the same inputs in the same cycles as
- * stepping them one SM cycle at a time. A lookup miss loads the vector from off-chip memory
- * (the policy's latency; the units idle meanwhile, no edge is skipped that would change them). */
+ * the cycles with a status write (CTA launch, exit, switch) and in each switch decision's cycle
+ * (fr_rmu_select: its searches over this cycle's stall/ready vectors pick the CTAs). The
+ * register management unit (fr_lrcache, fr_idxdec, fr_ptrtab, fr_pcrf) runs one switch at a
+ * time (the policy starts the next no earlier than the previous one's end): fr_rmu_switch steps
+ * the four units from the decision cycle on, one edge per cycle with the cycle numbers the
+ * switch occupies, until the last answer (bld_done_o, the walk's last entry, the table write),
+ * so the switch's latency is the cycles the units took. The inputs of a switch (the stalled
+ * warps' PCs, their vectors in the kernel's live-register table, the candidate CTA) are fixed
+ * at the decision, so stepping the switch's cycles at the decision gives the units the same
+ * inputs in the same cycles as stepping them one SM cycle at a time. A lookup miss loads the
+ * vector from off-chip memory (the policy's latency; the units idle meanwhile, no edge is
+ * skipped that would change them). */
 #include "finereg_rmu.h"
 
 #include <stdio.h>
@@ -138,6 +140,49 @@ static int rmu_tick(fr_rmu *r) {
   return 0;
 }
 
+/* One edge of fr_status at `now`: up to two queued writes (ports A and B, two different CTAs),
+ * the written CTA read back and compared, this cycle's stall/ready vectors (NULL: none). */
+static void status_step(fr_rmu *r, uint64_t now, const uint32_t *stall, const uint32_t *ready) {
+  memset(&r->sti, 0, sizeof r->sti);
+  fr_wr last = {-1, 0, 0};
+  if (r->qn > 0) {
+    fr_wr a = r->q[r->qh];
+    r->qh = (r->qh + 1) % FR_QCAP;
+    r->qn--;
+    r->sti.wa_i = 1;
+    r->sti.wa_cta_i = (uint64_t)a.cta;
+    r->sti.wa_ctx_i = (uint64_t)a.ctx;
+    r->sti.wa_reg_i = (uint64_t)a.reg;
+    last = a;
+    if (r->qn > 0 && r->q[r->qh].cta != a.cta) {
+      fr_wr b = r->q[r->qh];
+      r->qh = (r->qh + 1) % FR_QCAP;
+      r->qn--;
+      r->sti.wb_i = 1;
+      r->sti.wb_cta_i = (uint64_t)b.cta;
+      r->sti.wb_ctx_i = (uint64_t)b.ctx;
+      r->sti.wb_reg_i = (uint64_t)b.reg;
+      last = b;
+    }
+    r->sti.rd_cta_i = (uint64_t)last.cta;
+  }
+  for (int k = 0; k < FR_RMU_CTA_WORDS; k++) {
+    r->sti.stall_i[k] = stall ? stall[k] : 0;
+    r->sti.ready_i[k] = ready ? ready[k] : 0;
+  }
+  rf_diag e;
+  if (fr_status_step(r->st, now, &r->sti, &r->sto, &e) < 0) {
+    fail_once(r, &e);
+  } else if (last.cta >= 0 &&
+             ((int)r->sto.rd_ctx_o != last.ctx || (int)r->sto.rd_reg_o != last.reg)) {
+    rf_fail(&e, "SM %d FineReg: fr_status holds CTA %d as (context %d, register %d) after "
+                "writing (%d, %d)",
+            r->sm, last.cta, (int)r->sto.rd_ctx_o, (int)r->sto.rd_reg_o, last.ctx, last.reg);
+    fail_once(r, &e);
+  }
+  r->st_t = now + 1;
+}
+
 int fr_rmu_cycle(fr_rmu *r, uint64_t now, rf_diag *d) {
   if (now == 0) return 0;
   if (r->clear && r->t <= now) {
@@ -147,47 +192,30 @@ int fr_rmu_cycle(fr_rmu *r, uint64_t now, rf_diag *d) {
     rmu_tick(r);
     r->clear = 0;
   }
-  if (!r->failed && now >= r->st_t) {
-    int traced = 0;
-    if (r->qn > 0) {
-      fr_wr a = r->q[r->qh];
-      r->qh = (r->qh + 1) % FR_QCAP;
-      r->qn--;
-      r->sti.wa_i = 1;
-      r->sti.wa_cta_i = (uint64_t)a.cta;
-      r->sti.wa_ctx_i = (uint64_t)a.ctx;
-      r->sti.wa_reg_i = (uint64_t)a.reg;
-      fr_wr last = a;
-      if (r->qn > 0 && r->q[r->qh].cta != a.cta) {
-        fr_wr b = r->q[r->qh];
-        r->qh = (r->qh + 1) % FR_QCAP;
-        r->qn--;
-        r->sti.wb_i = 1;
-        r->sti.wb_cta_i = (uint64_t)b.cta;
-        r->sti.wb_ctx_i = (uint64_t)b.ctx;
-        r->sti.wb_reg_i = (uint64_t)b.reg;
-        last = b;
-      }
-      r->sti.rd_cta_i = (uint64_t)last.cta;
-      rf_diag e;
-      if (fr_status_step(r->st, now, &r->sti, &r->sto, &e) < 0) {
-        fail_once(r, &e);
-      } else if ((int)r->sto.rd_ctx_o != last.ctx || (int)r->sto.rd_reg_o != last.reg) {
-        rf_fail(&e, "SM %d FineReg: fr_status holds CTA %d as (context %d, register %d) after "
-                    "writing (%d, %d)",
-                r->sm, last.cta, (int)r->sto.rd_ctx_o, (int)r->sto.rd_reg_o, last.ctx, last.reg);
-        fail_once(r, &e);
-      }
-      memset(&r->sti, 0, sizeof r->sti);
-      traced = 1;
-    }
-    (void)traced;
-    r->st_t = now + 1;
-  }
+  /* fr_status: stepped in a cycle with queued writes, unless a decision stepped it already */
+  if (!r->failed && now >= r->st_t && r->qn > 0) status_step(r, now, NULL, NULL);
   if (r->failed) {
     *d = r->fd;
     return -1;
   }
+  return 0;
+}
+
+int fr_rmu_select(fr_rmu *r, uint64_t now, const uint32_t *stall, const uint32_t *ready,
+                  fr_rmu_sel *sel) {
+  memset(sel, 0, sizeof *sel);
+  if (r->failed) return -1;
+  if (now < r->st_t) { /* fr_status already took this cycle's edge: no second answer */
+    sel->stale = 1;
+    return 0;
+  }
+  status_step(r, now, stall, ready);
+  if (r->failed) return -1;
+  sel->stale = r->qn > 0;
+  sel->vic = r->sto.vic_valid_o ? (int)r->sto.vic_cta_o : -1;
+  sel->cand = r->sto.cand_valid_o ? (int)r->sto.cand_cta_o : -1;
+  sel->cand_reg = (int)r->sto.cand_reg_o;
+  sel->mov = r->sto.mov_valid_o ? (int)r->sto.mov_cta_o : -1;
   return 0;
 }
 

@@ -10,6 +10,8 @@
 #include "../common/diag.h"
 
 #define FR_RMU_WARPS 32
+#define FR_RMU_CTAS 128                      /* fr_status's CTAS */
+#define FR_RMU_CTA_WORDS (FR_RMU_CTAS / 32)  /* its stall_i/ready_i vectors */
 
 typedef struct fr_rmu fr_rmu;
 
@@ -35,12 +37,29 @@ typedef struct fr_rmu_res {
   uint64_t hits, misses;
 } fr_rmu_res;
 
+/* The CTA status monitor's answer for a switch decision (sec. V-B): CTA ids (SM CTA slots),
+ * -1 for none; each the lowest id of its class (fr_status's priority encoders). */
+typedef struct fr_rmu_sel {
+  int vic;       /* active (2, 2) and stalled: to switch out */
+  int cand;      /* pending and ready: (1, 2) first, else (1, 1); to switch in */
+  int cand_reg;  /* its register field: 2 (ACRF), 1 (PCRF), 0 (none) */
+  int mov;       /* pending (1, 2) and stalled: its live registers may move to the PCRF */
+  int stale;     /* status writes still queued (or fr_status already stepped this cycle): the
+                    fields lag the policy; no decision this cycle */
+} fr_rmu_sel;
+
 fr_rmu *fr_rmu_new(int sm, hw_mode mode, hw_wave *wave, int pcrf_entries, rf_diag *d);
 void fr_rmu_free(fr_rmu *r);
 /* Kernel launch: the cache and the PCRF are cleared at the next cycle. */
 void fr_rmu_kernel(fr_rmu *r);
 /* Queue a CTA status monitor write (ctx, reg: Table IV codes), applied in fr_rmu_cycle. */
 int fr_rmu_status(fr_rmu *r, int cta, int ctx, int reg);
+/* The decision cycle `now`: fr_status takes this cycle's edge (the queued writes, as
+ * fr_rmu_cycle would) with stall_i/ready_i = stall/ready (FR_RMU_CTA_WORDS words, bit i = CTA i),
+ * and *sel is its search outputs after the edge. 0, or -1 when the unit failed (reported by the
+ * next fr_rmu_cycle). */
+int fr_rmu_select(fr_rmu *r, uint64_t now, const uint32_t *stall, const uint32_t *ready,
+                  fr_rmu_sel *sel);
 /* Run a switch on the units from req->now; 0 with *res, -1 when a unit failed (lockstep
  * mismatch) or disagreed with the policy: the failure is reported by the next fr_rmu_cycle. */
 int fr_rmu_switch(fr_rmu *r, const fr_rmu_req *req, fr_rmu_res *res);

@@ -18,7 +18,13 @@
 //   cand_*  a pending CTA with ready_i set to switch in: first one whose context is saved and
 //           whose registers are still in the ACRF (1, 2), else one whose registers are in the
 //           PCRF (1, 1) (sec. V-B's order); cand_reg_o says which (2 or 1; 0 when none);
+//   mov_*   a pending CTA whose registers are still in the ACRF (1, 2) with stall_i set (its
+//           warps wait on loads): its live registers can move to the PCRF to make ACRF room
+//           (Fig. 6a) without holding back a CTA that could run;
 //   free_*  a CTA slot not launched (context 0), for a new CTA.
+// The paper gives no order within a class (sec. V-B: the monitor "quickly prioritize[s] pending
+// CTAs"); each search is a priority encoder, lowest CTA id (the SM's CTA slot) first, and that
+// answer is the switch decision's choice (csim/policy/finereg.c takes it as is).
 // Each search is a log-depth find-first-set tree (fr_ffs.v); an id is all ones when its
 // valid is 0.
 // CTAS must be a power of two. C reference: csim/hw/finereg/fr_status.c.
@@ -46,6 +52,8 @@ module fr_status #(
   output wire                          cand_valid_o,
   output wire [$clog2(CTAS)-1:0]       cand_cta_o,
   output wire [1:0]                    cand_reg_o,
+  output wire                          mov_valid_o,
+  output wire [$clog2(CTAS)-1:0]       mov_cta_o,
   output wire                          free_valid_o,
   output wire [$clog2(CTAS)-1:0]       free_cta_o
 );
@@ -56,7 +64,7 @@ module fr_status #(
   (* mem2reg *) reg [1:0] reg_q [0:CTAS-1] /*verilator public_flat_rd*/;
 
   // per-CTA search classes
-  wire [CTAS-1:0] vic_v, cand_a, cand_b, free_v;
+  wire [CTAS-1:0] vic_v, cand_a, cand_b, mov_v, free_v;
 
   // one always block per entry (Verilator cannot delay-assign an array inside a loop)
   genvar ge;
@@ -89,6 +97,7 @@ module fr_status #(
       assign vic_v[ge]  = ctx_q[ge] == 2'd2 && reg_q[ge] == 2'd2 && stall_i[ge];
       assign cand_a[ge] = ctx_q[ge] == 2'd1 && reg_q[ge] == 2'd2 && ready_i[ge];
       assign cand_b[ge] = ctx_q[ge] == 2'd1 && reg_q[ge] == 2'd1 && ready_i[ge];
+      assign mov_v[ge]  = ctx_q[ge] == 2'd1 && reg_q[ge] == 2'd2 && stall_i[ge];
       assign free_v[ge] = ctx_q[ge] == 2'd0;
     end
   endgenerate
@@ -98,6 +107,7 @@ module fr_status #(
   fr_ffs #(.N(CTAS)) u_vic  (.v_i(vic_v),  .found_o(vic_valid_o),  .idx_o(vic_cta_o));
   fr_ffs #(.N(CTAS)) u_ca   (.v_i(cand_a), .found_o(a_found),      .idx_o(a_idx));
   fr_ffs #(.N(CTAS)) u_cb   (.v_i(cand_b), .found_o(b_found),      .idx_o(b_idx));
+  fr_ffs #(.N(CTAS)) u_mov  (.v_i(mov_v),  .found_o(mov_valid_o),  .idx_o(mov_cta_o));
   fr_ffs #(.N(CTAS)) u_free (.v_i(free_v), .found_o(free_valid_o), .idx_o(free_cta_o));
 
   assign rd_ctx_o     = ctx_q[rd_cta_i];

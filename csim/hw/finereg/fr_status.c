@@ -6,14 +6,15 @@ static int bit(const uint32_t *v, unsigned i) { return (v[i / 32] >> (i % 32)) &
 static void outputs(const fr_status_state *s, const fr_status_in *in, fr_status_out *o,
                     const int64_t *p) {
   unsigned n = (unsigned)p[fr_status_P_CTAS];
-  int va = 0, ca = 0, cb = 0, fr = 0;
-  unsigned vic = n - 1, cta_a = n - 1, cta_b = n - 1, fre = n - 1; /* none: all ones */
+  int va = 0, ca = 0, cb = 0, mv = 0, fr = 0;
+  unsigned vic = n - 1, cta_a = n - 1, cta_b = n - 1, mov = n - 1, fre = n - 1; /* none: all ones */
   for (unsigned i = 0; i < n; i++) {
     uint64_t c = s->ctx_q[i], r = s->reg_q[i];
     int active = c == 2 && r == 2;
     if (!va && active && bit(in->stall_i, i)) va = 1, vic = i;
     if (!ca && c == 1 && r == 2 && bit(in->ready_i, i)) ca = 1, cta_a = i;
     if (!cb && c == 1 && r == 1 && bit(in->ready_i, i)) cb = 1, cta_b = i;
+    if (!mv && c == 1 && r == 2 && bit(in->stall_i, i)) mv = 1, mov = i;
     if (!fr && c == 0) fr = 1, fre = i;
   }
   o->rd_ctx_o = s->ctx_q[in->rd_cta_i];
@@ -24,6 +25,8 @@ static void outputs(const fr_status_state *s, const fr_status_in *in, fr_status_
   o->cand_valid_o = (uint64_t)(ca || cb);
   o->cand_cta_o = ca ? cta_a : cta_b;
   o->cand_reg_o = ca ? 2 : cb ? 1 : 0;
+  o->mov_valid_o = (uint64_t)mv;
+  o->mov_cta_o = mov;
   o->free_valid_o = (uint64_t)fr;
   o->free_cta_o = fre;
 }
