@@ -758,6 +758,24 @@ static void test_help_lists_options(void **state) {
 static void test_validate_errors(void **state) {
   (void)state;
   gpu_config c;
+  /* -warpman_mode needs WarpMan as the policy, alone or composed with a load technique */
+  static const char *const with_warpman[] = {"warpman", "warpman+larf", "larf+warpman"};
+  for (size_t i = 0; i < sizeof with_warpman / sizeof with_warpman[0]; i++) {
+    config_defaults(&c);
+    set_ok(&c, "-rfsim_policy", with_warpman[i]);
+    set_ok(&c, "-warpman_mode", "spatial");
+    validate_ok(&c);
+  }
+  static const char *const without[] = {"regshare+larf", "warpmanx", "larf"};
+  for (size_t i = 0; i < sizeof without / sizeof without[0]; i++) {
+    config_defaults(&c);
+    set_ok(&c, "-rfsim_policy", without[i]);
+    set_ok(&c, "-warpman_mode", "spatial");
+    char msg[200];
+    snprintf(msg, sizeof msg, "-warpman_mode: expected off unless -rfsim_policy is warpman "
+             "(alone or composed, e.g. warpman+larf), found -rfsim_policy %s", without[i]);
+    validate_err(&c, msg);
+  }
   config_defaults(&c);
   set_ok(&c, "-gpgpu_shader_core_pipeline", "1536:16");
   validate_err(&c, "-gpgpu_shader_core_pipeline: expected warp size 32 (rfsim models 32-lane "

@@ -239,6 +239,14 @@ static int check_dram(const gpu_config *c, rf_diag *d) {
   return 0;
 }
 
+/* Is `part` one of the '+'-joined parts of -rfsim_policy (policy_registry.c composes them)? */
+static int policy_has_part(const char *policy, const char *part) {
+  size_t n = strlen(part);
+  for (const char *p = policy; p; p = strchr(p, '+') ? strchr(p, '+') + 1 : NULL)
+    if (!strncmp(p, part, n) && (p[n] == '\0' || p[n] == '+')) return 1;
+  return 0;
+}
+
 static int check_rfsim(const gpu_config *c, rf_diag *d) {
   CHECK(memchr(c->policy, '\0', sizeof c->policy) && c->policy[0] != '\0',
         "-rfsim_policy: expected a policy name, found %s", "an empty or unterminated string");
@@ -248,9 +256,9 @@ static int check_rfsim(const gpu_config *c, rf_diag *d) {
   CHECK(c->warpman_mode >= WARPMAN_OFF && c->warpman_mode <= WARPMAN_THRESHOLD,
         "-warpman_mode: expected off, temp, spatial, dueling or threshold, found mode %d",
         (int)c->warpman_mode);
-  CHECK(c->warpman_mode == WARPMAN_OFF || strcmp(c->policy, "warpman") == 0,
-        "-warpman_mode: expected off unless -rfsim_policy is warpman, found -rfsim_policy %s",
-        c->policy);
+  CHECK(c->warpman_mode == WARPMAN_OFF || policy_has_part(c->policy, "warpman"),
+        "-warpman_mode: expected off unless -rfsim_policy is warpman (alone or composed, e.g. "
+        "warpman+larf), found -rfsim_policy %s", c->policy);
   CHECK(c->warpman_threshold >= 1, "-warpman_threshold: expected >= 1, found %d",
         c->warpman_threshold);
   CHECK(c->warpman_duel_window >= 1, "-warpman_duel_window: expected >= 1, found %lld",
