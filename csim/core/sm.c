@@ -31,7 +31,8 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
-  if (!s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
+  s->fetch_cand = rf_calloc((size_t)s->n_warp_slots / 64 + 1, sizeof(uint64_t), d);
+  if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
       exec_init(s, d) < 0 || cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
@@ -70,6 +71,7 @@ void sm_destroy(sm *s) {
   free(s->unit_free);
   free(s->order);
   free(s->order_tmp);
+  free(s->fetch_cand);
   free(s->loads);
   free(s->events);
   free(s);
@@ -122,6 +124,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
   c->launched++;
   s->resident_warps++;
   sched_add_warp(s, slot);
+  fetch_wake(s, slot);
   if (s->pol->ops->warp_start) s->pol->ops->warp_start(s->pol, s->id, cta_slot, wid, slot, now);
   return slot;
 }
@@ -277,6 +280,7 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   s->cnt.warp_insts++;
   s->cnt.thread_insts += (uint64_t)__builtin_popcount(in->mask);
   w->pc++;
+  fetch_wake(s, slot);
   if (s->pol->ops->issued) {
     policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc - 1};
     s->pol->ops->issued(s->pol, &pw, in, now);

@@ -113,6 +113,10 @@ struct sm {
   l1d *l1;
   l1d *l1i;              /* NULL with -gpgpu_perfect_inst_const_cache 1 */
   int fetch_next;        /* round-robin start of the fetch stage */
+  /* Bit per warp slot: the warp may want a fetch. Set whenever a warp can start wanting one
+   * (launch, issue, fetch done); fetch_stage clears it when it finds the warp does not, so the
+   * stage looks only at these slots instead of every slot every cycle. */
+  uint64_t *fetch_cand;
   uint64_t next_age;
   int resident_ctas, resident_warps;
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
@@ -151,6 +155,10 @@ void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now);
 /* fetch.c */
 void fetch_stage(sm *s, uint64_t now);
 void fetch_done(sm *s, int slot);
+/* The warp in `slot` may want a fetch now (its pc moved, it was launched or a fetch ended). */
+static inline void fetch_wake(sm *s, int slot) {
+  s->fetch_cand[slot >> 6] |= 1ull << (slot & 63);
+}
 
 /* cta_switch.c: CTA switching. L1 tokens with CS_TOKEN set belong to a switch's transfer. */
 /* (Not bit 31: that is MEM_ACK_TOKEN, csim/mem/mem.h; a switch's writes want no acknowledgement,
