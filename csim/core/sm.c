@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bits.h"
 #include "sm_internal.h"
 
 const char *warp_wait_name(warp_wait w) {
@@ -235,7 +236,7 @@ static const trace_inst *next_inst(const sm_warp *w) {
  * for a functional unit (its writeback time becomes known, exec.c) or when a load of its
  * completes; each clears sb_pc, so the answer for one pc is kept until then instead of reading
  * the registers every cycle. */
-static warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
+static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
   if (w->sb_pc != w->pc) {
     uint64_t ready = 0;
     uint8_t mem = 0;
@@ -257,7 +258,7 @@ static warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now)
   return w->sb_ready > now ? WAIT_SCOREBOARD : WAIT_NONE;
 }
 
-static warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now) {
+static inline warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now) {
   sm_warp *w = &s->warps[slot];
   if (w->barrier >= 0) return WAIT_BARRIER;
   if (w->exited) return WAIT_EXITED;
@@ -278,7 +279,7 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   sm_warp *w = &s->warps[slot];
   sm_cta *c = &s->ctas[w->cta];
   s->cnt.warp_insts++;
-  s->cnt.thread_insts += (uint64_t)__builtin_popcount(in->mask);
+  s->cnt.thread_insts += (uint64_t)rf_popcount32(in->mask);
   w->pc++;
   fetch_wake(s, slot);
   if (s->pol->ops->issued) {

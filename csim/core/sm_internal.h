@@ -110,6 +110,8 @@ struct sm {
   sm_event *events;      /* min-heap on `at` */
   int nevents, cap_events;
   opcoll *oc;            /* register file and operand collectors (exec.c) */
+  const uint32_t *oc_blocked; /* opcoll_issue_blocked(oc): per scheduler, full ID_OC pipelines */
+  uint8_t pipe_cls[UNIT_COUNT]; /* per instruction unit, its pipeline (exec.c's pipe_class) */
   l1d *l1;
   l1d *l1i;              /* NULL with -gpgpu_perfect_inst_const_cache 1 */
   int fetch_next;        /* round-robin start of the fetch stage */
@@ -146,7 +148,11 @@ int event_push(sm *s, uint64_t at, int load, rf_diag *d);
 
 /* exec.c: issue into the operand collector, execute stage, writeback port claims. */
 int exec_init(sm *s, rf_diag *d);
-int exec_can_issue(const sm *s, int slot, const trace_inst *in);
+/* May the warp in `slot` issue `in` into its pipeline's ID_OC register? (One bit test: this
+ * runs for every ready warp every cycle.) */
+static inline int exec_can_issue(const sm *s, int slot, const trace_inst *in) {
+  return !(s->oc_blocked[slot % s->cfg->num_sched_per_core] & (1u << s->pipe_cls[in->unit]));
+}
 void exec_issue(sm *s, int slot, const trace_inst *in);
 int exec_stage(sm *s, uint64_t now, rf_diag *d);
 /* A load's registers written back at now (claims their bank ports). */
