@@ -289,6 +289,14 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
   (void)d;
   if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
+  /* The LD/ST unit reads the 32 lane addresses (256 bytes: 4 or 5 cache lines) a few cycles
+   * from now, when it coalesces them or counts bank conflicts: start loading them (a hint
+   * only; those reads missed the cache more than anything else in the run). */
+  if (in->is_mem) {
+    const uint64_t *addrs = w->tw->addrs + in->addr_off;
+    for (int k = 0; k < 32; k += 8) __builtin_prefetch(addrs + k);
+    __builtin_prefetch(addrs + 31);
+  }
   exec_issue(s, slot, in);
   if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
   if (in->kind == OPK_BARRIER) {
