@@ -70,7 +70,7 @@ run_one() {
   if ! "$bin" -trace "$trace/kernelslist.g" -config "$config" "$@" \
       -trace_cache_dir "$cache_dir" -stats_json "$out/$name.json.tmp" \
       > "$out/$name.txt.tmp" 2> "$out/$name.err"; then
-    echo "FAILED (exit status) $bin: $line" > "$out/$name.txt"
+    echo "FAILED (exit status): $line" > "$out/$name.txt"
     echo "{}" > "$out/$name.json"
     return 0
   fi
@@ -80,9 +80,11 @@ run_one() {
 export -f run_one
 export cache_dir
 
+# shellcheck disable=SC2016 # $1..$3 are the inner shell's arguments
 grep -v '^[[:space:]]*\(#\|$\)' "$new_dir/list" |
   xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$1" "$2" "$3"' _ "$ref_bin" "$ref_dir" {}
 [ "$new_bin" = - ] && { echo "stats_identical: reference outputs in $ref_dir"; exit 0; }
+# shellcheck disable=SC2016
 grep -v '^[[:space:]]*\(#\|$\)' "$new_dir/list" |
   xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$1" "$2" "$3"' _ "$new_bin" "$new_dir" {}
 
