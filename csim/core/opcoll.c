@@ -36,6 +36,7 @@ typedef struct oc_port {
   uint8_t in_cls[UNIT_COUNT];
   int nsets;
   uint8_t sets[2];
+  int sig;               /* names the set list: ports with equal sig search the same units */
 } oc_port;
 
 struct opcoll {
@@ -185,8 +186,11 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
         p->sets[p->nsets++] = OC_GEN;
       }
   }
-  for (int p = 0; p < o->nport; p++)
-    for (int i = 0; i < o->port[p].n_in; i++) o->port[p].cls_mask |= 1u << o->port[p].in_cls[i];
+  for (int p = 0; p < o->nport; p++) {
+    oc_port *port = &o->port[p];
+    for (int i = 0; i < port->n_in; i++) port->cls_mask |= 1u << port->in_cls[i];
+    port->sig = port->nsets | port->sets[0] << 4 | (port->nsets > 1 ? port->sets[1] : 0) << 12;
+  }
   return o;
 }
 
@@ -253,12 +257,16 @@ static int cu_ready(const opcoll *o, const oc_cu *u) {
          reg_free_slot(&o->oc_ex[u->out_cls], o->sub_core, u->reg_id) >= 0;
 }
 
+/* Once a port of a set finds no unit ready, the set's other ports find none either in this
+ * step (a dispatch only empties a unit and fills OC_EX), so they are skipped. */
 static int dispatch(opcoll *o) {
   int moved = 0;
+  uint32_t none_ready = 0; /* bit per set */
   for (int p = 0; p < o->ndisp; p++) {
     oc_dispatch *du = &o->disp[p];
     oc_set *s = &o->set[du->set];
-    if (s->collected == 0) continue;
+    if (s->collected == 0 || (none_ready & (1u << du->set))) continue;
+    none_ready |= 1u << du->set; /* cleared below if a unit moves */
     int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
     int c = (du->last + inc) % s->n;
     for (int k = 0; k < s->n; k++, c = c + 1 == s->n ? 0 : c + 1) {
@@ -276,6 +284,7 @@ static int dispatch(opcoll *o) {
       o->busy_cu--;
       s->collected--;
       moved = 1;
+      none_ready &= ~(1u << du->set);
       break;
     }
   }
@@ -301,13 +310,19 @@ static int free_cu(const opcoll *o, int s, int sched) {
   return -1;
 }
 
+/* When pipeline cls's oldest instruction finds no free unit through a port's sets, a later
+ * port with the same sets finds none for it either (units only fill up here), until an
+ * instruction of cls is allocated and another one is the oldest: such attempts are skipped. */
 static int allocate(opcoll *o) {
   unsigned failed = 0, done = 0;
+  int failed_sig[UNIT_COUNT];
+  for (int c = 0; c < UNIT_COUNT; c++) failed_sig[c] = -1;
   for (int p = 0; p < o->nport && o->in_id_oc; p++) {
     const oc_port *port = &o->port[p];
     if (!(port->cls_mask & o->id_oc_busy)) continue;
     for (int i = 0; i < port->n_in; i++) {
       int cls = port->in_cls[i];
+      if (failed_sig[cls] == port->sig) continue; /* would fail again: `failed` has its bit */
       oc_reg *r = &o->id_oc[cls];
       int slot = reg_oldest(r);
       if (slot < 0) continue;
@@ -316,8 +331,10 @@ static int allocate(opcoll *o) {
       for (int k = 0; k < port->nsets && cu < 0; k++) cu = free_cu(o, port->sets[k], in->sched);
       if (cu < 0) {
         failed |= 1u << cls;
+        failed_sig[cls] = port->sig;
         continue;
       }
+      failed_sig[cls] = -1;
       oc_cu *u = &o->cu[cu];
       u->busy = 1;
       u->out_cls = (uint8_t)cls;
