@@ -214,6 +214,66 @@ static void test_oldest_first(void **state) {
   opcoll_destroy(o);
 }
 
+/* The issue stage's view of ID_OC (opcoll_issue_blocked, kept as the register changes) must
+ * match it: shared slots block every scheduler when all are taken, sub-core slots only their
+ * own scheduler, and allocation into a collector unit frees them again. */
+static void check_blocked(const opcoll *o, int nsched) {
+  const uint32_t *blocked = opcoll_issue_blocked(o);
+  for (int q = 0; q < nsched; q++)
+    for (int u = 0; u < UNIT_COUNT; u++)
+      assert_int_equal(!(blocked[q] & (1u << u)), opcoll_can_issue(o, u, q));
+}
+
+static void test_issue_blocked(void **state) {
+  (void)state;
+  gpu_config c;
+  rf_counters cnt;
+  opcoll *o = fermi(&c, &cnt, 1);
+  const uint8_t s[] = {1};
+  oc_inst i0 = sp_inst(0, 1, s), i1 = sp_inst(1, 1, s);
+  const uint32_t *blocked = opcoll_issue_blocked(o);
+  assert_int_equal(blocked[0] & (1u << UNIT_SP), 0);
+  opcoll_issue(o, &i0);
+  assert_int_equal(blocked[1] & (1u << UNIT_SP), 0); /* one of two shared slots left */
+  opcoll_issue(o, &i1);
+  assert_true(blocked[0] & (1u << UNIT_SP));
+  assert_true(blocked[1] & (1u << UNIT_SP));
+  assert_int_equal(blocked[0] & (1u << UNIT_MEM), 0);
+  check_blocked(o, c.num_sched_per_core);
+  opcoll_cycle(o, 1); /* i0 into the only SP unit: a slot is free again */
+  assert_int_equal(blocked[0] & (1u << UNIT_SP), 0);
+  check_blocked(o, c.num_sched_per_core);
+  opcoll_destroy(o);
+
+  /* Sub-core: each scheduler owns one slot of ID_OC_SP. */
+  config_defaults(&c);
+  c.sub_core_model = 1;
+  c.specialized_oc = 0;
+  c.num_sched_per_core = 2;
+  c.oc_units[OC_GEN] = 2;
+  c.oc_in_ports[OC_GEN] = 2;
+  c.oc_out_ports[OC_GEN] = 2;
+  for (int u = 0; u < UNIT_COUNT; u++)
+    if (u != UNIT_CTRL) {
+      c.width_id_oc[u] = c.width_oc_ex[u] = 2; /* a slot per scheduler */
+      if (u != UNIT_MEM) c.num_units[u] += c.num_units[u] % 2; /* units split evenly */
+    }
+  memset(&cnt, 0, sizeof cnt);
+  rf_diag d;
+  if (config_validate(&c, &d) != 0) fail_msg("%s", d.msg);
+  o = opcoll_create(&c, 16, &cnt, &d);
+  if (!o) fail_msg("%s", d.msg);
+  blocked = opcoll_issue_blocked(o);
+  opcoll_issue(o, &i0); /* scheduler 0 */
+  assert_true(blocked[0] & (1u << UNIT_SP));
+  assert_int_equal(blocked[1] & (1u << UNIT_SP), 0);
+  check_blocked(o, 2);
+  opcoll_cycle(o, 1);
+  assert_int_equal(blocked[0] & (1u << UNIT_SP), 0);
+  check_blocked(o, 2);
+  opcoll_destroy(o);
+}
+
 /* End to end: RZ (R255) in a trace is not a register-file operand; every other source is one
  * read, every destination one write. */
 static void test_rz_not_read(void **state) {
@@ -257,6 +317,7 @@ int main(void) {
       cmocka_unit_test(test_dispatch_timing),
       cmocka_unit_test(test_collector_exhaustion),
       cmocka_unit_test(test_oldest_first),
+      cmocka_unit_test(test_issue_blocked),
       cmocka_unit_test(test_rz_not_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,10 +14,10 @@
 /* The pipeline whose ID_OC/OC_EX registers and units an instruction uses. Control instructions
  * (branch, barrier, exit) go down the SP pipeline, or the INT one where it exists, as in
  * GPGPU-Sim. */
-static int pipe_class(const sm *s, const trace_inst *in) {
-  if (in->unit == UNIT_MEM) return UNIT_MEM;
-  if (in->unit == UNIT_CTRL) return s->cfg->num_units[UNIT_INT] > 0 ? UNIT_INT : UNIT_SP;
-  return config_exec_unit(s->cfg, (op_unit)in->unit);
+static int pipe_class(const sm *s, op_unit u) {
+  if (u == UNIT_MEM) return UNIT_MEM;
+  if (u == UNIT_CTRL) return s->cfg->num_units[UNIT_INT] > 0 ? UNIT_INT : UNIT_SP;
+  return config_exec_unit(s->cfg, u);
 }
 
 int exec_init(sm *s, rf_diag *d) {
@@ -25,17 +25,16 @@ int exec_init(sm *s, rf_diag *d) {
   for (int u = 0; u < UNIT_COUNT; u++)
     if (s->cfg->latency[u] > ahead) ahead = s->cfg->latency[u];
   s->oc = opcoll_create(s->cfg, ahead + WB_DELAY, &s->cnt.rf, d);
-  return s->oc ? 0 : -1;
-}
-
-int exec_can_issue(const sm *s, int slot, const trace_inst *in) {
-  return opcoll_can_issue(s->oc, pipe_class(s, in), slot % s->cfg->num_sched_per_core);
+  if (!s->oc) return -1;
+  s->oc_blocked = opcoll_issue_blocked(s->oc);
+  for (int u = 0; u < UNIT_COUNT; u++) s->pipe_cls[u] = (uint8_t)pipe_class(s, (op_unit)u);
+  return 0;
 }
 
 void exec_issue(sm *s, int slot, const trace_inst *in) {
   sm_warp *w = &s->warps[slot];
   oc_inst oi = {.payload = in, .warp = slot, .sched = slot % s->cfg->num_sched_per_core,
-                .cls = (uint8_t)pipe_class(s, in), .nsrc = in->nsrc};
+                .cls = s->pipe_cls[in->unit], .nsrc = in->nsrc};
   memcpy(oi.src, in->src, in->nsrc);
   for (int i = 0; i < in->ndst; i++) w->reg_ready[in->dst[i]] = REG_IN_PIPELINE;
   w->sb_pc = UINT32_MAX;
@@ -97,7 +96,11 @@ static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
 int exec_stage(sm *s, uint64_t now, rf_diag *d) {
   if (opcoll_in_flight(s->oc) == 0) return 0;
   int moved = 0;
+  /* Pipelines with nothing collected have nothing to execute (nothing enters OC_EX before the
+   * collector's cycle below). */
+  uint32_t busy = opcoll_ex_busy(s->oc);
   for (int e = 0; e < UNIT_CTRL; e++) {
+    if (!(busy & (1u << e))) continue;
     if (e == UNIT_MEM) {
       int r = execute_mem(s, now, d);
       if (r < 0) return -1;

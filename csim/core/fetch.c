@@ -25,12 +25,50 @@ void fetch_done(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
   w->fetched += w->fetch_count;
   w->fetching = 0;
+  fetch_wake(s, slot);
 }
 
 /* The trace (tw) is looked at last: this runs for many warps every cycle. */
 static int wants_fetch(const sm_warp *w) {
   return w->live && !w->exited && !w->fetching && w->fetched - w->pc < IBUFFER_SIZE &&
          w->fetched < w->tw->n;
+}
+
+/* The first candidate slot in [from, to), or -1. */
+static int next_candidate(const uint64_t *cand, int from, int to) {
+  while (from < to) {
+    uint64_t m = cand[from >> 6] & (~0ull << (from & 63));
+    if (m) {
+      int slot = (from & ~63) + __builtin_ctzll(m);
+      return slot < to ? slot : -1;
+    }
+    from = (from | 63) + 1;
+  }
+  return -1;
+}
+
+/* Fetches for one warp; 0 if the L1I cannot take the access (the stage stops), else 1. */
+static int fetch_warp(sm *s, int slot, uint64_t now) {
+  sm_warp *w = &s->warps[slot];
+  uint8_t n = fetch_group(s, w);
+  /* The warp's next fetch reads the instructions after these: have them in the cache by
+   * then (a hint only; reading the trace is most of this stage's time). */
+  for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)
+    __builtin_prefetch(&w->tw->insts[k]);
+  if (!s->l1i) {
+    w->fetched += n;
+    return 1;
+  }
+  uint64_t line = (uint64_t)s->cfg->l1i.line_size;
+  uint64_t addr = code_addr(s, w, w->fetched);
+  uint32_t off = (uint32_t)(addr % line);
+  mem_access a = {.addr = addr - off, .token = (uint32_t)slot,
+                  .sector_mask = (uint8_t)(1u << (off / MEM_SECTOR_BYTES)),
+                  .space = SPACE_INST, .sm = (uint16_t)s->id};
+  if (l1d_access(s->l1i, &a, now) == L1_STALL) return 0; /* MSHRs full: the stage waits */
+  w->fetching = 1;
+  w->fetch_count = n;
+  return 1;
 }
 
 void fetch_stage(sm *s, uint64_t now) {
@@ -40,32 +78,19 @@ void fetch_stage(sm *s, uint64_t now) {
   int nslots = s->cfg->max_threads_per_sm / s->cfg->warp_size;
   if (s->warp_hwm > nslots) nslots = s->warp_hwm;
   int start = s->fetch_next % nslots; /* nslots grows when switching raises warp_hwm */
-  for (int i = 0; i < nslots && budget > 0; i++) {
-    /* (start + i) % nslots without dividing per slot: both terms are below nslots. fetch_next
-     * moves on after each fetch, but the scan goes on from start + i, as before. */
-    int slot = start + i;
-    if (slot >= nslots) slot -= nslots;
-    sm_warp *w = &s->warps[slot];
-    if (!wants_fetch(w)) continue;
-    uint8_t n = fetch_group(s, w);
-    /* The warp's next fetch reads the instructions after these: have them in the cache by
-     * then (a hint only; reading the trace is most of this stage's time). */
-    for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)
-      __builtin_prefetch(&w->tw->insts[k]);
-    if (!s->l1i) {
-      w->fetched += n;
-    } else {
-      uint64_t line = (uint64_t)s->cfg->l1i.line_size;
-      uint64_t addr = code_addr(s, w, w->fetched);
-      uint32_t off = (uint32_t)(addr % line);
-      mem_access a = {.addr = addr - off, .token = (uint32_t)slot,
-                      .sector_mask = (uint8_t)(1u << (off / MEM_SECTOR_BYTES)),
-                      .space = SPACE_INST, .sm = (uint16_t)s->id};
-      if (l1d_access(s->l1i, &a, now) == L1_STALL) break; /* MSHRs full: the stage waits */
-      w->fetching = 1;
-      w->fetch_count = n;
+  /* Slots start..nslots-1, then 0..start-1; only candidates (fetch_cand) can want a fetch.
+   * fetch_next moves on after each fetch, but the scan goes on from where it is, as before. */
+  for (int pass = 0; pass < 2 && budget > 0; pass++) {
+    int from = pass ? 0 : start, to = pass ? start : nslots;
+    for (int slot = next_candidate(s->fetch_cand, from, to); slot >= 0 && budget > 0;
+         slot = next_candidate(s->fetch_cand, slot + 1, to)) {
+      if (!wants_fetch(&s->warps[slot])) {
+        s->fetch_cand[slot >> 6] &= ~(1ull << (slot & 63));
+        continue;
+      }
+      if (!fetch_warp(s, slot, now)) return;
+      budget--;
+      s->fetch_next = slot + 1 == nslots ? 0 : slot + 1;
     }
-    budget--;
-    s->fetch_next = slot + 1 == nslots ? 0 : slot + 1;
   }
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bits.h"
 #include "opcoll.h"
 
 typedef struct oc_reg {  /* a pipeline register set (GPGPU-Sim's register_set) */
@@ -31,9 +32,11 @@ typedef struct oc_dispatch {
 
 typedef struct oc_port {
   int n_in;
+  uint32_t cls_mask;     /* bit per pipeline in in_cls */
   uint8_t in_cls[UNIT_COUNT];
   int nsets;
   uint8_t sets[2];
+  int sig;               /* names the set list: ports with equal sig search the same units */
 } oc_port;
 
 struct opcoll {
@@ -51,6 +54,13 @@ struct opcoll {
   uint16_t *served;
   uint64_t next_uid;
   int in_id_oc, busy_cu, in_oc_ex;
+  /* Per scheduler, bit cls: its ID_OC slot of pipeline cls is taken (opcoll_issue_blocked).
+   * Kept up to date when ID_OC changes, so the issue stage tests a bit per warp instead of
+   * searching the register. */
+  uint32_t *blocked;
+  /* Bit cls: ID_OC / OC_EX of pipeline cls holds an instruction. Allocation looks only at
+   * ports with work; the execute stage only at pipelines with collected instructions. */
+  uint32_t id_oc_busy, oc_ex_busy;
 };
 
 static int reg_init(oc_reg *r, int width, rf_diag *d) {
@@ -73,6 +83,24 @@ static int reg_free_slot(const oc_reg *r, int sub_core, int sched) {
   for (int i = 0; i < r->width; i++)
     if (!r->valid[i]) return i;
   return -1;
+}
+
+/* Recomputes the blocked bit of pipeline cls after its ID_OC slot for scheduler sched changed:
+ * in the sub-core model only that scheduler's own slot; otherwise the register is shared and
+ * has a free slot while fewer than `width` are taken (reg_free_slot). */
+static inline void update_blocked(opcoll *o, int cls, int sched) {
+  const oc_reg *r = &o->id_oc[cls];
+  uint32_t bit = 1u << cls;
+  if (o->sub_core) {
+    if (reg_free_slot(r, 1, sched) >= 0) o->blocked[sched] &= ~bit;
+    else o->blocked[sched] |= bit;
+    return;
+  }
+  int full = r->used >= r->width;
+  for (int q = 0; q < o->nsched; q++) {
+    if (full) o->blocked[q] |= bit;
+    else o->blocked[q] &= ~bit;
+  }
 }
 
 static int reg_oldest(const oc_reg *r) {
@@ -122,10 +150,14 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
   o->rf = rf_banks_create(c->num_reg_banks, c->reg_bank_use_warp_id, c->sub_core_model, o->nsched,
                           (total_cu + 1) * TRACE_MAX_SRC, max_write_ahead, cnt, d);
   o->served = rf_calloc((size_t)c->num_reg_banks, sizeof *o->served, d);
-  if (fail || !o->cu || !o->disp || !o->port || !o->rf || !o->served) {
+  o->blocked = rf_calloc((size_t)o->nsched, sizeof *o->blocked, d);
+  if (fail || !o->cu || !o->disp || !o->port || !o->rf || !o->served || !o->blocked) {
     opcoll_destroy(o);
     return NULL;
   }
+  _Static_assert(UNIT_COUNT <= 32, "blocked masks hold one bit per pipeline");
+  for (int u = 0; u < UNIT_COUNT; u++)
+    for (int q = 0; q < o->nsched; q++) update_blocked(o, u, q);
   /* GPGPU-Sim's order: the gen set and its ports first, then the specialized ones. */
   add_set(o, OC_GEN, c->oc_units[OC_GEN]);
   add_dispatch(o, OC_GEN, c->oc_out_ports[OC_GEN]);
@@ -154,6 +186,11 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
         p->sets[p->nsets++] = OC_GEN;
       }
   }
+  for (int p = 0; p < o->nport; p++) {
+    oc_port *port = &o->port[p];
+    for (int i = 0; i < port->n_in; i++) port->cls_mask |= 1u << port->in_cls[i];
+    port->sig = port->nsets | port->sets[0] << 4 | (port->nsets > 1 ? port->sets[1] : 0) << 12;
+  }
   return o;
 }
 
@@ -167,6 +204,7 @@ void opcoll_destroy(opcoll *o) {
   free(o->disp);
   free(o->port);
   free(o->served);
+  free(o->blocked);
   rf_banks_destroy(o->rf);
   free(o);
 }
@@ -175,8 +213,10 @@ const rf_banks *opcoll_banks(const opcoll *o) { return o->rf; }
 int opcoll_in_flight(const opcoll *o) { return o->in_id_oc + o->busy_cu + o->in_oc_ex; }
 
 int opcoll_can_issue(const opcoll *o, int cls, int sched) {
-  return reg_free_slot(&o->id_oc[cls], o->sub_core, sched) >= 0;
+  return !(o->blocked[sched] & (1u << cls));
 }
+
+const uint32_t *opcoll_issue_blocked(const opcoll *o) { return o->blocked; }
 
 void opcoll_issue(opcoll *o, const oc_inst *in) {
   oc_reg *r = &o->id_oc[in->cls];
@@ -186,6 +226,8 @@ void opcoll_issue(opcoll *o, const oc_inst *in) {
   r->valid[i] = 1;
   r->used++;
   o->in_id_oc++;
+  o->id_oc_busy |= 1u << in->cls;
+  update_blocked(o, in->cls, in->sched);
 }
 
 void opcoll_write(opcoll *o, int warp, int sched, const uint8_t *regs, int n, uint64_t at) {
@@ -204,21 +246,27 @@ const oc_inst *opcoll_ex_inst(const opcoll *o, int cls, int slot) {
 
 void opcoll_ex_pop(opcoll *o, int cls, int slot) {
   o->oc_ex[cls].valid[slot] = 0;
-  o->oc_ex[cls].used--;
+  if (--o->oc_ex[cls].used == 0) o->oc_ex_busy &= ~(1u << cls);
   o->in_oc_ex--;
 }
+
+uint32_t opcoll_ex_busy(const opcoll *o) { return o->oc_ex_busy; }
 
 static int cu_ready(const opcoll *o, const oc_cu *u) {
   return u->busy && u->remaining == 0 &&
          reg_free_slot(&o->oc_ex[u->out_cls], o->sub_core, u->reg_id) >= 0;
 }
 
+/* Once a port of a set finds no unit ready, the set's other ports find none either in this
+ * step (a dispatch only empties a unit and fills OC_EX), so they are skipped. */
 static int dispatch(opcoll *o) {
   int moved = 0;
+  uint32_t none_ready = 0; /* bit per set */
   for (int p = 0; p < o->ndisp; p++) {
     oc_dispatch *du = &o->disp[p];
     oc_set *s = &o->set[du->set];
-    if (s->collected == 0) continue;
+    if (s->collected == 0 || (none_ready & (1u << du->set))) continue;
+    none_ready |= 1u << du->set; /* cleared below if a unit moves */
     int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
     int c = (du->last + inc) % s->n;
     for (int k = 0; k < s->n; k++, c = c + 1 == s->n ? 0 : c + 1) {
@@ -231,10 +279,12 @@ static int dispatch(opcoll *o) {
       r->valid[slot] = 1;
       r->used++;
       o->in_oc_ex++;
+      o->oc_ex_busy |= 1u << u->out_cls;
       u->busy = 0;
       o->busy_cu--;
       s->collected--;
       moved = 1;
+      none_ready &= ~(1u << du->set);
       break;
     }
   }
@@ -260,12 +310,19 @@ static int free_cu(const opcoll *o, int s, int sched) {
   return -1;
 }
 
+/* When pipeline cls's oldest instruction finds no free unit through a port's sets, a later
+ * port with the same sets finds none for it either (units only fill up here), until an
+ * instruction of cls is allocated and another one is the oldest: such attempts are skipped. */
 static int allocate(opcoll *o) {
   unsigned failed = 0, done = 0;
+  int failed_sig[UNIT_COUNT];
+  for (int c = 0; c < UNIT_COUNT; c++) failed_sig[c] = -1;
   for (int p = 0; p < o->nport && o->in_id_oc; p++) {
     const oc_port *port = &o->port[p];
+    if (!(port->cls_mask & o->id_oc_busy)) continue;
     for (int i = 0; i < port->n_in; i++) {
       int cls = port->in_cls[i];
+      if (failed_sig[cls] == port->sig) continue; /* would fail again: `failed` has its bit */
       oc_reg *r = &o->id_oc[cls];
       int slot = reg_oldest(r);
       if (slot < 0) continue;
@@ -274,8 +331,10 @@ static int allocate(opcoll *o) {
       for (int k = 0; k < port->nsets && cu < 0; k++) cu = free_cu(o, port->sets[k], in->sched);
       if (cu < 0) {
         failed |= 1u << cls;
+        failed_sig[cls] = port->sig;
         continue;
       }
+      failed_sig[cls] = -1;
       oc_cu *u = &o->cu[cu];
       u->busy = 1;
       u->out_cls = (uint8_t)cls;
@@ -285,13 +344,14 @@ static int allocate(opcoll *o) {
       for (int k = 0; k < in->nsrc; k++)
         rf_read_request(o->rf, rf_bank_of(o->rf, in->src[k], in->warp, in->sched), cu);
       r->valid[slot] = 0;
-      r->used--;
+      if (--r->used == 0) o->id_oc_busy &= ~(1u << cls);
       o->in_id_oc--;
       o->busy_cu++;
+      update_blocked(o, cls, in->sched);
       done |= 1u << cls;
     }
   }
-  o->cnt->oc_stalls += (uint64_t)__builtin_popcount(failed & ~done);
+  o->cnt->oc_stalls += (uint64_t)rf_popcount32(failed & ~done);
   return done != 0;
 }
 

@@ -43,6 +43,9 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
 void opcoll_destroy(opcoll *o);
 /* May scheduler sched issue into pipeline cls's ID_OC register? */
 int opcoll_can_issue(const opcoll *o, int cls, int sched);
+/* The same answer for every pipeline at once: per scheduler, bit cls set = cannot issue into
+ * cls. The array belongs to the collector and stays current (the SM keeps the pointer). */
+const uint32_t *opcoll_issue_blocked(const opcoll *o);
 /* Issues into ID_OC (after opcoll_can_issue said yes). */
 void opcoll_issue(opcoll *o, const oc_inst *in);
 /* A writeback of a warp's registers at cycle at (see rf_write). */
@@ -54,6 +57,8 @@ int opcoll_cycle(opcoll *o, uint64_t now);
 int opcoll_ex_ready(const opcoll *o, int cls, int slot);
 const oc_inst *opcoll_ex_inst(const opcoll *o, int cls, int slot);
 void opcoll_ex_pop(opcoll *o, int cls, int slot);
+/* Bit cls set: pipeline cls's OC_EX register holds an instruction. */
+uint32_t opcoll_ex_busy(const opcoll *o);
 /* Instructions anywhere in ID_OC, collector units or OC_EX. */
 int opcoll_in_flight(const opcoll *o);
 const rf_banks *opcoll_banks(const opcoll *o);

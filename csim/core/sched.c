@@ -168,6 +168,8 @@ static int base_order(sm *s, sm_sched *q, int *order) {
 void sched_issued(sm *s, int sched, int slot) {
   sm_sched *q = &s->scheds[sched];
   q->last_issued = s->warps[slot].live ? slot : -1;
+  /* GTO orders by age and the last issued warp only: the rotation point is never read. */
+  if (s->cfg->scheduler == SCHED_GTO) return;
   const int *list = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->active : q->warps;
   int n = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->n_active : q->n;
   /* A slot appears once in the list; the warp that issued is usually a few places after

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bits.h"
 #include "sm_internal.h"
 
 const char *warp_wait_name(warp_wait w) {
@@ -31,7 +32,8 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
-  if (!s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
+  s->fetch_cand = rf_calloc((size_t)s->n_warp_slots / 64 + 1, sizeof(uint64_t), d);
+  if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
       exec_init(s, d) < 0 || cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
@@ -70,6 +72,7 @@ void sm_destroy(sm *s) {
   free(s->unit_free);
   free(s->order);
   free(s->order_tmp);
+  free(s->fetch_cand);
   free(s->loads);
   free(s->events);
   free(s);
@@ -122,6 +125,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
   c->launched++;
   s->resident_warps++;
   sched_add_warp(s, slot);
+  fetch_wake(s, slot);
   if (s->pol->ops->warp_start) s->pol->ops->warp_start(s->pol, s->id, cta_slot, wid, slot, now);
   return slot;
 }
@@ -232,7 +236,7 @@ static const trace_inst *next_inst(const sm_warp *w) {
  * for a functional unit (its writeback time becomes known, exec.c) or when a load of its
  * completes; each clears sb_pc, so the answer for one pc is kept until then instead of reading
  * the registers every cycle. */
-static warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
+static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
   if (w->sb_pc != w->pc) {
     uint64_t ready = 0;
     uint8_t mem = 0;
@@ -254,7 +258,7 @@ static warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now)
   return w->sb_ready > now ? WAIT_SCOREBOARD : WAIT_NONE;
 }
 
-static warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now) {
+static inline warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now) {
   sm_warp *w = &s->warps[slot];
   if (w->barrier >= 0) return WAIT_BARRIER;
   if (w->exited) return WAIT_EXITED;
@@ -275,8 +279,9 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   sm_warp *w = &s->warps[slot];
   sm_cta *c = &s->ctas[w->cta];
   s->cnt.warp_insts++;
-  s->cnt.thread_insts += (uint64_t)__builtin_popcount(in->mask);
+  s->cnt.thread_insts += (uint64_t)rf_popcount32(in->mask);
   w->pc++;
+  fetch_wake(s, slot);
   if (s->pol->ops->issued) {
     policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc - 1};
     s->pol->ops->issued(s->pol, &pw, in, now);
@@ -284,6 +289,14 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
   (void)d;
   if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
+  /* The LD/ST unit reads the 32 lane addresses (256 bytes: 4 or 5 cache lines) a few cycles
+   * from now, when it coalesces them or counts bank conflicts: start loading them (a hint
+   * only; those reads missed the cache more than anything else in the run). */
+  if (in->is_mem) {
+    const uint64_t *addrs = w->tw->addrs + in->addr_off;
+    for (int k = 0; k < 32; k += 8) __builtin_prefetch(addrs + k);
+    __builtin_prefetch(addrs + 31);
+  }
   exec_issue(s, slot, in);
   if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
   if (in->kind == OPK_BARRIER) {

@@ -113,9 +113,15 @@ struct sm {
   sm_event *events;      /* min-heap on `at` */
   int nevents, cap_events;
   opcoll *oc;            /* register file and operand collectors (exec.c) */
+  const uint32_t *oc_blocked; /* opcoll_issue_blocked(oc): per scheduler, full ID_OC pipelines */
+  uint8_t pipe_cls[UNIT_COUNT]; /* per instruction unit, its pipeline (exec.c's pipe_class) */
   l1d *l1;
   l1d *l1i;              /* NULL with -gpgpu_perfect_inst_const_cache 1 */
   int fetch_next;        /* round-robin start of the fetch stage */
+  /* Bit per warp slot: the warp may want a fetch. Set whenever a warp can start wanting one
+   * (launch, issue, fetch done); fetch_stage clears it when it finds the warp does not, so the
+   * stage looks only at these slots instead of every slot every cycle. */
+  uint64_t *fetch_cand;
   uint64_t next_age;
   int resident_ctas, resident_warps;
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
@@ -145,7 +151,11 @@ int event_push(sm *s, uint64_t at, int load, rf_diag *d);
 
 /* exec.c: issue into the operand collector, execute stage, writeback port claims. */
 int exec_init(sm *s, rf_diag *d);
-int exec_can_issue(const sm *s, int slot, const trace_inst *in);
+/* May the warp in `slot` issue `in` into its pipeline's ID_OC register? (One bit test: this
+ * runs for every ready warp every cycle.) */
+static inline int exec_can_issue(const sm *s, int slot, const trace_inst *in) {
+  return !(s->oc_blocked[slot % s->cfg->num_sched_per_core] & (1u << s->pipe_cls[in->unit]));
+}
 void exec_issue(sm *s, int slot, const trace_inst *in);
 int exec_stage(sm *s, uint64_t now, rf_diag *d);
 /* A load's registers written back at now (claims their bank ports). */
@@ -154,6 +164,10 @@ void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now);
 /* fetch.c */
 void fetch_stage(sm *s, uint64_t now);
 void fetch_done(sm *s, int slot);
+/* The warp in `slot` may want a fetch now (its pc moved, it was launched or a fetch ended). */
+static inline void fetch_wake(sm *s, int slot) {
+  s->fetch_cand[slot >> 6] |= 1ull << (slot & 63);
+}
 
 /* cta_switch.c: CTA switching. L1 tokens with CS_TOKEN set belong to a switch's transfer. */
 /* (Not bit 31: that is MEM_ACK_TOKEN, csim/mem/mem.h; a switch's writes want no acknowledgement,

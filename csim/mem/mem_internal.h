@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "../common/bits.h"
 #include "../trace/trace.h"
 #include "mem.h"
 #include "mem_ring.h"
@@ -20,7 +21,7 @@ typedef struct mem_req {
 RING_DEFINE(access_ring, mem_access)
 RING_DEFINE(req_ring, mem_req)
 
-static inline int mem_popcount8(uint8_t x) { return __builtin_popcount(x); }
+static inline int mem_popcount8(uint8_t x) { return rf_popcount32(x); }
 
 static inline int mem_is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
