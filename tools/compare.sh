@@ -154,8 +154,14 @@ pts=$out/compare_points.dat
     printf '| %s |' "$name"
     for cfg in "${configs[@]}"; do
       read -r _ _ n g best fa sl why <<< "$(awk -v t="$name" -v c="$cfg" '$1 == t && $2 == c' "$dat")"
+      why=${why#(some refused) }
       if [ "$n" = 0 ]; then printf ' cannot apply: %s |' "$(echo "$why" | sed 's/|/\\|/g')"
-      else printf ' %.3f (best %.2f; %s faster, %s slower) |' "$g" "$best" "$fa" "$sl"; fi
+      else
+        printf ' %.3f (best %.2f; %s faster, %s slower' "$g" "$best" "$fa" "$sl"
+        [ "$n" -lt ${#suite[@]} ] && printf '; %d of %d workloads: cannot apply: %s' \
+          $(( ${#suite[@]} - n )) ${#suite[@]} "$(echo "$why" | sed 's/|/\\|/g')"
+        printf ') |'
+      fi
     done
     echo
   done
