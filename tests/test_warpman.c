@@ -492,8 +492,9 @@ static void test_config_errors(void **state) {
                              "threshold, found 'spacial'");
   assert_int_equal(config_set(&c, "-warpman_mode", "temp", "x.config", 8, NULL, &d), 0);
   assert_int_equal(config_validate(&c, &d), -1);
-  assert_string_equal(d.msg, "-warpman_mode: expected off unless -rfsim_policy is warpman, "
-                             "found -rfsim_policy baseline");
+  assert_string_equal(d.msg, "-warpman_mode: expected off unless -rfsim_policy is warpman "
+                             "(alone or composed, e.g. warpman+larf), found -rfsim_policy "
+                             "baseline");
 }
 
 /* ---- bin/rfsim ---- */
