@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -549,11 +548,6 @@ static char *slurp(const char *path) {
   return buf;
 }
 
-static int sh(const char *cmd) {
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static uint64_t text_stat(const char *text, const char *name) {
   char key[96];
   snprintf(key, sizeof key, "\n%s = ", name);
@@ -590,7 +584,7 @@ static void test_units_lockstep_every_workload(void **state) {
              "bin/rfsim $common -hw lockstep > %s 2> %s.err; l=$?; wait $!; c=$?; "
              "[ $l -eq $c ] && exit $l",
              w, window, a, b, b);
-    int rc = sh(cmd);
+    int rc = tu_sh(cmd);
     char e[600];
     snprintf(e, sizeof e, "%s.err", b);
     char *msg = slurp(e);
@@ -648,7 +642,7 @@ static void test_broken_units_stop_the_simulator(void **state) {
            "build/hw/rfsim-broken -trace build/traces/finereg_sr/kernelslist.g "
            "-config configs/gtx980.config -rfsim_policy finereg -hw lockstep > /dev/null 2> %s",
            err);
-  assert_int_equal(sh(cmd), 1);
+  assert_int_equal(tu_sh(cmd), 1);
   char *msg = slurp(err);
   assert_non_null(msg);
   print_message("%s", msg);
@@ -661,7 +655,7 @@ static void test_broken_units_stop_the_simulator(void **state) {
   snprintf(cmd, sizeof cmd,
            "bin/rfsim -trace build/traces/finereg_sr/kernelslist.g -config configs/gtx980.config "
            "-rfsim_policy finereg -hw lockstep > /dev/null 2> /dev/null");
-  assert_int_equal(sh(cmd), 0);
+  assert_int_equal(tu_sh(cmd), 0);
   free(msg);
 }
 

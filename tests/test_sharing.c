@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -290,11 +289,6 @@ static void test_two_level_active_set_and_locks(void **st) {
     }
 }
 
-static int exit_status(const char *cmd) {
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* A technique that cannot hold a kernel's thread block refuses it with exit status 3, which
  * make compare reports as "cannot apply"; a bad option stays an error (1). */
 static void test_refusal_exit_status(void **st) {
@@ -304,13 +298,13 @@ static void test_refusal_exit_status(void **st) {
                        "-config configs/gtx480.config -rfsim_policy ";
   char cmd[512];
   snprintf(cmd, sizeof cmd, "%sfinereg > /dev/null 2>&1", run_st);
-  assert_int_equal(exit_status(cmd), 3); /* 1024-thread CTAs x 20 registers > the 64 KB ACRF */
+  assert_int_equal(tu_sh(cmd), 3); /* 1024-thread CTAs x 20 registers > the 64 KB ACRF */
   snprintf(cmd, sizeof cmd, "%sno_such_policy > /dev/null 2>&1", run_st);
-  assert_int_equal(exit_status(cmd), 1);
+  assert_int_equal(tu_sh(cmd), 1);
   snprintf(cmd, sizeof cmd, "bash tools/compare_job.sh -trace build/traces/warpman_st/kernelslist.g "
            "-config configs/gtx480.config -rfsim_policy finereg 2> /dev/null | "
            "grep -q '^refused: kernel block2D_reg_tiling: one CTA needs 20480 registers'");
-  assert_int_equal(exit_status(cmd), 0);
+  assert_int_equal(tu_sh(cmd), 0);
 }
 
 static void test_32_cta_slot_configs(void **st) {

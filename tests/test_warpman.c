@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../csim/config/config.h"
@@ -520,11 +519,6 @@ static char *slurp(const char *path) {
 }
 
 /* Runs a shell command; returns its exit status. */
-static int sh(const char *cmd) {
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void test_broken_rtl_stops_the_simulator(void **state) {
   (void)state;
   if (access("build/hw/rfsim-broken", X_OK) != 0) fail_msg("build/hw/rfsim-broken missing");
@@ -536,7 +530,7 @@ static void test_broken_rtl_stops_the_simulator(void **state) {
            "build/hw/rfsim-broken -trace " HS_TRACE " -config configs/gtx480.config "
            "-rfsim_policy warpman -warpman_mode spatial -hw lockstep -wave %s > /dev/null 2> %s",
            fst, err);
-  assert_int_equal(sh(cmd), 1);
+  assert_int_equal(tu_sh(cmd), 1);
   char *msg = slurp(err);
   assert_non_null(msg);
   print_message("%s", msg);
@@ -552,7 +546,7 @@ static void test_broken_rtl_stops_the_simulator(void **state) {
   free(msg);
   /* the waveform up to the stop is complete and readable */
   snprintf(cmd, sizeof cmd, "fst2vcd %s 2>/dev/null | grep -q ltb_o", fst);
-  assert_int_equal(sh(cmd), 0);
+  assert_int_equal(tu_sh(cmd), 0);
   tu_rmtree(dir);
 }
 
@@ -566,7 +560,7 @@ static void test_wave_run(void **state) {
            "-warpman_mode spatial -wave %s/w.fst -wave_window 1000:2500 > /dev/null 2>&1 && "
            "fst2vcd %s/w.fst > %s 2>/dev/null",
            dir, dir, vcd);
-  assert_int_equal(sh(cmd), 0);
+  assert_int_equal(tu_sh(cmd), 0);
   char *v = slurp(vcd);
   assert_non_null(v);
   const char *want[] = {"$scope module rfsim $end",  "$var wire 64 ", " cycle [63:0] $end",
@@ -596,7 +590,7 @@ static void test_wave_run(void **state) {
            "fst2vcd %s/all.fst > %s 2>/dev/null && "
            "fst2vcd %s/all.sm14.wm_check.rtl.fst 2>/dev/null | grep -q quo_q",
            dir, dir, vcd, dir);
-  assert_int_equal(sh(cmd), 0);
+  assert_int_equal(tu_sh(cmd), 0);
   v = slurp(vcd);
   assert_non_null(v);
   assert_non_null(strstr(v, "\n#4000000\n"));

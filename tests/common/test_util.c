@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <setjmp.h>
 #include <stddef.h>
@@ -27,6 +28,11 @@ int tu_write(const char *dir, const char *name, const char *text) {
   if (!f) return -1;
   int ok = fputs(text, f) >= 0;
   return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int tu_sh(const char *cmd) {
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 void tu_rmtree(const char *dir) {

@@ -12,6 +12,8 @@ int tu_mkdtemp(char *out, size_t n);
 int tu_write(const char *dir, const char *name, const char *text);
 /* Removes a folder created by tu_mkdtemp with the files written into it. */
 void tu_rmtree(const char *dir);
+/* Runs `cmd` with system(); its exit status, or -1 if it did not exit normally. */
+int tu_sh(const char *cmd);
 /* Path of a file under the shared traces folder (SHARED env var, default ../shared), or NULL
  * if it does not exist. */
 const char *tu_shared_trace(const char *rel, char *buf, size_t n);
