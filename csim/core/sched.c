@@ -82,11 +82,23 @@ static int in_list(const int *list, int n, int slot) {
  * warps would otherwise keep out the warps they wait for (register sharing under two-level
  * scheduling). Warps that can issue refill first, oldest first; held warps then take the room
  * left in turn (held_next), so each is asked again and none is kept out for good. */
-static void refresh_active_set(sm *s, sm_sched *q) {
-  int limit = s->cfg->two_level_active > 0 ? s->cfg->two_level_active : 1;
+/* Pending warps (not in the active set) that are not in a long wait. */
+static int count_pending(const sm *s, const sm_sched *q) {
   int pending = 0;
   for (int i = 0; i < q->n; i++)
     if (!long_wait(s, q->warps[i]) && !in_list(q->active, q->n_active, q->warps[i])) pending++;
+  return pending;
+}
+
+static void refresh_active_set(sm *s, sm_sched *q) {
+  int limit = s->cfg->two_level_active > 0 ? s->cfg->two_level_active : 1;
+  /* counted only when an active warp is held: this runs for every scheduler every cycle */
+  int pending = 0;
+  for (int i = 0; i < q->n_active; i++)
+    if (s->warps[q->active[i]].policy_held) {
+      pending = count_pending(s, q);
+      break;
+    }
   int keep = 0;
   for (int i = 0; i < q->n_active; i++) {
     int slot = q->active[i];
