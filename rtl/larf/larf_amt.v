@@ -58,13 +58,12 @@ module larf_amt #(
   output wire [5:0]                        split_o,
   output wire                              evict_o,
   output wire [$clog2(NPREGS)-1:0]         evict_preg_o,
-  output reg  [$clog2(ENTRIES+1)-1:0]      occ_o
+  output wire [$clog2(ENTRIES+1)-1:0]      occ_o
 );
 
   localparam integer PW = $clog2(NPREGS);
   localparam integer EW = 39 + PW;
   localparam integer IW = $clog2(ENTRIES);
-  localparam integer OW = $clog2(ENTRIES + 1);
   localparam [2:0] OP_LOOKUP = 3'd1, OP_INV_PREG = 3'd3, OP_INV_RANGE = 3'd4, OP_CLEAR = 3'd5;
   localparam integer LASTI = ENTRIES - 1;
   localparam [IW-1:0] LAST = LASTI[IW-1:0];
@@ -94,82 +93,90 @@ module larf_amt #(
     end
   endfunction
 
-  wire [3:0]  sh   = lg2(stride_i);
-  wire        zs   = (stride_i == 9'd0);
-  wire [23:0] low  = (24'd1 << sh) - 24'd1;
+  // The request's stride is shared by every entry it can match (a match needs the same
+  // stride), so the shifts by it are masks computed once here. Per entry there is one
+  // subtractor, d = base_i - base (mod 2^24): an entry matches when d is a whole number of
+  // lanes (the low sh bits zero) and that number fits in a lane index (the bits from sh + 5 up
+  // all zero: the request starts d lanes into the entry; all ones: the entry starts -d lanes
+  // into the request). The lane count itself is the 5 bits d[sh +: 5].
+  wire [3:0]  sh    = lg2(stride_i);
+  wire        zs    = (stride_i == 9'd0);
+  wire [23:0] low   = (24'd1 << sh) - 24'd1;
+  wire [23:0] hmask = ~((24'd32 << sh) - 24'd1);
+  wire [5:0]  cnt6  = {1'b0, cnt_i};
 
-  wire [ENTRIES-1:0]   valid_v, head_v, full_v, perf_v, tail_v, pm_v, ov_v;
-  wire [ENTRIES*24-1:0] d1_v, d2_v;
-  wire [ENTRIES*5-1:0] c_v;
-  wire [ENTRIES*PW-1:0] p_v;
+  wire [ENTRIES-1:0]    valid_v, full_v, perf_v, hnf_v, tail_v, pm_v, ov_v, rr_v;
+  wire [ENTRIES*(PW+10)-1:0] a_v;   // {preg, lanes into the entry, cnt}: the "A" register
+  wire [ENTRIES*(PW+5)-1:0]  b_v;   // {preg, lanes into the request}: the merge's tail
+  wire [ENTRIES*PW-1:0]      p_v;
 
   genvar g;
   generate
     for (g = 0; g < ENTRIES; g = g + 1) begin : ent
+      localparam [IW-1:0] IDX = g;
       wire [EW-1:0] e  = amt_q[g];
       wire          v  = e[EW-1];
       wire [4:0]    ec = e[4:0];
       wire [8:0]    es = e[13:5];
       wire [23:0]   eb = e[37:14];
       wire [PW-1:0] ep = e[38 +: PW];
+      wire [5:0]    ec6  = {1'b0, ec};
       wire          same = v & (es == stride_i);
-      wire [23:0]   d1 = base_i - eb;
-      wire [23:0]   d2 = eb - base_i;
-      // lane distances compared in words: x << sh instead of d >> sh per entry (one shifter
-      // after the selection gives the lane shifts)
-      wire [24:0]   ec_sh  = {20'd0, ec} << sh;
-      wire [24:0]   cnt_sh = {20'd0, cnt_i} << sh;
-      wire          head = same & (zs ? (d1 == 24'd0)
-                                      : (((d1 & low) == 24'd0) & ({1'b0, d1} <= ec_sh)));
-      wire          full = head & (zs ? (cnt_i <= ec)
-                                      : (({1'b0, d1} + cnt_sh) <= ec_sh));
-      wire          tail = same & ~zs & ((d2 & low) == 24'd0) & (d2 != 24'd0) &
-                           ({1'b0, d2} <= cnt_sh) & (({1'b0, d2} + ec_sh) >= cnt_sh);
-      wire [3:0]    esh = lg2(es);
-      wire [29:0]   eend = {6'd0, eb} + ({25'd0, ec} << esh);
+      wire [24:0]   dd   = {1'b0, base_i} - {1'b0, eb};
+      wire [23:0]   d    = dd[23:0];
+      wire          below = dd[24];              // base_i < base (not modular)
+      wire          whole = ((d & low) == 24'd0);
+      wire          upz   = ((d & hmask) == 24'd0);
+      wire          upo   = ((d & hmask) == hmask);
+      wire [12:0]   dlo   = d[12:0];             // sh + 5 <= 13
+      wire [4:0]    lk    = dlo[sh +: 5];        // lanes of the request into the entry
+      wire [4:0]    lm    = 5'd0 - lk;           // lanes of the entry into the request
+      wire [5:0]    lk6   = {1'b0, lk};
+      wire [5:0]    lm6   = {1'b0, lm};
+      wire          head  = same & whole & upz & (zs ? (lk == 5'd0) : (lk <= ec));
+      wire          full  = head & ((lk6 + cnt6) <= ec6);
+      wire          tail  = same & ~zs & whole & upo & (lk != 5'd0) & (lm <= cnt_i) &
+                            ((lm6 + ec6) >= cnt6);
+      // a store's words [base_i, hi_i] meet the entry's [base, base + cnt << log2(stride)]
+      // (the span is below 2^13): base <= hi_i, and base_i is below base or within the span
+      wire [12:0]   span  = {8'd0, ec} << lg2(es);
+      wire          reach = below | ((d[23:13] == 11'd0) & (dlo <= span));
       assign valid_v[g] = v;
-      assign head_v[g]  = head;
       assign full_v[g]  = full;
-      assign perf_v[g]  = full & (d1 == 24'd0);
+      assign perf_v[g]  = full & (lk == 5'd0);
+      assign hnf_v[g]   = head & ~full;
       assign tail_v[g]  = tail;
       assign pm_v[g]    = v & (ep == preg_i);
-      assign ov_v[g]    = v & (eb <= hi_i) & (eend >= {6'd0, base_i});
-      assign d1_v[g*24 +: 24] = d1;
-      assign d2_v[g*24 +: 24] = d2;
-      assign c_v[g*5 +: 5] = ec;
-      assign p_v[g*PW +: PW] = ep;
+      assign ov_v[g]    = v & (eb <= hi_i) & reach;
+      assign rr_v[g]    = (rr_q == IDX);
+      assign a_v[g*(PW+10) +: PW+10] = {ep, lk, ec};
+      assign b_v[g*(PW+5) +: PW+5]   = {ep, lm};
+      assign p_v[g*PW +: PW]         = ep;
     end
   endgenerate
 
-  // lowest index of each kind (loops run downwards so the lowest set index wins)
-  reg          any_free, any_perf, any_full, any_head, any_tail;
-  reg [IW-1:0] i_free, i_perf, i_full, i_head, i_tail;
-  integer i;
-  always @* begin
-    any_free = 1'b0; any_perf = 1'b0; any_full = 1'b0; any_head = 1'b0; any_tail = 1'b0;
-    i_free = rr_q; i_perf = {IW{1'b0}}; i_full = {IW{1'b0}}; i_head = {IW{1'b0}};
-    i_tail = {IW{1'b0}};
-    for (i = ENTRIES - 1; i >= 0; i = i - 1) begin
-      if (!valid_v[i]) begin any_free = 1'b1; i_free = i[IW-1:0]; end
-      if (perf_v[i]) begin any_perf = 1'b1; i_perf = i[IW-1:0]; end
-      if (full_v[i]) begin any_full = 1'b1; i_full = i[IW-1:0]; end
-      if (head_v[i] & ~full_v[i]) begin any_head = 1'b1; i_head = i[IW-1:0]; end
-      if (tail_v[i]) begin any_tail = 1'b1; i_tail = i[IW-1:0]; end
-    end
-  end
+  // Each class's answer is its lowest-index entry.
+  wire any_free = ~&valid_v;
+  wire any_perf = |perf_v;
+  wire any_full = |full_v;
+  wire any_head = |hnf_v;
+  wire any_tail = |tail_v;
+  // register A: the perfect match, else the shifted one, else the merge's head
+  wire [ENTRIES-1:0] a_cand = any_perf ? perf_v : (any_full ? full_v : hnf_v);
+  wire [ENTRIES-1:0] free_oh, a_oh, b_oh;
+  larf_lowest #(.N(ENTRIES)) u_free (.v_i(~valid_v), .oh_o(free_oh));
+  larf_lowest #(.N(ENTRIES)) u_ahit (.v_i(a_cand), .oh_o(a_oh));
+  larf_lowest #(.N(ENTRIES)) u_bhit (.v_i(tail_v), .oh_o(b_oh));
 
-  // lane shifts of the selected entries (at most 31 when selected: only bits 4:0 are used)
-  /* verilator lint_off UNUSEDSIGNAL */
-  wire [23:0] hd1    = d1_v[i_head*24 +: 24] >> sh;
-  wire [23:0] fd1    = d1_v[i_full*24 +: 24] >> sh;
-  wire [23:0] td2    = d2_v[i_tail*24 +: 24] >> sh;
-  /* verilator lint_on UNUSEDSIGNAL */
-  wire [4:0] hk     = hd1[4:0];
-  wire [4:0] fk     = fd1[4:0];
-  wire [5:0] hsplit = {1'b0, c_v[i_head*5 +: 5]} + 6'd1 - {1'b0, hk};
-  wire [4:0] tm     = td2[4:0];
-  wire       merge  = any_head & any_tail & ({1'b0, tm} <= hsplit);
-  wire [5:0] all_lanes = {1'b0, cnt_i} + 6'd1;
+  wire [PW-1:0] pa, pb, evp;
+  wire [4:0]    ka, ca, mb;
+  larf_ohmux #(.N(ENTRIES), .W(PW+10)) u_a (.sel_i(a_oh), .data_i(a_v), .q_o({pa, ka, ca}));
+  larf_ohmux #(.N(ENTRIES), .W(PW+5))  u_b (.sel_i(b_oh), .data_i(b_v), .q_o({pb, mb}));
+  larf_ohmux #(.N(ENTRIES), .W(PW))    u_e (.sel_i(rr_v), .data_i(p_v), .q_o(evp));
+
+  wire [5:0] head_split  = {1'b0, ca} + 6'd1 - {1'b0, ka};
+  wire       merge_found = any_head & any_tail & ({1'b0, mb} <= head_split);
+  wire [5:0] all_lanes   = cnt6 + 6'd1;
 
   reg [1:0]    kind_d;
   reg [PW-1:0] pa_d, pb_d;
@@ -179,19 +186,17 @@ module larf_amt #(
     kind_d = 2'd0; pa_d = {PW{1'b0}}; ka_d = 5'd0; pb_d = {PW{1'b0}}; mb_d = 5'd0;
     split_d = 6'd0;
     if (any_perf) begin
-      kind_d = 2'd1; pa_d = p_v[i_perf*PW +: PW]; split_d = all_lanes;
+      kind_d = 2'd1; pa_d = pa; split_d = all_lanes;
     end else if (any_full) begin
-      kind_d = 2'd2; pa_d = p_v[i_full*PW +: PW]; ka_d = fk;
-      split_d = all_lanes;
-    end else if (merge) begin
-      kind_d = 2'd3; pa_d = p_v[i_head*PW +: PW]; ka_d = hk; pb_d = p_v[i_tail*PW +: PW];
-      mb_d = tm; split_d = hsplit;
+      kind_d = 2'd2; pa_d = pa; ka_d = ka; split_d = all_lanes;
+    end else if (merge_found) begin
+      kind_d = 2'd3; pa_d = pa; ka_d = ka; pb_d = pb; mb_d = mb; split_d = head_split;
     end
   end
 
-  wire          is_ins = ins_i;
-  wire          evict  = is_ins & ~any_free;
-  wire [IW-1:0] ins_at = any_free ? i_free : rr_q;
+  wire               is_ins = ins_i;
+  wire               evict  = is_ins & ~any_free;
+  wire [ENTRIES-1:0] ins_oh = any_free ? free_oh : rr_v;
 `ifdef BROKEN_FOR_TEST
   // Test-only fault (hw.mk builds it as "larf_amt-broken"): an insert that evicts the entry at
   // rr_q == 3 records the wrong physical register (bit 0 flipped). Lockstep must catch it.
@@ -204,9 +209,8 @@ module larf_amt #(
   // the table: memory, not reset; one write port per entry (a CAM)
   generate
     for (g = 0; g < ENTRIES; g = g + 1) begin : wr
-      localparam [IW-1:0] IDX = g;
       always @(posedge clk_i) begin
-        if (is_ins && ins_at == IDX)
+        if (is_ins && ins_oh[g])
           amt_q[g] <= ins_e;
         else if ((op_i == OP_INV_PREG && pm_v[g]) || (op_i == OP_INV_RANGE && ov_v[g]) ||
                  op_i == OP_CLEAR)
@@ -227,18 +231,13 @@ module larf_amt #(
       end
       ev_q <= evict;
       if (evict) begin
-        evp_q <= p_v[rr_q*PW +: PW];
+        evp_q <= evp;
         rr_q  <= (rr_q == LAST) ? {IW{1'b0}} : rr_q + IDX_ONE;
       end
     end
   end
 
-  integer n;
-  always @* begin
-    occ_o = {OW{1'b0}};
-    for (n = 0; n < ENTRIES; n = n + 1)
-      occ_o = occ_o + {{(OW-1){1'b0}}, valid_v[n]};
-  end
+  larf_popcnt #(.N(ENTRIES)) u_occ (.v_i(valid_v), .cnt_o(occ_o));
 
   assign done_o       = done_q;
   assign kind_o       = kind_q;
