@@ -205,17 +205,18 @@ hw-gtkw: $(foreach u,$(HW_UNITS),$(HW_B)/$(u)/gen)
 	  $(HW_B)/$$u/gen gtkw > rtl/$$t/$$u.gtkw && echo "wrote rtl/$$t/$$u.gtkw"; done
 
 # ---- synthesis ----
-# Extra Yosys `synth` flags per unit. larf_amt: a 200-entry CAM whose per-entry shifters keep
-# the SAT-based `share` pass busy for over half an hour (they are never shareable: all active).
+# Extra Yosys `synth` flags per unit. larf_amt: a 200-entry CAM; its 200 copies of the entry
+# logic are all active at once, so the SAT-based `share` pass can merge nothing and only costs
+# time.
 HW_SYNTH_FLAGS_larf_amt := -noshare
-# Units whose synthesis takes far longer than the rest together (larf_amt: 13 minutes of
-# generic synthesis, then the liberty mapping). `make synth`, demo and compare leave them out
-# and say so in their rows; `make synth SYNTH_SLOW=1` synthesizes them too.
-HW_SYNTH_SLOW := larf_amt
+# The ABC script of the liberty mapping, per unit, when Yosys's default will not do ({D}: the
+# clock period). larf_amt's 200 k generic gates keep the default script's &dch busy for about
+# 14 minutes; dc2 and a delay-targeted map take 41 s and gave a smaller netlist (README, LARF
+# section). The unit's report and summary row name the script.
+HW_SYNTH_ABC_larf_amt := strash; dc2; dretime; map {D}; buffer; upsize {D}; dnsize {D}; stime -p
 # Techniques synthesized: every technique folder but the machinery's self-test.
 HW_SYNTH_TECHS := $(filter-out selftest,$(HW_TECHS))
 HW_SYNTH_UNITS := $(foreach t,$(HW_SYNTH_TECHS),$(call hw_units_of,$(t)))
-HW_SYNTH_BUILT := $(if $(SYNTH_SLOW),$(HW_SYNTH_UNITS),$(filter-out $(HW_SYNTH_SLOW),$(HW_SYNTH_UNITS)))
 HW_SYNTH_SH    := synth/synth.sh synth/technique.sh synth/summary.sh synth/reference.txt
 # rewritten only when the liberty or the clock changes, so reports stay cached
 $(BUILD)/synth/config.txt: FORCE
@@ -225,20 +226,14 @@ $(BUILD)/synth/config.txt: FORCE
 define hw_synth_rules
 $(BUILD)/synth/$(1).json: $(HW_B)/$(1)/params.txt $(wildcard rtl/$(call hw_tech,$(1))/*.v) \
                           $(BUILD)/synth/config.txt $(HW_SYNTH_SH)
-	@SYNTH_FLAGS='$$(HW_SYNTH_FLAGS_$(1))' bash synth/synth.sh $(1) rtl/$(call hw_tech,$(1)) $(HW_B)/$(1)/gen $(BUILD)/synth \
+	@SYNTH_FLAGS='$$(HW_SYNTH_FLAGS_$(1))' SYNTH_ABC_SCRIPT='$$(HW_SYNTH_ABC_$(1))' \
+	  bash synth/synth.sh $(1) rtl/$(call hw_tech,$(1)) $(HW_B)/$(1)/gen $(BUILD)/synth \
 	  "$$(LIBERTY)" $$(SYNTH_MHZ) $$(HW_PARAMS_$(1))
 endef
 $(foreach u,$(HW_SYNTH_UNITS),$(eval $(call hw_synth_rules,$(u))))
 
-# the units left out of the summary: it is redone when SYNTH_SLOW changes
-$(BUILD)/synth/left_out.txt: FORCE
-	@mkdir -p $(dir $@)
-	@echo "$(filter-out $(HW_SYNTH_BUILT),$(HW_SYNTH_UNITS))" > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/synth/summary.txt: $(foreach u,$(HW_SYNTH_BUILT),$(BUILD)/synth/$(u).json) $(HW_SYNTH_SH) \
-                            $(BUILD)/synth/left_out.txt
-	@export SYNTH_LEFT_OUT="$$(cat $(BUILD)/synth/left_out.txt)"; \
-	for t in $(HW_SYNTH_TECHS); do bash synth/technique.sh $$t $(BUILD)/synth; done && \
+$(BUILD)/synth/summary.txt: $(foreach u,$(HW_SYNTH_UNITS),$(BUILD)/synth/$(u).json) $(HW_SYNTH_SH)
+	@for t in $(HW_SYNTH_TECHS); do bash synth/technique.sh $$t $(BUILD)/synth; done && \
 	bash synth/summary.sh $(BUILD)/synth synth/reference.txt $(HW_SYNTH_TECHS) > $@.tmp
 	@mv $@.tmp $@
 

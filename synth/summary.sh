@@ -11,10 +11,6 @@ printf "$fmt" name flops mem cells transist depth area_um2 slack_ns fmax paper d
 printf '%s\n' "$(printf '%.0s-' {1..96})"
 row() {
   local n=$1
-  if [[ " ${SYNTH_LEFT_OUT:-} " == *" $n "* ]]; then
-    printf '%-9s not synthesized by default (make synth SYNTH_SLOW=1; see README)\n' "$n"
-    return 0
-  fi
   local f=$(field flop_bits $n) m=$(field memory_bits $n) c=$(field cells $n)
   local t=$(field transistors $n) d=$(field depth $n) a=$(field area_um2 $n) s=$(field slack_ns $n)
   local fm=$(field fmax_mhz $n)
@@ -25,8 +21,8 @@ row() {
   why=$(awk -F'|' -v n="$n" '$1 == n && $2 == "flop bits" { print $4 ". Difference: " $5 }' "$ref")
   if [[ "$p" =~ ^[0-9]+$ ]]; then diff=$(( f - p )); [ $diff -ge 0 ] && diff="+$diff"; else p=${p:-"-"}; diff="-"; fi
   printf "$fmt" "$n" "$f" "$m" "$c" "$t" "$d" "$(printf '%.0f' "$a")" "$s" "$fm" "$p" "$diff"
-  local lo; lo=$(sed -n 's/.*"left_out": \[\(.*\)\],$/\1/p' "$out/$n.json" | tr -d '",')
-  [ -n "$lo" ] && echo "    PARTIAL: without $lo (not synthesized by default: make synth SYNTH_SLOW=1)"
+  local abc; abc=$(field abc_script $n)
+  [ -n "$abc" ] && echo "    area and slack: ABC script \"$abc\" instead of Yosys's default (hw.mk)"
   [ -n "$why" ] && echo "$why" | fold -s -w 90 | sed 's/^/    /'
   # "unit|memory bits|value|source|why": the SRAM bits beside the paper's, with the arithmetic
   local pm

@@ -19,7 +19,10 @@
 #                  24 per flip-flop (a static master-slave DFF with asynchronous reset; Yosys
 #                  gives flops no transistor count and prints "N+")
 #   depth          `ltp -noff`: gates on the longest flop-to-flop / port path, generic gates
-#   area_um2       `stat -liberty` after dfflibmap + abc -liberty (cells only, no wiring)
+#   area_um2       `stat -liberty` after dfflibmap + abc -liberty (cells only, no wiring);
+#                  SYNTH_ABC_SCRIPT (hw.mk's HW_SYNTH_ABC_<unit>: ABC commands separated by
+#                  "; ", {D} for the delay target) replaces Yosys's default script for that
+#                  call; recorded as "abc_script" ("" for the default)
 #   lib_cells      mapped standard cells
 #   fmax_mhz       1000 / (period - slack): the clock at which the worst path just closes
 #   slack_ns       OpenSTA worst setup slack at MHZ: ideal clock, inputs driven by BUFX2
@@ -37,6 +40,9 @@ chp=$("$gen" params "${ovr[@]}" | awk -F= '{printf " -chparam %s %s", $1, $2}')
 period_ns=$(awk -v m="$mhz" 'BEGIN { printf "%.4f", 1000.0 / m }')
 period_ps=$(awk -v m="$mhz" 'BEGIN { printf "%d", 1000000.0 / m }')
 printf 'set_driving_cell BUFX2\nset_load 0.01\n' > "$work/abc.constr"
+# a unit's own ABC script, as Yosys's inline form: "+cmd,arg;cmd" (commas stand for blanks)
+abc_script_arg=""
+[ -n "${SYNTH_ABC_SCRIPT:-}" ] && abc_script_arg="-script \"+$(echo "$SYNTH_ABC_SCRIPT" | sed 's/; */;/g; s/ /,/g')\""
 
 cat > "$work/synth.ys" <<EOF
 read_verilog $rtl/$unit.v
@@ -60,7 +66,7 @@ tee -q -o $work/cmos.stat stat -tech cmos
 design -load generic
 tee -q -o $work/ltp.txt ltp -noff
 dfflibmap -liberty $lib
-abc -liberty $lib -D $period_ps -constr $work/abc.constr
+abc -liberty $lib -D $period_ps -constr $work/abc.constr $abc_script_arg
 opt_clean
 tee -q -o $work/lib.stat stat -liberty $lib
 write_verilog -noattr -noexpr $work/$unit.mapped.v
@@ -123,6 +129,7 @@ cat > "$out/$unit.json.tmp" <<EOF
   "liberty": "$libname",
   "lib_cells": ${libcells:-0},
   "lib_flops": $libflops,
+  "abc_script": "${SYNTH_ABC_SCRIPT:-}",
   "area_um2": ${area:-0},
   "clock_mhz": $mhz,
   "slack_ns": $slack,
@@ -134,12 +141,15 @@ mv "$out/$unit.json.tmp" "$out/$unit.json"
 {
   echo "unit $unit  ($rtl/$unit.v)   parameters: $("$gen" params "${ovr[@]}" | tr '\n' ' ')"
   echo "  flip-flop bits      $flops  (descriptor: $(echo "$state" | tr -d '"'))"
-  echo "  memory bits         ${membits:-0}$(awk '$1 != "total" { printf "%s %s %s x %s = %s", (n++ ? " +" : "  (SRAM, not in the figures below:"), $1, $3, $2, $4 } END { if (n) printf ")" }' <<< "$("$gen" membits "${ovr[@]}")")"
+  # the descriptor's arrays: SRAMs cut out of the figures, or flops (mem2reg) when none is inferred
+  what="SRAM, not in the figures below:"
+  [ "${membits:-0}" = 0 ] && what="none inferred: the descriptor's arrays are flops, counted above:"
+  echo "  memory bits         ${membits:-0}$(awk -v w="$what" '$1 != "total" { printf "%s %s %s x %s = %s", (n++ ? " +" : "  (" w), $1, $3, $2, $4 } END { if (n) printf ")" }' <<< "$("$gen" membits "${ovr[@]}")")"
   echo "  latches             $latches"
   echo "  generic cells       ${cells:-0}"
   echo "  CMOS transistors    $transistors  (logic ${tr_logic:-0} + 24 x $flops flops)"
   echo "  logic depth         ${depth:-0} gates (ltp -noff)"
-  echo "  $libname cells  ${libcells:-0} ($libflops flops)"
+  echo "  $libname cells  ${libcells:-0} ($libflops flops)${SYNTH_ABC_SCRIPT:+, ABC script: $SYNTH_ABC_SCRIPT}"
   echo "  area                ${area:-0} um^2 (cells, no wiring)"
   echo "  worst slack         $slack ns at $mhz MHz (period $period_ns ns)"
   echo "  critical path:"

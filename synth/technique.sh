@@ -2,15 +2,11 @@
 # Per-technique synthesis figures: the sum over the technique's units (every descriptor in
 # csim/hw/TECH/) of bits, cells, transistors and area; the maximum depth; the minimum slack.
 # Each unit is synthesized on its own (synth/synth.sh); the units of a technique share no
-# logic, so the sums are what one SM adds. Units named in SYNTH_LEFT_OUT (make synth without
-# SYNTH_SLOW=1) are not in the sums; the report names them ("left_out").
+# logic, so the sums are what one SM adds.
 # usage: synth/technique.sh TECH OUTDIR
 set -euo pipefail
 tech=$1 out=$2
-units="" left=""
-for u in $(cd "csim/hw/$tech" && ls *.def | sed 's/\.def$//'); do
-  if [[ " ${SYNTH_LEFT_OUT:-} " == *" $u "* ]]; then left="$left $u"; else units="$units $u"; fi
-done
+units=$(cd "csim/hw/$tech" && ls *.def | sed 's/\.def$//')
 field() { sed -n "s/.*\"$1\": \([-0-9.]*\).*/\1/p" "$out/$2.json" | head -1; }
 sum=() ; for k in flop_bits memory_bits cells transistors lib_cells area_um2; do
   v=0; for u in $units; do v=$(awk -v a="$v" -v b="$(field $k $u)" 'BEGIN { print a + b }'); done
@@ -29,7 +25,6 @@ list=$(quote $units)
   echo "{"
   echo "  \"technique\": \"$tech\","
   echo "  \"units\": [$list],"
-  echo "  \"left_out\": [$(quote $left)],"
   for s in "${sum[@]}"; do echo "  $s,"; done
   echo "  \"depth\": $depth,"
   echo "  \"clock_mhz\": $mhz,"
@@ -40,7 +35,6 @@ list=$(quote $units)
 mv "$out/$tech.json.tmp" "$out/$tech.json"
 {
   echo "technique $tech = $(echo $units | sed 's/ / + /g') (one SM)"
-  [ -n "$left" ] && echo "  not synthesized (make synth SYNTH_SLOW=1):$left; not in these sums"
   for s in "${sum[@]}"; do echo "  $s" | tr -d '"'; done
   echo "  depth: $depth (deepest unit)"
   echo "  slack_ns: $slack at $mhz MHz (worst unit)"

@@ -69,23 +69,20 @@ refusal() { sed -n 's/^refused: //p' "$1" | head -1; }
 # synthesis cost of a list of technique folders: flop bits, memory bits, area, worst slack
 synth_json=build/synth
 jf() { sed -n "s/.*\"$1\": \([-0-9.]*\).*/\1/p" "$2" | head -1; }
-# units `make synth` left out of a technique's sums (SYNTH_SLOW units), comma-separated
-left_out() { sed -n 's/.*"left_out": \[\(.*\)\],$/\1/p' "$1" | tr -d '" '; }
-cost() { # folders... -> "flops mem area slack left_out" ("-": none has RTL / nothing left out)
-  local f=0 m=0 a=0 s="" any=0 j lo=""
+cost() { # folders... -> "flops mem area slack" or "- - - -" when none has RTL
+  local f=0 m=0 a=0 s="" any=0 j
   for tech in "$@"; do
     [ "$tech" = - ] && continue
     j=$synth_json/$tech.json
-    [ -f "$j" ] || { echo "? ? ? ? -"; return; }
+    [ -f "$j" ] || { echo "? ? ? ?"; return; }
     any=1
-    local l; l=$(left_out "$j"); [ -n "$l" ] && lo=${lo:+$lo,}$l
     f=$((f + $(jf flop_bits "$j" | cut -d. -f1)))
     m=$((m + $(jf memory_bits "$j" | cut -d. -f1)))
     a=$(echo "$a + $(jf area_um2 "$j")" | bc)
     local sl; sl=$(jf slack_ns "$j")
     if [ -z "$s" ] || awk -v x="$sl" -v y="$s" 'BEGIN { exit !(x < y) }'; then s=$sl; fi
   done
-  [ $any = 1 ] && echo "$f $m $a $s ${lo:--}" || echo "- - - - -"
+  [ $any = 1 ] && echo "$f $m $a $s" || echo "- - - -"
 }
 
 dat=$out/compare.dat
@@ -125,11 +122,10 @@ pts=$out/compare_points.dat
   echo "# technique area_um2 bits geomean"
   for t in "${techniques[@]}"; do
     name=$(field "$t" 1) folders=$(field "$t" 3)
-    read -r fl me ar sl lo <<< "$(cost $folders)"
+    read -r fl me ar sl <<< "$(cost $folders)"
     g=$(awk -v t="$name" '$1 == t && $3 > 0 {s += $3 * log($4); n += $3} END {if (n) printf "%.4f", exp(s / n)}' "$dat")
     [ -n "$g" ] || continue
     if [ "$ar" = - ] || [ "$ar" = "?" ]; then ar=0 bits=0; else bits=$((fl + me)); fi
-    [ "$lo" != - ] && name="$name(partial)"
     echo "$name $ar $bits $g"
   done
 } > "$pts"
@@ -172,10 +168,9 @@ pts=$out/compare_points.dat
   echo "|---|---|---:|---:|---:|---:|---:|"
   for t in "${techniques[@]}"; do
     name=$(field "$t" 1) folders=$(field "$t" 3) what=$(field "$t" 4)
-    read -r fl me ar sl lo <<< "$(cost $folders)"
-    g=$(awk -v t="$name" '$1 == t || $1 == t "(partial)" {print $4}' "$pts")
+    read -r fl me ar sl <<< "$(cost $folders)"
+    g=$(awk -v t="$name" '$1 == t {print $4}' "$pts")
     if [ "$fl" = - ]; then fl="no RTL unit" me="" ar="" sl=""; fi
-    [ "$lo" != - ] && what="$what; cost WITHOUT $lo (not synthesized by default: \`make synth SYNTH_SLOW=1\`)"
     echo "| $name | $what | ${g:-—} | $fl | $me | $ar | $sl |"
   done
   echo
