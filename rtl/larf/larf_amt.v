@@ -31,7 +31,8 @@
 //     [base_i, hi_i] (a store to those words).
 //   5 clear (every valid bit; kernel start). Other codes (2, 6, 7): idle.
 // Invalidation clears the valid bit only. The table is memory (not reset); rr_q and the result
-// registers are. occ_o counts valid entries after the edge. C reference: csim/hw/larf/larf_amt.c.
+// registers are. occ_o counts valid entries after the edge. Word distances are taken modulo
+// 2^24, the policy's per-SM address window, as the C reference (csim/hw/larf/larf_amt.c) does.
 module larf_amt #(
   parameter integer ENTRIES = 200,  // the paper's ~1 KB table
   parameter integer NPREGS  = 1024  // physical warp registers per SM
