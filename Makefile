@@ -29,6 +29,12 @@ rfsim-deps-then-make:
 	@$(MAKE) --no-print-directory RFSIM_DEPS_CHECKED=1 $(MAKECMDGOALS)
 else
 
+# Every core unless the user chose (-j N): a first `make test` builds some 40 Verilated models,
+# which on one core of a 2-core machine took 13 minutes.
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 CC      ?= cc
 CFLAGS  ?= -O3 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP $(SAN_FLAGS)
@@ -103,12 +109,18 @@ $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
 	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
 	  $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) -o $@
 
+# tests/run.sh runs the binaries on every core, in the order given: the long ones first
+TESTS_LONG := test_suite_runs test_bootstrap test_sharing test_warpman test_finereg
+long_first  = $(foreach t,$(TESTS_LONG),$(filter %/$(t),$(1))) \
+              $(filter-out $(addprefix %/,$(TESTS_LONG)),$(1))
 test: all $(TESTS) $(HW_TESTS) workloads
-	@SHARED=$(SHARED) bash tests/run.sh $(TESTS) $(HW_TESTS)
+	@SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(TESTS) $(HW_TESTS))
 
 # The tests again, built with AddressSanitizer and UBSan (CI runs it after `make test`). The
-# test binaries and the library they link are rebuilt instrumented in build/san/; they run from
-# here, on the normal build's workloads and tools. Left out: test_bootstrap (it runs whole
+# test binaries, the library they link and the RTL shims are rebuilt instrumented in build/san/;
+# the Verilated models are the normal build's (HW_VB: generated code, not instrumented, and
+# rebuilding them all at -O1 took longer than every test run). They run from here, on the
+# normal build's workloads and tools. Left out: test_bootstrap (it runs whole
 # makes, no code of ours to instrument) and test_hw_synth (it reads Yosys reports, which would
 # have to be synthesized again under build/san/). test_suite_runs runs each workload on one
 # config there (RFSIM_SUITE_ROTATE), every config still covered.
@@ -116,12 +128,12 @@ SAN_FLAGS ?=
 SAN_B     := $(BUILD)/san
 SAN_SKIP  := test_bootstrap test_hw_synth
 san_tests  = $(filter-out $(SAN_SKIP:%=$(1)/tests/%),$(TESTS:$(BUILD)/%=$(1)/%) $(HW_TESTS:$(BUILD)/%=$(1)/%))
-test-sanitize: all workloads
-	@$(MAKE) --no-print-directory BUILD=$(SAN_B) BIN=$(SAN_B)/bin HW_CXXOPT=-O1 \
+test-sanitize: all workloads $(call san_tests,$(BUILD))
+	@$(MAKE) --no-print-directory BUILD=$(SAN_B) BIN=$(SAN_B)/bin HW_CXXOPT=-O1 HW_VB=$(HW_B) \
 	  SAN_FLAGS='-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  $(call san_tests,$(SAN_B))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call san_tests,$(SAN_B))
+	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
 
 demo: all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
 	@bash tools/demo.sh

@@ -28,6 +28,9 @@
 
 BUILD        ?= build
 HW_B         := $(BUILD)/hw
+# Where the Verilated models are built and found: here, or another build's (test-sanitize links
+# the normal build's models, generated code it does not need to instrument, to its own shims).
+HW_VB        ?= $(HW_B)
 HW_VERILATOR ?= verilator
 HW_VROOT     ?= /usr/share/verilator
 HW_VINC      := $(HW_VROOT)/include
@@ -64,7 +67,7 @@ HW_C_SRC  := $(sort $(wildcard csim/hw/*.c csim/hw/*/*.c)) csim/common/diag.c
 HW_C_OBJ  := $(HW_C_SRC:%.c=$(HW_B)/obj/%.o)
 HW_C_LIBS  = $(HW_B)/libfst.a -lz
 HW_RTL_LIBS = $(HW_B)/libverilated.a $(HW_C_LIBS) -lstdc++ -pthread -latomic -lm
-hw_rtl_objs = $(foreach u,$(1),$(HW_B)/$(u)/shim.o $(HW_B)/$(u)/obj/V$(firstword $(subst -, ,$(u)))__ALL.a)
+hw_rtl_objs = $(foreach u,$(1),$(HW_B)/$(u)/shim.o $(HW_VB)/$(u)/obj/V$(firstword $(subst -, ,$(u)))__ALL.a)
 hw_rtl_link = $(call hw_rtl_objs,$(1)) $(HW_RTL_LIBS)
 
 # Variants: further parameter sets a unit is Verilated under, listed in
@@ -124,22 +127,22 @@ $(HW_B)/$(1)/params.txt: $(HW_B)/$(1)/gen FORCE
 	@{ $(HW_B)/$(1)/gen params $(4) && echo 'flags: $(3) trace=$(HW_TRACE)'; } > $$@.tmp || { rm -f $$@.tmp; exit 1; }
 	@if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv $$@.tmp $$@; fi
 
-$(HW_B)/$(1)/obj/V$(2)$(5).mk: $(HW_B)/$(1)/params.txt $(wildcard rtl/$(call hw_tech,$(2))/*.v)
-	@rm -rf $(HW_B)/$(1)/obj
+$(HW_VB)/$(1)/obj/V$(2)$(5).mk: $(HW_VB)/$(1)/params.txt $(wildcard rtl/$(call hw_tech,$(2))/*.v)
+	@rm -rf $(HW_VB)/$(1)/obj
 	$$(HW_VERILATOR) --cc $$(HW_VFLAGS) $(3) --top-module $(2) --prefix V$(2)$(5) \
 	  -y rtl/$(call hw_tech,$(2)) rtl/$(call hw_tech,$(2))/$(2).v \
-	  $$$$($(HW_B)/$(1)/gen vflags $(4)) --Mdir $(HW_B)/$(1)/obj
+	  $$$$($(HW_VB)/$(1)/gen vflags $(4)) --Mdir $(HW_VB)/$(1)/obj
 
-$(HW_B)/$(1)/obj/V$(2)$(5)__ALL.a: $(HW_B)/$(1)/obj/V$(2)$(5).mk
-	$$(MAKE) -s -C $(HW_B)/$(1)/obj -f V$(2)$(5).mk V$(2)$(5)__ALL.a CXX="$$(HW_CXX)" \
+$(HW_VB)/$(1)/obj/V$(2)$(5)__ALL.a: $(HW_VB)/$(1)/obj/V$(2)$(5).mk
+	$$(MAKE) -s -C $(HW_VB)/$(1)/obj -f V$(2)$(5).mk V$(2)$(5)__ALL.a CXX="$$(HW_CXX)" \
 	  OPT_FAST=$$(HW_CXXOPT) OPT_SLOW=-O1 OPT_GLOBAL=$$(HW_CXXOPT) VM_PARALLEL_BUILDS=0
-	@rm -f $(HW_B)/$(1)/obj/*.d  # Verilator's own .d files, unneeded here, would confuse a top-level -include
+	@rm -f $(HW_VB)/$(1)/obj/*.d  # Verilator's own .d files, unneeded here, would confuse a top-level -include
 
-$(HW_B)/$(1)/shim.o: csim/hw/rtl_shim.cpp $(HW_B)/$(1)/obj/V$(2)$(5)__ALL.a csim/hw/unit_types.h \
+$(HW_B)/$(1)/shim.o: csim/hw/rtl_shim.cpp $(HW_VB)/$(1)/obj/V$(2)$(5)__ALL.a csim/hw/unit_types.h \
                     csim/hw/unit.h csim/hw/$(call hw_tech,$(2))/$(2).def
 	$$(HW_CXX) $$(HW_CXXOPT) -std=c++17 -Wall -Wextra -Werror $$(HW_VCXXFLAGS) -Icsim/hw \
 	  -DVM_TRACE=$$(HW_TRACE) -DVM_TRACE_FST=$$(HW_TRACE) \
-	  -I$(HW_B)/$(1)/obj -DHW_SHIM_NAME=$(2) -DHW_SHIM_DEF='"$(call hw_tech,$(2))/$(2).def"' \
+	  -I$(HW_VB)/$(1)/obj -DHW_SHIM_NAME=$(2) -DHW_SHIM_DEF='"$(call hw_tech,$(2))/$(2).def"' \
 	  -DHW_SHIM_VARIANT=$(5) -DHW_VTOP=V$(2)$(5) -DHW_VTOP_H='"V$(2)$(5).h"' \
 	  -DHW_VROOT_H='"V$(2)$(5)___024root.h"' \
 	  -DHW_RTL_PARAMS="$$$$($(HW_B)/$(1)/gen cparams $(4))" \
