@@ -145,8 +145,8 @@ $(HW_B)/$(1)/shim.o: csim/hw/rtl_shim.cpp $(HW_VB)/$(1)/obj/V$(2)$(5)__ALL.a csi
 	  -I$(HW_VB)/$(1)/obj -DHW_SHIM_NAME=$(2) -DHW_SHIM_DEF='"$(call hw_tech,$(2))/$(2).def"' \
 	  -DHW_SHIM_VARIANT=$(5) -DHW_VTOP=V$(2)$(5) -DHW_VTOP_H='"V$(2)$(5).h"' \
 	  -DHW_VROOT_H='"V$(2)$(5)___024root.h"' \
-	  -DHW_RTL_PARAMS="$$$$($(HW_B)/$(1)/gen cparams $(4))" \
-	  -DHW_RTL_NPARAMS=$$$$($(HW_B)/$(1)/gen nparams) \
+	  -DHW_RTL_PARAMS="$$$$($(HW_VB)/$(1)/gen cparams $(4))" \
+	  -DHW_RTL_NPARAMS=$$$$($(HW_VB)/$(1)/gen nparams) \
 	  -DHW_RTL_BUILD='"verilator $$(HW_VFLAGS) $(3)"' -c $$< -o $$@
 endef
 $(foreach u,$(HW_UNITS),$(eval $(call hw_unit_rules,$(u),$(u),,$$(HW_PARAMS_$(u)),)))
