@@ -140,6 +140,7 @@ $(HW_VB)/$(1)/obj/V$(2)$(5)__ALL.a: $(HW_VB)/$(1)/obj/V$(2)$(5).mk
 
 $(HW_B)/$(1)/shim.o: csim/hw/rtl_shim.cpp $(HW_VB)/$(1)/obj/V$(2)$(5)__ALL.a csim/hw/unit_types.h \
                     csim/hw/unit.h csim/hw/$(call hw_tech,$(2))/$(2).def
+	@mkdir -p $$(dir $$@)
 	$$(HW_CXX) $$(HW_CXXOPT) -std=c++17 -Wall -Wextra -Werror $$(HW_VCXXFLAGS) -Icsim/hw \
 	  -DVM_TRACE=$$(HW_TRACE) -DVM_TRACE_FST=$$(HW_TRACE) \
 	  -I$(HW_VB)/$(1)/obj -DHW_SHIM_NAME=$(2) -DHW_SHIM_DEF='"$(call hw_tech,$(2))/$(2).def"' \
