@@ -11,6 +11,9 @@
 # renames its files into place whole.
 set -u
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in
+  '' | *[!0-9]* | 0) echo "tests/run.sh: TEST_JOBS='$jobs': expected a number of jobs >= 1" >&2; exit 2 ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
