@@ -44,16 +44,31 @@ BUILD   := build
 BIN     := bin
 SHARED  ?= ../shared
 
-LIB_SRC  := $(filter-out csim/main.c csim/hw/selftest/%,$(shell find csim -name "*.c" | sort))
+LIB_SRC  := $(filter-out csim/main.c csim/hw/selftest/% csim/cudart/%,$(shell find csim -name "*.c" | sort))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
+# The stand-in CUDA runtime (bin/cudart/libcudart.so.11.0) that rfsim-trace puts in front of a
+# program built with -cudart shared: the runtime API, the SASS interpreter and the trace line
+# writer, position-independent, exporting only the runtime's symbols under its version node.
+CUDART_LIB  := $(BIN)/cudart/libcudart.so.11.0
+CUDART_SRC  := $(sort $(wildcard csim/cudart/*.c) $(wildcard csim/sass/*.c)) \
+               csim/tracegen/tg_line.c csim/common/diag.c
+CUDART_OBJ  := $(CUDART_SRC:%.c=$(BUILD)/pic/%.o)
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(CUDART_LIB): $(CUDART_OBJ) csim/cudart/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.11.0 \
+	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ -lm
+
+.PHONY: cuda-toolkit compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
-all: $(BIN)/rfsim $(TOOLS)
+all: $(BIN)/rfsim $(TOOLS) $(CUDART_LIB)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -73,6 +88,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o $(BUILD)/
 
 deps:
 	@$(RFSIM_DEPS)
+
 
 include traces/workloads.mk
 include hw.mk
@@ -134,6 +150,11 @@ test-sanitize: all workloads $(call san_tests,$(BUILD))
 	  $(call san_tests,$(SAN_B))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
+
+# Debian 12's CUDA 11.8 toolkit (the newest that compiles for Pascal and Volta) through a private
+# apt sources list; only cuda-traces needs it, never make or make test.
+cuda-toolkit:
+	@bash tools/cuda_toolkit.sh
 
 demo: all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
 	@bash tools/demo.sh
