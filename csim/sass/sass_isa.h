@@ -14,6 +14,7 @@ typedef struct sass_prep {
   sass_inst *in;
   uint32_t used; /* modifiers consumed so far, one bit each */
   int sm, nregs;
+  int cc_ok; /* the handler writes the condition code of a .CC destination */
   rf_diag *d;
 } sass_prep;
 

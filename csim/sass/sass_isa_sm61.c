@@ -21,7 +21,7 @@ const sass_op_def sass_ops_sm61[] = {
     {"FCMP", sass_prep_fcmp},       {"FCHK", sass_prep_fchk},       {"MUFU", sass_prep_mufu},
     {"RRO", sass_prep_rro},
     {"DADD", sass_prep_dadd},       {"DMUL", sass_prep_dmul},       {"DFMA", sass_prep_dfma},
-    {"DMNMX", sass_prep_dmnmx},     {"DSETP", sass_prep_dsetp},
+    {"DMNMX", sass_prep_dmnmx},     {"DSETP", sass_prep_dsetp},     {"DSET", sass_prep_dset},
     {"F2F", sass_prep_f2f},         {"F2I", sass_prep_f2i},         {"I2F", sass_prep_i2f},
     {"I2I", sass_prep_i2i},
     {"LDG", sass_prep_ld},          {"LD", sass_prep_ld},           {"LDS", sass_prep_ld},

@@ -71,6 +71,7 @@ int sass_prep_dmul(sass_prep *p);
 int sass_prep_dfma(sass_prep *p);
 int sass_prep_dmnmx(sass_prep *p);
 int sass_prep_dsetp(sass_prep *p);
+int sass_prep_dset(sass_prep *p);
 int sass_prep_f2f(sass_prep *p);
 int sass_prep_f2i(sass_prep *p);
 int sass_prep_i2f(sass_prep *p);

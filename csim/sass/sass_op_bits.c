@@ -24,11 +24,14 @@ static uint32_t val(sass_ctx *x, const sass_opnd *o, int l) {
 /* the predicate output of the logic instructions, and the register result */
 static void logic_out(sass_ctx *x, const sass_inst *in, uint32_t m, int d, const uint32_t *r) {
   uint32_t t = 0;
+  sass_ccacc cc = {0};
   SASS_FOR_LANES(m, l) {
     sass_wr(x, in->o[d].reg, l, r[l]);
     if ((r[l] != 0) == !!(in->f & F_NZ)) t |= 1u << l;
+    sass_cc_lane(&cc, l, 0, r[l] == 0, r[l] >> 31, 0);
   }
   if (in->f & F_PDST) sass_setp(x->w, in->o[0].reg, t, m);
+  if (in->o[d].flags & SOF_CC) sass_cc_store(x->w, &cc, m); /* e.g. LOP.XOR RZ.CC: the sign */
 }
 
 enum { LOP_AND, LOP_OR, LOP_XOR, LOP_PASS_B };
@@ -54,6 +57,7 @@ static int take_pred_mode(sass_prep *p) {
 }
 
 static int prep_lop_common(sass_prep *p, const char *spec_pred, const char *spec) {
+  p->cc_ok = 1;
   static const char *const ops[] = {"AND", "OR", "XOR", "PASS_B"};
   sass_inst *in = p->in;
   take_pred_mode(p);
@@ -88,6 +92,7 @@ static int ex_lop3(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_lop3(sass_prep *p) {
+  p->cc_ok = 1;
   sass_inst *in = p->in;
   take_pred_mode(p);
   if (sass_shape(p, (in->f & F_PDST) ? "p r r rci r i" : "r r rci r i") < 0) return -1;

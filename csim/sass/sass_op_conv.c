@@ -192,6 +192,7 @@ int sass_prep_i2f(sass_prep *p) {
 
 static int ex_i2i(sass_ctx *x, const sass_inst *in, uint32_t m) {
   int dst = in->b, src = in->c, bits = type_bits(dst);
+  sass_ccacc cc = {0};
   SASS_FOR_LANES(m, l) {
     int64_t v = iread_t(x, &in->o[1], l, src);
     if (in->f & F_SAT) {
@@ -206,11 +207,15 @@ static int ex_i2i(sass_ctx *x, const sass_inst *in, uint32_t m) {
     }
     if (bits == 64) sass_wr64(x, in->o[0].reg, l, (uint64_t)v);
     else sass_wr(x, in->o[0].reg, l, (uint32_t)v);
+    sass_cc_lane(&cc, l, 0, v == 0, bits == 64 ? (uint64_t)v >> 63 : (uint32_t)v >> 31, 0);
   }
+  /* I2I.S32.S32 RZ.CC, R: nvcc's test of a sign (CSETP.SFT) */
+  if (in->o[0].flags & SOF_CC) sass_cc_store(x->w, &cc, m);
   return 0;
 }
 
 int sass_prep_i2i(sass_prep *p) {
+  p->cc_ok = 1;
   int dst, src;
   if (sass_shape(p, "r rci") < 0 || take_types(p, &dst, &src) < 0) return -1;
   if (dst >= T_F16 || src >= T_F16) return sass_bad(p, "expected integer types");

@@ -91,3 +91,26 @@ int sass_prep_dsetp(sass_prep *p) {
   p->in->exec = ex_dsetp;
   return 0;
 }
+
+/* DSET d, a, b, Pc: all ones (1.0f with .BF) where the compare holds */
+static int ex_dset(sass_ctx *x, const sass_inst *in, uint32_t m) {
+  uint32_t t = 0;
+  SASS_FOR_LANES(m, l)
+    if (sass_fcmp(in->a, sass_dsrc(x, &in->o[1], l), sass_dsrc(x, &in->o[2], l))) t |= 1u << l;
+  uint32_t res = sass_bop(in->b, t, sass_pred(x->w, in->o[3].reg, in->o[3].flags & SOF_NOT));
+  SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, (res >> l & 1) ? (uint32_t)in->k : 0);
+  return 0;
+}
+
+int sass_prep_dset(sass_prep *p) {
+  int cmp, bop;
+  if (sass_shape(p, "r r rci p") < 0 || sass_take_cmp(p, 1, &cmp) < 0 ||
+      sass_take_bop(p, &bop) < 0)
+    return -1;
+  pairs(p, 1, 2);
+  p->in->a = (uint8_t)cmp;
+  p->in->b = (uint8_t)bop;
+  p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
+  p->in->exec = ex_dset;
+  return 0;
+}

@@ -15,6 +15,17 @@ static int take_rnd(sass_prep *p) {
   return sass_take_of(p, r, 4, RND_RN);
 }
 
+/* A float immediate written as a number becomes its binary32 bits, so that instructions that
+ * move an operand unchanged (FCMP) and those that compute with it read the same value. */
+static void float_imms(sass_prep *p) {
+  for (int i = 0; i < p->in->nops; i++) {
+    sass_opnd *o = &p->in->o[i];
+    if (o->kind != SO_IMM || !(o->flags & SOF_FLOATTXT)) continue;
+    o->ival = (int64_t)sass_u32((float)o->fval);
+    o->flags &= (uint16_t)~SOF_FLOATTXT;
+  }
+}
+
 static float finish(const sass_inst *in, float r) {
   if (in->f & F_FTZ) r = sass_ftz(r);
   if (in->f & F_SAT) r = sass_fsat(r);
@@ -57,6 +68,7 @@ static int ex_ffma(sass_ctx *x, const sass_inst *in, uint32_t m) {
 static int prep_farith(sass_prep *p, const char *spec, sass_exec_fn fn) {
   sass_inst *in = p->in;
   if (sass_shape(p, spec) < 0) return -1;
+  float_imms(p);
   in->a = (uint8_t)take_rnd(p);
   in->f = (sass_take(p, "FTZ") ? F_FTZ : 0) | (sass_take(p, "SAT") ? F_SAT : 0);
   if (sass_take(p, "FMZ")) in->f |= F_FMZ;
@@ -103,6 +115,7 @@ static int ex_fmnmx(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 int sass_prep_fmnmx(sass_prep *p) {
   if (sass_shape(p, "r r rci p") < 0) return -1;
+  float_imms(p);
   p->in->f = sass_take(p, "FTZ") ? F_FTZ : 0;
   p->in->exec = ex_fmnmx;
   return 0;
@@ -128,6 +141,7 @@ static int ex_fsetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
 static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, sass_exec_fn fn) {
   int cmp, bop = BOP_AND;
   if (sass_shape(p, spec) < 0 || sass_take_cmp(p, 1, &cmp) < 0) return -1;
+  float_imms(p);
   if (has_bop && sass_take_bop(p, &bop) < 0) return -1;
   p->in->a = (uint8_t)cmp;
   p->in->b = (uint8_t)bop;
@@ -154,7 +168,7 @@ int sass_prep_fset(sass_prep *p) {
 
 /* FCMP d, a, b, c: a where `c cmp 0.0` holds, else b */
 static int ex_fcmp(sass_ctx *x, const sass_inst *in, uint32_t m) {
-  static const sass_opnd zero = {.kind = SO_IMM, .flags = SOF_FLOATTXT};
+  static const sass_opnd zero = {.kind = SO_IMM}; /* the bits of +0.0 */
   uint32_t t = fcmp_lanes(x, in, &in->o[3], &zero, m);
   SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, sass_src(x, &in->o[(t >> l & 1) ? 1 : 2], l));
   return 0;
@@ -223,7 +237,8 @@ static int ex_mufu(sass_ctx *x, const sass_inst *in, uint32_t m) {
 int sass_prep_mufu(sass_prep *p) {
   static const char *const ops[] = {"COS", "SIN", "EX2", "LG2", "RCP",
                                     "RSQ", "RCP64H", "RSQ64H", "SQRT"};
-  if (sass_shape(p, "r rc") < 0) return -1;
+  if (sass_shape(p, "r rci") < 0) return -1;
+  float_imms(p);
   int op = sass_take_of(p, ops, 9, -1);
   if (op < 0) return sass_bad(p, "expected a function (.SIN ... .SQRT)");
   p->in->a = (uint8_t)op;
@@ -242,6 +257,7 @@ static int ex_rro(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 int sass_prep_rro(sass_prep *p) {
   if (sass_shape(p, "r rci") < 0) return -1;
+  float_imms(p);
   if (!sass_take(p, "SINCOS") && !sass_take(p, "EX2")) return sass_bad(p, "expected .SINCOS or .EX2");
   p->in->exec = ex_rro;
   return 0;

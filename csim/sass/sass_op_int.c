@@ -41,6 +41,7 @@ static int ex_iadd(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_iadd(sass_prep *p) {
+  p->cc_ok = 1;
   if (sass_shape(p, "r r rci") < 0) return -1;
   p->in->f = (sass_take(p, "X") ? F_X : 0) | (sass_take(p, "SAT") ? F_SAT : 0) |
              (sass_take(p, "PO") ? F_PO : 0);
@@ -49,6 +50,7 @@ int sass_prep_iadd(sass_prep *p) {
 }
 
 int sass_prep_iadd32i(sass_prep *p) {
+  p->cc_ok = 1;
   if (sass_shape(p, "r r i") < 0) return -1;
   p->in->f = (sass_take(p, "X") ? F_X : 0) | (sass_take(p, "SAT") ? F_SAT : 0) |
              (sass_take(p, "PO") ? F_PO : 0);
@@ -82,6 +84,7 @@ static int ex_iadd3(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_iadd3(sass_prep *p) {
+  p->cc_ok = 1;
   if (sass_shape(p, "r rc rci r") < 0) return -1;
   static const char *const modes[] = {"RS", "LS"};
   p->in->a = (uint8_t)(sass_take_of(p, modes, 2, -1) + 1);
@@ -117,6 +120,7 @@ static int ex_lea(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_iscadd(sass_prep *p) {
+  p->cc_ok = 1;
   sass_inst *in = p->in;
   int imm32 = in->mtext[6] == '3'; /* ISCADD32I d, a, imm, s */
   if (sass_shape(p, imm32 ? "r r i i" : "r r rci i") < 0) return -1;
@@ -129,6 +133,7 @@ int sass_prep_iscadd(sass_prep *p) {
 }
 
 int sass_prep_lea(sass_prep *p) {
+  p->cc_ok = 1;
   sass_inst *in = p->in;
   int hi = sass_take(p, "HI");
   in->f = (hi ? F_HI : 0) | (sass_take(p, "X") ? F_X : 0);
@@ -147,7 +152,11 @@ int sass_prep_lea(sass_prep *p) {
  * p = a16 * b16 (each the low or .H1 half, signed with S16); .PSL shifts p left 16; the addend
  * is c, or its low (.CLO) or high (.CHI) half, or c + (b << 16) (.CBCC), or c corrected for
  * negative 16-bit factors (.CSFU); .MRG keeps the low half of the sum and puts b's low half
- * above it. */
+ * above it. The .CSFU correction is 65536 less for a negative factor whose partner register's
+ * other half is nonzero: with it, nvcc's signed multiply-high sequence (four XMADs and an
+ * IADD3.RS that adds the middle partial products as unsigned words) is exact for every input.
+ * envytools describes the correction as applying whenever both factors are nonzero, which
+ * gives a wrong high word for 0xffff0000 * 0xffff0000. */
 enum { XC_NONE, XC_CLO, XC_CHI, XC_CSFU, XC_CBCC };
 #define XF_SA 0x100
 #define XF_SB 0x200
@@ -168,12 +177,13 @@ static int ex_xmad(sass_ctx *x, const sass_inst *in, uint32_t m) {
     case XC_CLO: c &= 0xffff; break;
     case XC_CHI: c >>= 16; break;
     case XC_CBCC: c += b << 16; break;
-    case XC_CSFU:
-      if (pa && pb) {
-        if (pa & 0x80000000u) c -= 65536;
-        if (pb & 0x80000000u) c -= 65536;
-      }
+    case XC_CSFU: {
+      uint32_t a_other = (oa->flags & SOF_H1) ? a & 0xffff : a >> 16;
+      uint32_t b_other = (ob->flags & SOF_H1) ? b & 0xffff : b >> 16;
+      if ((pa & 0x80000000u) && b_other) c -= 65536;
+      if ((pb & 0x80000000u) && a_other) c -= 65536;
       break;
+    }
     }
     uint64_t sum = (uint64_t)prod + c + ((in->f & F_X) ? (x->w->cc_c >> l & 1) : 0);
     uint32_t r = (uint32_t)sum;
@@ -186,6 +196,7 @@ static int ex_xmad(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_xmad(sass_prep *p) {
+  p->cc_ok = 1;
   sass_inst *in = p->in;
   if (sass_shape(p, "r r rci rc") < 0) return -1;
   static const char *const types[] = {"U16", "S16"};

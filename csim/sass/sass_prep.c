@@ -123,6 +123,8 @@ int sass_prepare(sass_inst *in, int sm, int nregs, rf_diag *d) {
       return rf_fail(d, "%s: unsupported modifier .%s", in->opcode, sass_mod(in, i));
   for (int i = 0; i < in->nops; i++) {
     const sass_opnd *o = &in->o[i];
+    if ((o->flags & SOF_CC) && !p.cc_ok)
+      return rf_fail(d, "%s: writing the condition code (.CC) is not supported", in->opcode);
     int r = (o->kind == SO_REG) ? o->reg : (o->kind == SO_MEM || o->kind == SO_CBANK) ? o->reg : -1;
     int span = o->kind == SO_REG ? reg_span_of(in, i) : 1;
     if (r >= 0 && r != SASS_RZ && r + span > nregs)

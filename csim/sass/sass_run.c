@@ -138,8 +138,10 @@ static void init_warps(sass_cta *c, const sass_grid *g, int nregs) {
   memset(c->bar_arrived, 0, sizeof c->bar_arrived);
 }
 
-/* constant bank 0 as the driver fills it on sm_5x/6x: block and grid sizes, the initial stack
- * pointer, the generic shared window, the dynamic shared size, then the parameters */
+/* constant bank 0 as the driver fills it on sm_5x/6x (the offsets nvcc's code reads): the
+ * generic addresses of the shared and local windows (low words at 0x0 and 0x4, high words at
+ * 0x100 and 0x104), block and grid sizes, the initial stack pointer (each thread's local memory
+ * size; the stack grows down), the dynamic shared size, then the parameters */
 static int build_cbank0(uint8_t *b, uint32_t bytes, const sass_launch *L, const sass_kernel *k,
                         rf_diag *d) {
   const sass_kinfo *ki = k->info;
@@ -150,9 +152,10 @@ static int build_cbank0(uint8_t *b, uint32_t bytes, const sass_launch *L, const 
                   k->local_bytes};
   memset(b, 0, bytes);
   memcpy(b + 0x8, v, sizeof v);
-  uint32_t lo = (uint32_t)SASS_SHARED_WINDOW, hi = (uint32_t)(SASS_SHARED_WINDOW >> 32);
-  memcpy(b + 0x0, &lo, 4);
-  memcpy(b + 0x100, &hi, 4);
+  uint32_t win[4] = {(uint32_t)SASS_SHARED_WINDOW, (uint32_t)SASS_LOCAL_WINDOW,
+                     (uint32_t)(SASS_SHARED_WINDOW >> 32), (uint32_t)(SASS_LOCAL_WINDOW >> 32)};
+  memcpy(b + 0x0, win, 8);
+  memcpy(b + 0x100, win + 2, 8);
   memcpy(b + 0xfc, &L->dyn_shared, 4);
   uint32_t clock_retries = 16;
   memcpy(b + 0x10c, &clock_retries, 4);
