@@ -11,7 +11,8 @@
 RFSIM_DEPS       ?= bash tools/deps.sh
 RFSIM_DEPS_GOALS := all demo test bench synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
-                    experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize
+                    experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize \
+                    cuda-toolkit cuda-traces
 rfsim_goals      := $(or $(MAKECMDGOALS),all)
 FUZZ_PACKAGES    := clang libclang-rt-14-dev  # only `make fuzz` needs them
 ifeq ($(RFSIM_DEPS_CHECKED),)
@@ -66,7 +67,7 @@ $(CUDART_LIB): $(CUDART_OBJ) csim/cudart/libcudart.map
 	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.11.0 \
 	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ -lm
 
-.PHONY: cuda-toolkit compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
+.PHONY: cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS) $(CUDART_LIB)
 
@@ -155,6 +156,12 @@ test-sanitize: all workloads $(call san_tests,$(BUILD))
 # apt sources list; only cuda-traces needs it, never make or make test.
 cuda-toolkit:
 	@bash tools/cuda_toolkit.sh
+
+# Builds and traces every program in cuda/ with rfsim-trace (installing the toolkit if missing),
+# then runs each trace with every technique in lockstep with the RTL (tools/cuda_traces.sh).
+cuda-traces: all
+	@bash tools/cuda_toolkit.sh
+	@bash tools/cuda_traces.sh
 
 demo: all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
 	@bash tools/demo.sh

@@ -119,7 +119,7 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
     for (int i = 0; i < e->naccess; i++) {
       e->acc[i].token = e->load >= 0 ? (uint32_t)e->load
                         : acked      ? MEM_ACK_TOKEN | (uint32_t)warp
-                                     : UINT32_MAX;
+                                     : LDST_NO_TOKEN;
       e->acc[i].is_write = in->kind == OPK_STORE;
       e->acc[i].is_atomic = in->kind == OPK_ATOMIC;
       e->acc[i].space = in->space;
@@ -189,9 +189,10 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
     moved = 1;
   }
   while (l1d_pop_done(s->l1, now, &token)) {
+    moved = 1;
+    if (token == LDST_NO_TOKEN) continue;
     if (token & CS_TOKEN) cs_mem_done(s, token);
     else sm_load_done(s, (int)token, now);
-    moved = 1;
   }
   while (s->nevents > 0 && s->events[0].at <= now) {
     sm_load_done(s, event_pop(s).load, now);
