@@ -119,7 +119,7 @@ $(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/t
 $(BUILD)/tests/test_finereg: | $(BIN)/rfsim $(HW_B)/rfsim-broken
 
 # the fuzz targets' one-input functions, replayed on the inputs fuzzing found
-$(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o
+$(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o $(BUILD)/tests/fuzz/fuzz_sass.o
 
 $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
                       $(call SIM_RTL_DEPS,$(SIM_BROKEN_UNITS))
@@ -216,10 +216,11 @@ bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_
 FUZZ_B        := $(BUILD)/fuzz
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
-FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache
+FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache sass_listing cubin
 FUZZ_CFLAGS   := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
                  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o
+FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o \
+                 $(FUZZ_B)/tests/fuzz/fuzz_sass.o
 $(FUZZ_B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@

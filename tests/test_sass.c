@@ -163,11 +163,11 @@ static void test_trace_reads_back(void **state) {
     tbs++;
     assert_int_equal(tb.nwarps, ISA_BLOCK / 32);
     for (int w = 0; w < tb.nwarps; w++) insts += tb.warps[w].n;
+    trace_tb_free(&tb);
   }
   if (rc < 0) fail_msg("%s", d.msg);
   assert_int_equal(tbs, ISA_THREADS / ISA_BLOCK);
   assert_int_equal(insts, st.warp_insts);
-  trace_tb_free(&tb);
   trace_kernel_close(k);
   free(text[0]);
   free(text[1]);
@@ -223,6 +223,7 @@ static void expect_refused(const char *from, const char *to, const char *msg) {
   if (getenv("TEST_SASS_VERBOSE")) fprintf(stderr, "%s\n", d.msg);
   if (!strstr(d.msg, msg)) fail_msg("message '%s' does not say '%s'", d.msg, msg);
   assert_int_equal(mem.n, 0); /* nothing left allocated */
+  sass_devmem_free_all(&mem);
   free(e);
   free(l);
 }
@@ -249,6 +250,7 @@ static void test_bad_input(void **state) {
     assert_int_equal(rc, -1);
     assert_non_null(strstr(d.msg, "isa.cubin"));
   }
+  sass_devmem_free_all(&mem);
   free(cubin);
   free(listing);
 }

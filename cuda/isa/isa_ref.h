@@ -144,7 +144,7 @@ static inline void isa_ref_int(const uint32_t *in, uint32_t *o) {
   o[15] = isa_bfe(a, c & 0x3f, (c >> 8) & 0x3f, 0) ^ isa_bfe(b, c & 0x3f, (c >> 8) & 0x3f, 1);
   o[16] = isa_bfi(a, b, c & 0x3f, (c >> 8) & 0x3f);
   o[17] = (a >> (s & 31)) + (uint32_t)(sa >> (s & 31)) + (b << (s & 31));
-  o[18] = (uint32_t)((sa > sb) ? sa - sb : sb - sa) + c;   /* __sad(a, b, c) */
+  o[18] = (uint32_t)(sa > sb ? (int64_t)sa - sb : (int64_t)sb - sa) + c; /* __sad(a, b, c) */
   o[19] = (uint32_t)(((int64_t)sa + sb) >> 1) + (uint32_t)(((int64_t)sa + sb + 1) >> 1);
   o[20] = (a & b) | (~c & (a ^ b));
   o[21] = a ? 31 - isa_clz(a) : 0xffffffffu;                /* bfind.u32 */
