@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rfsim-trace: %s\n", d.msg);
     return 1;
   }
-  fprintf(stderr, "rfsim-trace: %s: %ld kernel%s, %llu warp instructions traced in %.2f s "
+  fprintf(stderr, "rfsim-trace: %s: %ld kernel%s, %llu warp instructions traced in %.2f s of CPU "
           "(%.2f M warp-inst/s)\n", out, nk, nk == 1 ? "" : "s", insts, secs,
           secs > 0 ? (double)insts / secs / 1e6 : 0.0);
   return 0;
