@@ -1,6 +1,7 @@
 /* The SASS interpreter without the CUDA toolkit: the committed cubins and listings of
- * cuda/isa/isa.cu and tests/fixtures/sass/faults.cu (regenerate them with tools/sass_fixture.sh)
- * are loaded and run as rfsim-trace's runtime would run them. Every isa family's results must
+ * cuda/isa/isa.cu and tests/fixtures/sass/faults.cu, for sm_61 (isa, faults) and sm_70 (isa70,
+ * faults70; regenerate them with tools/sass_fixture.sh) are loaded and run as rfsim-trace's
+ * runtime would run them. Every isa family's results must
  * equal the C reference (cuda/isa/isa_ref.h) on edge-case and random inputs; the trace of a
  * launch must read back through rfsim's trace reader with every executed warp instruction; bad
  * kernels (out of bounds, misaligned, endless, deadlocked) stop with the kernel, CTA, warp, lane
@@ -109,21 +110,31 @@ static void set_ctab(sass_module *m, sass_devmem *mem) {
   for (int k = 0; k < ISA_CTAB; k++) c[k] = isa_ctab(k);
 }
 
-static void test_isa_families(void **state) {
-  (void)state;
+static void isa_families(const char *fixture, int sm) {
   sass_devmem mem;
   sass_devmem_init(&mem, 1ull << 30);
   sass_module m;
   rf_diag d;
-  if (load_fixture("isa", &m, &mem, &d) < 0) fail_msg("%s", d.msg);
-  assert_int_equal(m.sm, 61);
+  if (load_fixture(fixture, &m, &mem, &d) < 0) fail_msg("%s", d.msg);
+  assert_int_equal(m.sm, sm);
   set_ctab(&m, &mem);
   for (int f = 0; f < ISA_FAMILIES; f++) {
     int bad = run_family(&m, &mem, f, NULL, NULL);
-    if (bad) fail_msg("isa %s: %d words differ", isa_family_names[f], bad);
+    if (bad) fail_msg("isa %s (sm_%d): %d words differ", isa_family_names[f], sm, bad);
   }
   sass_module_unload(&m);
   sass_devmem_free_all(&mem);
+}
+
+static void test_isa_families(void **state) {
+  (void)state;
+  isa_families("isa", 61);
+}
+
+/* Volta: the same program's sm_70 code, run with per-lane PCs and convergence barriers */
+static void test_isa_families_sm70(void **state) {
+  (void)state;
+  isa_families("isa70", 70);
 }
 
 /* the same launch twice gives the same trace byte for byte, and rfsim's reader reads back every
@@ -175,12 +186,13 @@ static void test_trace_reads_back(void **state) {
 }
 
 /* a kernel that must stop: the message names what and where */
-static void expect_fault(const char *kernel, uint32_t threads, const char *what) {
+static void expect_fault(const char *fixture, const char *kernel, uint32_t threads,
+                         const char *what) {
   sass_devmem mem;
   sass_devmem_init(&mem, 1ull << 30);
   sass_module m;
   rf_diag d;
-  if (load_fixture("faults", &m, &mem, &d) < 0) fail_msg("%s", d.msg);
+  if (load_fixture(fixture, &m, &mem, &d) < 0) fail_msg("%s", d.msg);
   uint64_t a, b;
   assert_int_equal(sass_devmem_alloc(&mem, threads * 4, &a, &d), 0);
   assert_int_equal(sass_devmem_alloc(&mem, threads * 4, &b, &d), 0);
@@ -195,12 +207,15 @@ static void expect_fault(const char *kernel, uint32_t threads, const char *what)
 
 static void test_faults(void **state) {
   (void)state;
-  expect_fault("_Z5k_oobPi", 64, "outside every allocation");
-  expect_fault("_Z5k_oobPi", 64, "lane 31 (thread 63)");
-  expect_fault("_Z12k_misalignedPKiPi", 32, "misaligned global load of 4 bytes");
-  expect_fault("_Z6k_spinPViPi", 32, "instruction budget of 2000000 warp instructions");
-  expect_fault("_Z10k_deadlockPi", 64, "deadlock");
-  expect_fault("_Z10k_deadlockPi", 64, "warp 0 at barrier 1");
+  for (int v = 0; v < 2; v++) {
+    const char *fx = v ? "faults70" : "faults";
+    expect_fault(fx, "_Z5k_oobPi", 64, "outside every allocation");
+    expect_fault(fx, "_Z5k_oobPi", 64, "lane 31 (thread 63)");
+    expect_fault(fx, "_Z12k_misalignedPKiPi", 32, "misaligned global load of 4 bytes");
+    expect_fault(fx, "_Z6k_spinPViPi", 32, "instruction budget of 2000000 warp instructions");
+    expect_fault(fx, "_Z10k_deadlockPi", 64, "deadlock");
+    expect_fault(fx, "_Z10k_deadlockPi", 64, "warp 0 at barrier 1");
+  }
 }
 
 /* edits the isa listing (first occurrence of from -> to) and expects the load to fail with msg */
@@ -258,6 +273,7 @@ static void test_bad_input(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_isa_families),
+      cmocka_unit_test(test_isa_families_sm70),
       cmocka_unit_test(test_trace_reads_back),
       cmocka_unit_test(test_faults),
       cmocka_unit_test(test_bad_input),

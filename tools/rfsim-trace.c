@@ -33,6 +33,8 @@ static void usage(FILE *f) {
           "                  separated (default: all); the others still run\n"
           "  -budget N       stop a launch after N warp instructions (default 2000000000)\n"
           "  -config FILE    the device the program sees (SMs, limits) from an rfsim config\n"
+          "  -sm N           run the program's sm_N code (61 or 70; default: sm_61's if it has\n"
+          "                  it, else sm_70's)\n"
           "  -cuobjdump PATH CUDA 11.8's cuobjdump (default /usr/bin/cuobjdump)\n");
 }
 
@@ -82,7 +84,7 @@ static int read_stats(const char *dir, long *kernels, unsigned long long *insts,
 
 int main(int argc, char **argv) {
   const char *out = "traces", *kernels = NULL, *budget = "2000000000", *config = NULL;
-  const char *cuobjdump = "/usr/bin/cuobjdump";
+  const char *cuobjdump = "/usr/bin/cuobjdump", *sm = NULL;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i += 2) {
     const char *a = argv[i];
@@ -103,6 +105,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-kernels")) kernels = v;
     else if (!strcmp(a, "-config")) config = v;
     else if (!strcmp(a, "-cuobjdump")) cuobjdump = v;
+    else if (!strcmp(a, "-sm")) {
+      int n = atoi(v);
+      if (!((n >= 50 && n <= 62) || (n >= 70 && n <= 72)) || strspn(v, "0123456789") != strlen(v)) {
+        fprintf(stderr, "rfsim-trace: -sm: expected an architecture 50-62 or 70-72, found '%s'\n", v);
+        return 2;
+      }
+      sm = v;
+    }
     else if (!strcmp(a, "-budget")) {
       char *e;
       errno = 0;
@@ -165,6 +175,8 @@ int main(int argc, char **argv) {
   setenv("RFSIM_TRACE_DIR", o.tmp, 1);
   setenv("RFSIM_TRACE_BUDGET", budget, 1);
   setenv("RFSIM_CUOBJDUMP", cuobjdump, 1);
+  if (sm) setenv("RFSIM_TRACE_SM", sm, 1);
+  else unsetenv("RFSIM_TRACE_SM");
   if (kernels) setenv("RFSIM_TRACE_KERNELS", kernels, 1);
   else unsetenv("RFSIM_TRACE_KERNELS");
   if (*device) setenv("RFSIM_DEVICE", device, 1);

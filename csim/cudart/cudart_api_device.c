@@ -107,8 +107,9 @@ API cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int device) {
   p->maxGridSize[1] = p->maxGridSize[2] = 65535;
   p->clockRate = v->clock_khz;
   p->totalConstMem = 65536;
-  p->major = 6; /* the code the interpreter runs */
-  p->minor = 1;
+  int sm = cudart()->run_sm ? cudart()->run_sm : cudart()->want_sm ? cudart()->want_sm : 61;
+  p->major = sm / 10; /* the code the interpreter runs */
+  p->minor = sm % 10;
   p->textureAlignment = 512;
   p->multiProcessorCount = v->sms;
   p->unifiedAddressing = 1;

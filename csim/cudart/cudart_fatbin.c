@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../sass/sass_elf.h"
+#include "../sass/sass_isa.h"
 #include "cudart_state.h"
 
 extern char **environ;
@@ -79,11 +80,13 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
-/* the cubin for a Maxwell/Pascal target: name "<x>.<n>.sm_5x|6x.cubin" */
-static int is_pascal_cubin(const char *name) {
+/* the architecture of a cubin named "<x>.<n>.sm_NN.cubin", 0 if the interpreter does not run it */
+static int cubin_sm(const char *name) {
   const char *s = strstr(name, ".sm_");
   size_t n = strlen(name);
-  return s && n > 6 && !strcmp(name + n - 6, ".cubin") && (s[4] == '5' || s[4] == '6');
+  if (!s || n < 6 || strcmp(name + n - 6, ".cubin")) return 0;
+  int sm = atoi(s + 4);
+  return sass_isa_supported(sm) ? sm : 0;
 }
 
 static int load_cubin(const char *dir, const char *name, const char *cuobjdump, sass_devmem *mem,
@@ -105,8 +108,27 @@ static int load_cubin(const char *dir, const char *name, const char *cuobjdump, 
   return rc;
 }
 
-int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, sass_devmem *mem,
-                          sass_module **mods, int *nmods, rf_diag *d) {
+/* The architecture to run from a fatbin's cubins: `want` if given (rfsim-trace -sm), else
+ * Pascal's when there is one, else Volta's. */
+static int choose_sm(const char *dir, int want) {
+  int best = 0;
+  DIR *dp = opendir(dir);
+  struct dirent *e;
+  while (dp && (e = readdir(dp))) {
+    int sm = cubin_sm(e->d_name);
+    if (!sm) continue;
+    if (want) {
+      if (sm == want) best = sm;
+    } else if (!best || (sm < 70) > (best < 70) || ((sm < 70) == (best < 70) && sm > best)) {
+      best = sm;
+    }
+  }
+  if (dp) closedir(dp);
+  return best;
+}
+
+int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, int want_sm,
+                          sass_devmem *mem, sass_module **mods, int *nmods, rf_diag *d) {
   const uint8_t *h = fatbin;
   if (sass_le32(h) != CUDART_FATBIN_MAGIC)
     return rf_fail(d, "registered device code is not a fatbin (magic 0x%08x)", sass_le32(h));
@@ -122,13 +144,13 @@ int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, sass_devmem
   if (rc == 0) rc = run_tool(argv, dir, NULL, d);
   *mods = NULL;
   *nmods = 0;
-  int other_arch = 0;
+  int other_arch = 0, sm = rc == 0 ? choose_sm(dir, want_sm) : 0;
   DIR *dp = rc == 0 ? opendir(dir) : NULL;
   struct dirent *e;
   while (rc == 0 && dp && (e = readdir(dp))) {
     size_t n = strlen(e->d_name);
     if (n < 6 || strcmp(e->d_name + n - 6, ".cubin")) continue;
-    if (!is_pascal_cubin(e->d_name)) {
+    if (cubin_sm(e->d_name) != sm || !sm) {
       other_arch = 1;
       continue;
     }
@@ -144,17 +166,22 @@ int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, sass_devmem
   }
   if (dp) closedir(dp);
   remove_tree(dir);
-  if (rc == 0 && !*nmods)
-    rc = rf_fail(d, "the program has no Maxwell/Pascal SASS%s: build it with nvcc -arch=sm_61",
-                 other_arch ? " (only code for other architectures)" : "");
+  if (rc == 0 && !*nmods && want_sm)
+    rc = rf_fail(d, "the program has no sm_%d code: build it with nvcc -arch=sm_%d", want_sm,
+                 want_sm);
+  else if (rc == 0 && !*nmods)
+    rc = rf_fail(d, "the program has no code for sm_50-62 or sm_70-72%s: build it with nvcc "
+                 "-arch=sm_61 or -arch=sm_70", other_arch ? " (only other architectures)" : "");
   return rc;
 }
 
 int cudart_fatbin_load(cudart_state *s, int i, rf_diag *d) {
   cudart_fatbin *fb = &s->fatbins[i];
   if (fb->loaded) return 0;
-  if (cudart_fatbin_modules(fb->data, s->cuobjdump, &s->mem, &fb->mods, &fb->nmods, d) < 0)
+  if (cudart_fatbin_modules(fb->data, s->cuobjdump, s->want_sm, &s->mem, &fb->mods, &fb->nmods,
+                            d) < 0)
     return -1;
   fb->loaded = 1;
+  if (fb->nmods) s->run_sm = fb->mods[0].sm;
   return 0;
 }

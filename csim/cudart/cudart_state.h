@@ -56,6 +56,8 @@ typedef struct cudart_state {
   int cfg_depth;          /* pushed launch configurations not yet popped */
   cudaError_t last_error;
   const char *cuobjdump;
+  int want_sm;            /* RFSIM_TRACE_SM: the architecture to run, 0 to choose */
+  int run_sm;             /* the architecture of the code loaded (device properties) */
   /* tracing (set by rfsim-trace through the environment; off when RFSIM_TRACE_DIR is unset) */
   const char *trace_dir;
   const char *kernel_filter; /* launch numbers and names to trace; NULL: all */
@@ -73,9 +75,10 @@ _Noreturn void cudart_die(const char *fmt, ...) __attribute__((format(printf, 1,
 
 /* The modules of fatbin i, decoded on first use. */
 int cudart_fatbin_load(cudart_state *s, int i, rf_diag *d);
-/* Extracts the sm_5x/6x cubins of a fatbin with cuobjdump and their SASS listings. */
-int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, sass_devmem *mem,
-                          sass_module **mods, int *nmods, rf_diag *d);
+/* Extracts a fatbin's cubins for one architecture with cuobjdump (want_sm, or Pascal's if
+ * there, else Volta's) and loads them with their SASS listings. */
+int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, int want_sm,
+                          sass_devmem *mem, sass_module **mods, int *nmods, rf_diag *d);
 
 /* The module and kernel of a kernel's host stub (its fatbin loaded on first use); -1 if func
  * is no registered kernel. */

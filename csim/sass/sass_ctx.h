@@ -17,6 +17,7 @@
 #define SASS_STACK_MAX 64
 #define SASS_BARRIERS 16
 #define SASS_CBANKS 18
+#define SASS_CBARRIERS 16
 
 /* reconvergence stack entry kinds (Pascal's CRS stack) */
 enum { SS_SYNC, SS_DIV, SS_BRK, SS_CONT, SS_CALL };
@@ -49,6 +50,14 @@ typedef struct sass_warp {
   uint8_t b2r_kind;
   int id;
   sass_wtrace tr;
+  /* sm_70 on (independent thread scheduling, sass_its.c): each lane has its own PC; lanes meet
+   * at convergence barriers (BSSY/BSYNC), WARPSYNC and the CTA barrier */
+  uint32_t lpc[SASS_WARP];
+  uint32_t cbar[SASS_CBARRIERS];       /* B0-B15: the lanes a BSYNC Bn waits for */
+  uint32_t wait_bsync[SASS_CBARRIERS]; /* lanes waiting at BSYNC Bn */
+  uint32_t wait_ws;                    /* lanes waiting at WARPSYNC, each for ws_mask[lane] */
+  uint32_t ws_mask[SASS_WARP];
+  uint32_t wait_bar;                   /* lanes waiting at the CTA barrier `bar` */
 } sass_warp;
 
 struct sass_kernel;
@@ -65,6 +74,7 @@ typedef struct sass_cta {
   uint32_t bar_arrived[SASS_BARRIERS], bar_expected[SASS_BARRIERS];
   uint32_t bar_count[SASS_BARRIERS], bar_threads[SASS_BARRIERS]; /* BAR.RED reductions */
   uint8_t bar_kind[SASS_BARRIERS];
+  uint8_t bar_started[SASS_BARRIERS]; /* lanes have arrived since the last release */
 } sass_cta;
 
 /* what a launch writes to the trace, and how (sass_trace.c) */
@@ -80,6 +90,7 @@ typedef struct sass_grid {
   sass_devmem *mem;
   uint64_t budget, executed;    /* warp instructions */
   sass_sink *sink;
+  int its;                      /* per-lane PCs (sm_70 on) */
 } sass_grid;
 
 typedef struct sass_ctx {

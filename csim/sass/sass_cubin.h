@@ -16,6 +16,8 @@
 #define SASS_R_ABS32_HI_32 0x2c
 #define SASS_R_ABS32_LO_20 0x2d /* ...or a 20-bit immediate */
 #define SASS_R_ABS32_HI_20 0x2e
+#define SASS_R_ABS32_LO_32_V 0x38 /* the same in sm_70's 128-bit encoding */
+#define SASS_R_ABS32_HI_32_V 0x39
 
 typedef struct sass_reloc {
   uint64_t offset; /* in the kernel's code */

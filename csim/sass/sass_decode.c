@@ -17,6 +17,7 @@ static const char *const sreg_names[SR_COUNT] = {
     [SR_VIRTID] = "SR_VIRTID",     [SR_SMEMSZ] = "SR_SMEMSZ",   [SR_TID] = "SR_TID",
     [SR_WARPID] = "SR_WARPID",     [SR_NSMID] = "SR_NSMID",     [SR_VIRTCFG] = "SR_VIRTCFG",
     [SR_GLOBALTIMERLO] = "SR_GLOBALTIMERLO", [SR_GLOBALTIMERHI] = "SR_GLOBALTIMERHI",
+    [SR_VIRTUALSMID] = "SR_VIRTUALSMID", [SR_Z] = "SRZ",
 };
 
 const char *sass_mod(const sass_inst *in, int i) {
@@ -168,7 +169,13 @@ static int parse_operand(char *s, sass_opnd *o) {
     o->kind = SO_MEM;
     return reg_plus_off(s + 1, &o->reg, &o->ival);
   }
-  if (!strncmp(s, "SR_", 3)) {
+  if (s[0] == 'B' && isdigit((unsigned char)s[1]) &&
+      (!s[2] || (isdigit((unsigned char)s[2]) && !s[3]))) {
+    o->kind = SO_CBAR;
+    o->ival = atoi(s + 1);
+    return 0;
+  }
+  if (!strncmp(s, "SR_", 3) || !strcmp(s, "SRZ")) {
     for (int i = 0; i < SR_COUNT; i++)
       if (sreg_names[i] && !strcmp(s, sreg_names[i])) {
         o->kind = SO_SREG;
@@ -252,6 +259,17 @@ int sass_parse_inst(const char *text, sass_inst *in, rf_diag *d) {
       return rf_fail(d, "expected at most %d operands in '%s'", SASS_MAX_OPS, text);
     memcpy(buf, s, (size_t)(t - s));
     buf[t - s] = 0;
+    /* sm_70's RET writes two operands without a comma: "RET.REL.NODEC R10 0x0" */
+    char *sp = strchr(buf, ' ');
+    if (sp && buf[0] == 'R' && !strchr(buf, '[') && in->nops + 1 < SASS_MAX_OPS) {
+      *sp = 0;
+      if (parse_operand(buf, &in->o[in->nops]) == 0) {
+        in->nops++;
+        memmove(buf, sp + 1, strlen(sp + 1) + 1);
+      } else {
+        *sp = ' ';
+      }
+    }
     if (parse_operand(buf, &in->o[in->nops]) < 0)
       return rf_fail(d, "unsupported operand '%.*s' in '%s'", (int)(t - s), s, text);
     in->nops++;

@@ -25,6 +25,7 @@ enum {
   SO_CC,     /* the condition code register (CSETP's operand) */
   SO_SBSET,  /* DEPBAR's {n,...} or SBn: no effect on values */
   SO_PRALL,  /* PR: all predicates at once (P2R, R2P) */
+  SO_CBAR,   /* B0-B15: a convergence barrier register (sm_70 on), ival its number */
 };
 
 /* operand flags */
@@ -70,6 +71,7 @@ typedef struct sass_inst {
    * others and every memory operand's address register are sources) */
   int16_t tdst;
   uint8_t tnsrc, twidth, is_mem, is_ctrl;
+  uint8_t own_pc; /* the handler sets its lanes' next PCs (sm_70 control flow) */
   uint8_t tsrc[SASS_TRACE_MAX_SRC];
 } sass_inst;
 
@@ -78,7 +80,7 @@ enum {
   SR_LANEID, SR_TID_X, SR_TID_Y, SR_TID_Z, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NTID,
   SR_EQMASK, SR_LTMASK, SR_LEMASK, SR_GTMASK, SR_GEMASK, SR_CLOCKLO, SR_CLOCKHI, SR_VIRTID,
   SR_SMEMSZ, SR_TID, SR_WARPID, SR_NSMID, SR_VIRTCFG, SR_GLOBALTIMERLO, SR_GLOBALTIMERHI,
-  SR_COUNT
+  SR_VIRTUALSMID, SR_Z, SR_COUNT
 };
 
 #endif

@@ -38,7 +38,8 @@ int sass_take_of(sass_prep *p, const char *const *names, int n, int dflt);
 int sass_bad(sass_prep *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Checks the operand count and kinds against spec: one word per operand listing the kinds it
  * may be (r register, p predicate, c constant, i immediate, m memory, s special register,
- * C condition code, b scoreboard set); a word starting with '?' and the rest are optional,
+ * C condition code, b scoreboard set, A all predicates, B convergence barrier); a word
+ * starting with '?' and the rest are optional,
  * e.g. "p p r rci ?p". */
 int sass_shape(sass_prep *p, const char *spec);
 /* The registers an operand occupies (for bounds checks), set by prepare steps for pairs and
@@ -56,5 +57,6 @@ static inline uint32_t sass_bop(int bop, uint32_t a, uint32_t b) {
 }
 
 extern const sass_op_def sass_ops_sm61[];
+extern const sass_op_def sass_ops_sm70[];
 
 #endif

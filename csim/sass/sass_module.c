@@ -39,7 +39,7 @@ static int relocate(sass_module *m, sass_kernel *k, rf_diag *d) {
   for (int r = 0; r < ki->nrel; r++) {
     const sass_reloc *rel = &ki->rel[r];
     const sass_elf_sym *sym = &m->cb.elf.sym[rel->sym];
-    uint32_t slot = (uint32_t)(rel->offset / 8);
+    uint32_t slot = (uint32_t)(rel->offset >> k->pc_shift);
     sass_inst *in = slot < k->nslots ? &k->code[slot] : NULL;
     sass_opnd *o = in && in->valid ? reloc_target(in) : NULL;
     if (!o || sym->shndx >= m->cb.elf.nsec || !m->sec_addr[sym->shndx])
@@ -47,8 +47,12 @@ static int relocate(sass_module *m, sass_kernel *k, rf_diag *d) {
                      m->path, ki->name, rel->type, sym->name, (unsigned long long)rel->offset);
     uint64_t addr = m->sec_addr[sym->shndx] + sym->value;
     switch (rel->type) {
-    case SASS_R_ABS32_LO_32: case SASS_R_ABS32_LO_20: o->ival = (uint32_t)addr; break;
-    case SASS_R_ABS32_HI_32: case SASS_R_ABS32_HI_20: o->ival = (uint32_t)(addr >> 32); break;
+    case SASS_R_ABS32_LO_32: case SASS_R_ABS32_LO_20: case SASS_R_ABS32_LO_32_V:
+      o->ival = (uint32_t)addr;
+      break;
+    case SASS_R_ABS32_HI_32: case SASS_R_ABS32_HI_20: case SASS_R_ABS32_HI_32_V:
+      o->ival = (uint32_t)(addr >> 32);
+      break;
     default:
       return rf_fail(d, "%s: kernel %s: unsupported relocation type 0x%x (%s at 0x%llx)", m->path,
                      ki->name, rel->type, sym->name, (unsigned long long)rel->offset);
@@ -64,15 +68,17 @@ static int decode_kernel(sass_module *m, sass_kernel *k, const sass_listing *l, 
   const sass_kinfo *ki = k->info;
   const sass_func_listing *f = sass_listing_find(l, ki->name);
   if (!f) return rf_fail(d, "%s: kernel %s is not in the SASS listing %s", m->path, ki->name, l->path);
-  k->nslots = ki->code_bytes / 8;
+  k->pc_shift = m->sm >= 70 ? 4 : 3;
+  uint32_t isize = 1u << k->pc_shift;
+  k->nslots = ki->code_bytes >> k->pc_shift;
   k->code = rf_calloc(k->nslots ? k->nslots : 1, sizeof *k->code, d);
   if (!k->code) return -1;
   for (int i = 0; i < f->n; i++) {
     const sass_line *ln = &f->lines[i];
-    if (ln->pc % 8 || ln->pc / 8 >= k->nslots || is_control_slot(m->sm, ln->pc))
+    if (ln->pc % isize || ln->pc >> k->pc_shift >= k->nslots || is_control_slot(m->sm, ln->pc))
       return rf_fail_at(d, l->path, ln->src_line, "kernel %s: instruction at 0x%x is outside its "
                         "%u bytes of code or on a control word", ki->name, ln->pc, ki->code_bytes);
-    sass_inst *in = &k->code[ln->pc / 8];
+    sass_inst *in = &k->code[ln->pc >> k->pc_shift];
     in->pc = ln->pc;
     char msg[RF_DIAG_MSG_MAX];
     rf_diag dd;
@@ -88,7 +94,7 @@ static int decode_kernel(sass_module *m, sass_kernel *k, const sass_listing *l, 
     /* a target printed on a bundle's control word means the first instruction after it */
     if (is_control_slot(m->sm, (uint32_t)in->k)) in->k += 8;
     uint32_t t = (uint32_t)in->k;
-    if (t / 8 >= k->nslots || !k->code[t / 8].valid)
+    if (t % isize || t >> k->pc_shift >= k->nslots || !k->code[t >> k->pc_shift].valid)
       return rf_fail(d, "%s: kernel %s: %s at 0x%x targets 0x%x, which holds no instruction",
                      m->path, ki->name, in->opcode, in->pc, t);
   }

@@ -16,8 +16,10 @@
 
 typedef struct sass_kernel {
   const sass_kinfo *info;
-  sass_inst *code;  /* one slot per 8 bytes of code; control words and padding are not valid */
+  sass_inst *code;  /* one slot per instruction size of code (8 bytes on sm_5x/6x, 16 from
+                     * sm_70); control words and padding are not valid */
   uint32_t nslots;
+  uint8_t pc_shift; /* log2 of the instruction size */
   const uint8_t *const2; /* the kernel's compiler constants (bank 2), or NULL */
   uint32_t const2_bytes;
   uint32_t local_bytes;  /* per thread: frame and call stack */

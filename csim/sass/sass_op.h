@@ -97,7 +97,31 @@ int sass_prep_vote(sass_prep *p);
 int sass_prep_shfl(sass_prep *p);
 int sass_prep_s2r(sass_prep *p);
 
+/* sm_70 (sass_op_int70.c, sass_op_float70.c, sass_op_ctrl70.c) */
+int sass_prep_iadd3_70(sass_prep *p);
+int sass_prep_imad(sass_prep *p);
+int sass_prep_isetp70(sass_prep *p);
+int sass_prep_lea70(sass_prep *p);
+int sass_prep_shf70(sass_prep *p);
+int sass_prep_unary70(sass_prep *p); /* IABS, BREV, BMSK, SGXT */
+int sass_prep_plop3(sass_prep *p);
+int sass_prep_fsel(sass_prep *p);
+int sass_prep_frnd(sass_prep *p);
+int sass_prep_dsetp70(sass_prep *p);
+int sass_prep_bra70(sass_prep *p);
+int sass_prep_bssy(sass_prep *p);
+int sass_prep_bsync(sass_prep *p); /* BSYNC, BREAK */
+int sass_prep_bmov(sass_prep *p);
+int sass_prep_warpsync(sass_prep *p);
+int sass_prep_call70(sass_prep *p);
+int sass_prep_ret70(sass_prep *p);
+int sass_prep_exit70(sass_prep *p);
+int sass_prep_bar70(sass_prep *p);
+
 /* shared by handlers: the active lanes' reconvergence bookkeeping after lanes leave */
 void sass_simt_unwind(sass_warp *w);
+/* barriers (sass_op_ctrl.c): the arriving lanes' part (id, count, reduction) and the warp's */
+int sass_bar_lanes(sass_ctx *x, const sass_inst *in, uint32_t m, uint32_t *id);
+void sass_bar_warp_arrives(sass_ctx *x, uint32_t id);
 
 #endif

@@ -59,8 +59,40 @@ static int ex_atom(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
+/* ATOMG (sm_70) writes a predicate before its destination: whether the operation took effect,
+ * always for all but CAS, where it is whether the compare matched. It is moved out of the
+ * operand list (in->e: its predicate, SASS_PT for none) so the forms share one handler. */
+static int ex_atomg(sass_ctx *x, const sass_inst *in, uint32_t m) {
+  uint32_t ok = m;
+  if (in->a == A_CAS) {
+    ok = 0;
+    SASS_FOR_LANES(m, l) {
+      uint64_t a = sass_lane_addr(x, in, &in->o[1], l);
+      uint8_t *p = sass_access(x, in, 0, a, (unsigned)in->k, l, 0);
+      if (!p) return -1;
+      uint64_t cur = 0, cmp = in->k == 8 ? sass_src64(x, &in->o[2], l) : sass_src(x, &in->o[2], l);
+      memcpy(&cur, p, (size_t)in->k);
+      if (cur == cmp) ok |= 1u << l;
+    }
+  }
+  if (ex_atom(x, in, m) < 0) return -1;
+  sass_setp(x->w, in->e, ok, m);
+  return 0;
+}
+
 int sass_prep_atom(sass_prep *p) {
   sass_inst *in = p->in;
+  int atomg = !strcmp(in->mtext, "ATOMG");
+  in->e = SASS_PT;
+  if (atomg) {
+    if (!in->nops || in->o[0].kind != SO_PRED) return sass_bad(p, "expected a predicate first");
+    in->e = (uint8_t)in->o[0].reg;
+    memmove(&in->o[0], &in->o[1], (size_t)(in->nops - 1) * sizeof in->o[0]);
+    in->nops--;
+  }
+  static const char *const order[] = {"SYS", "GPU", "CTA", "STRONG", "WEAK"};
+  while (sass_take_of(p, order, 5, -1) >= 0) {
+  }
   int red = !strcmp(in->mtext, "RED"), shared = !strcmp(in->mtext, "ATOMS");
   static const char *const ops[] = {"ADD", "MIN", "MAX", "INC", "DEC",
                                     "AND", "OR",  "XOR", "EXCH", "CAS"};
@@ -85,6 +117,6 @@ int sass_prep_atom(sass_prep *p) {
     for (int i = 0; i < in->nops; i++)
       if (i != addr_op && in->o[i].kind == SO_REG) sass_reg_span(p, i, 2);
   in->k = wide ? 8 : 4;
-  in->exec = ex_atom;
+  in->exec = atomg && in->e != SASS_PT ? ex_atomg : ex_atom;
   return 0;
 }

@@ -21,9 +21,12 @@ static uint32_t val(sass_ctx *x, const sass_opnd *o, int l) {
   return (o->flags & SOF_INV) ? ~v : v;
 }
 
+static int ex_lop3(sass_ctx *x, const sass_inst *in, uint32_t m);
+
 /* the predicate output of the logic instructions, and the register result */
 static void logic_out(sass_ctx *x, const sass_inst *in, uint32_t m, int d, const uint32_t *r) {
   uint32_t t = 0;
+  if (in->exec == ex_lop3) t = sass_pred(x->w, in->e & 7, in->e & 8); /* sm_70's OR-ed predicate */
   sass_ccacc cc = {0};
   SASS_FOR_LANES(m, l) {
     sass_wr(x, in->o[d].reg, l, r[l]);
@@ -91,12 +94,21 @@ static int ex_lop3(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
+/* sm_70 adds a last predicate operand, always !PT in nvcc's code; taken as OR-ed into the
+ * predicate result (with !PT, the result is the value's test alone) */
 int sass_prep_lop3(sass_prep *p) {
   p->cc_ok = 1;
   sass_inst *in = p->in;
   take_pred_mode(p);
-  if (sass_shape(p, (in->f & F_PDST) ? "p r r rci r i" : "r r rci r i") < 0) return -1;
+  if (sass_shape(p, (in->f & F_PDST) ? "p r r rci r i ?p" : "r r rci r i ?p") < 0) return -1;
   if (!sass_take(p, "LUT")) return sass_bad(p, "expected .LUT");
+  if (in->o[in->nops - 1].kind == SO_PRED) {
+    in->e = (uint8_t)(in->o[in->nops - 1].reg | ((in->o[in->nops - 1].flags & SOF_NOT) ? 8 : 0));
+    in->nops--;
+  } else {
+    in->e = SASS_PT | 8; /* !PT */
+  }
+  if (in->o[in->nops - 1].kind != SO_IMM) return sass_bad(p, "expected the LUT immediate");
   in->k = (int32_t)in->o[in->nops - 1].ival & 0xff;
   in->nops--;
   in->exec = ex_lop3;
@@ -336,8 +348,10 @@ static int prep_video_types(sass_prep *p) {
   return 0;
 }
 
+/* sm_70 writes __sad as a plain VABSDIFF d, a, b, c: signed words, c added */
 int sass_prep_vabsdiff(sass_prep *p) {
   if (sass_shape(p, "r r rci r") < 0 || prep_video_types(p) < 0) return -1;
+  if (p->sm >= 70 && p->in->nmods == 0) p->in->f |= F_SA | F_SB | F_ACC;
   p->in->exec = ex_vabsdiff;
   return 0;
 }

@@ -14,10 +14,28 @@ static int type_bits(int t) {
 }
 static int type_signed(int t) { return t == T_S8 || t == T_S16 || t == T_S32 || t == T_S64; }
 
-/* The destination type then the source type, as the listing writes them (F2F.F32.F64). */
+static int is_float_type(int t) { return t >= T_F16; }
+
+/* The destination type then the source type, as sm_5x/6x listings write them (F2F.F32.F64).
+ * From sm_70 F2I and I2F write only the types that are not the default (S32 and F32), so which
+ * is which follows from the kind of instruction (float_dst: I2F). */
 static int take_types(sass_prep *p, int *dst, int *src) {
-  *dst = sass_take_of(p, type_names, T_NTYPES, -1);
-  *src = sass_take_of(p, type_names, T_NTYPES, -1);
+  const char *mn = p->in->mtext;
+  if (p->sm >= 70 && (!strcmp(mn, "F2I") || !strcmp(mn, "I2F"))) {
+    int float_dst = mn[0] == 'I', t1 = sass_take_of(p, type_names, T_NTYPES, -1);
+    int t2 = t1 < 0 ? -1 : sass_take_of(p, type_names, T_NTYPES, -1);
+    *dst = float_dst ? T_F32 : T_S32;
+    *src = float_dst ? T_S32 : T_F32;
+    for (int i = 0; i < 2; i++) {
+      int t = i ? t2 : t1;
+      if (t < 0) continue;
+      if (is_float_type(t) == float_dst) *dst = t;
+      else *src = t;
+    }
+  } else {
+    *dst = sass_take_of(p, type_names, T_NTYPES, -1);
+    *src = sass_take_of(p, type_names, T_NTYPES, -1);
+  }
   if (*dst < 0 || *src < 0) return sass_bad(p, "expected a destination and a source type");
   if (type_bits(*dst) == 64) sass_reg_span(p, 0, 2);
   if (type_bits(*src) == 64 && p->in->o[1].kind == SO_REG) sass_reg_span(p, 1, 2);
@@ -135,6 +153,7 @@ int sass_prep_f2i(sass_prep *p) {
   p->in->b = (uint8_t)dst;
   p->in->c = (uint8_t)src;
   p->in->f = sass_take(p, "FTZ") ? F_FTZ : 0;
+  sass_take(p, "NTZ"); /* NaN to zero: what every conversion here does (PTX cvt) */
   p->in->exec = ex_f2i;
   return 0;
 }

@@ -181,14 +181,15 @@ int sass_prep_nop(sass_prep *p) {
 /* BAR.SYNC id[, threads]; BAR.ARV id, threads; BAR.RED.POPC|AND|OR id[, threads], P. The warp
  * arrives (once, whichever of its lanes execute it); the run loop releases the barrier's warps
  * when the expected number has arrived: the threads given, else every warp not yet exited. */
+/* The barrier instruction's part, shared by both architectures: the barrier id and expected
+ * count, the reduction of the arriving lanes' predicate. The warp's arrival (once per warp, when
+ * it and, from sm_70, all its live lanes have executed it) is sass_bar_warp_arrives. */
 enum { BK_SYNC, BK_ARV, BK_POPC, BK_AND, BK_OR };
-static int ex_bar(sass_ctx *x, const sass_inst *in, uint32_t m) {
-  sass_warp *w = x->w;
+int sass_bar_lanes(sass_ctx *x, const sass_inst *in, uint32_t m, uint32_t *id) {
   sass_cta *c = x->c;
-  if (!m) return 0;
-  uint32_t id = sass_src(x, &in->o[0], 0);
-  if (id >= SASS_BARRIERS)
-    return sass_fault(x, in, -1, "barrier id %u beyond the %d barriers", id, SASS_BARRIERS);
+  *id = sass_src(x, &in->o[0], 0);
+  if (*id >= SASS_BARRIERS)
+    return sass_fault(x, in, -1, "barrier id %u beyond the %d barriers", *id, SASS_BARRIERS);
   uint32_t expected = 0;
   if (in->b) {
     uint32_t threads = sass_src(x, &in->o[1], 0);
@@ -196,26 +197,39 @@ static int ex_bar(sass_ctx *x, const sass_inst *in, uint32_t m) {
       return sass_fault(x, in, -1, "barrier thread count %u is not a multiple of 32", threads);
     expected = threads / SASS_WARP;
   }
-  if (c->bar_arrived[id] == 0) {
-    c->bar_count[id] = c->bar_threads[id] = 0;
-    c->bar_kind[id] = in->a;
-    c->bar_expected[id] = expected; /* 0: every live warp */
+  if (c->bar_arrived[*id] == 0 && !c->bar_started[*id]) {
+    c->bar_count[*id] = c->bar_threads[*id] = 0;
+    c->bar_kind[*id] = in->a;
+    c->bar_expected[*id] = expected; /* 0: every live warp */
+    c->bar_started[*id] = 1;
   }
   if (in->a >= BK_POPC) {
-    uint32_t pred = sass_pred(w, in->o[in->nops - 1].reg, in->o[in->nops - 1].flags & SOF_NOT);
-    c->bar_count[id] += (uint32_t)rf_popcount32(pred & m);
-    c->bar_threads[id] += (uint32_t)rf_popcount32(m);
+    const sass_opnd *p = &in->o[in->nops - 1];
+    c->bar_count[*id] += (uint32_t)rf_popcount32(sass_pred(x->w, p->reg, p->flags & SOF_NOT) & m);
+    c->bar_threads[*id] += (uint32_t)rf_popcount32(m);
   }
-  c->bar_arrived[id]++;
-  if (in->a != BK_ARV) {
-    w->state = SW_BAR;
-    w->bar = (uint8_t)id;
+  return 0;
+}
+
+void sass_bar_warp_arrives(sass_ctx *x, uint32_t id) {
+  x->c->bar_arrived[id]++;
+  if (x->c->bar_kind[id] != BK_ARV) {
+    x->w->state = SW_BAR;
+    x->w->bar = (uint8_t)id;
   }
+}
+
+static int ex_bar(sass_ctx *x, const sass_inst *in, uint32_t m) {
+  uint32_t id;
+  if (!m) return 0;
+  if (sass_bar_lanes(x, in, m, &id) < 0) return -1;
+  sass_bar_warp_arrives(x, id);
   return 0;
 }
 
 int sass_prep_bar(sass_prep *p) {
   sass_inst *in = p->in;
+  sass_take(p, "DEFER_BLOCKING"); /* sm_70: how the warp waits, not whether */
   if (sass_take(p, "SYNC")) in->a = BK_SYNC;
   else if (sass_take(p, "ARV")) in->a = BK_ARV;
   else if (sass_take(p, "RED")) {

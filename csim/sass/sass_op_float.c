@@ -194,7 +194,7 @@ static int ex_fchk(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 int sass_prep_fchk(sass_prep *p) {
   if (sass_shape(p, "p r rci") < 0) return -1;
-  if (!sass_take(p, "DIVIDE")) return sass_bad(p, "expected .DIVIDE");
+  if (!sass_take(p, "DIVIDE") && p->sm < 70) return sass_bad(p, "expected .DIVIDE");
   p->in->exec = ex_fchk;
   return 0;
 }
@@ -238,9 +238,15 @@ int sass_prep_mufu(sass_prep *p) {
   static const char *const ops[] = {"COS", "SIN", "EX2", "LG2", "RCP",
                                     "RSQ", "RCP64H", "RSQ64H", "SQRT"};
   if (sass_shape(p, "r rci") < 0) return -1;
-  float_imms(p);
   int op = sass_take_of(p, ops, 9, -1);
   if (op < 0) return sass_bad(p, "expected a function (.SIN ... .SQRT)");
+  sass_opnd *src = &p->in->o[1];
+  if ((op == MU_RCP64H || op == MU_RSQ64H) && src->kind == SO_IMM &&
+      (src->flags & SOF_FLOATTXT)) { /* a double written as a number: its high word */
+    src->ival = (int64_t)(sass_u64(src->fval) >> 32);
+    src->flags &= (uint16_t)~SOF_FLOATTXT;
+  }
+  float_imms(p);
   p->in->a = (uint8_t)op;
   p->in->f = sass_take(p, "SAT") ? F_SAT : 0;
   p->in->exec = ex_mufu;

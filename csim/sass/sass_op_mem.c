@@ -98,8 +98,14 @@ static int prep_access(sass_prep *p, int data_opnd) {
   static const uint8_t bytes[] = {1, 1, 2, 2, 4, 8, 16};
   int s = sass_take_of(p, sizes, 7, 4);
   in->f = (sass_take(p, "E") ? SASS_F_E : 0) | ((s == 1 || s == 3) ? F_SIGNED : 0);
-  static const char *const cache[] = {"CA", "CG", "CS", "CV", "CI", "LU", "WB", "WT", "U"};
-  sass_take_of(p, cache, 9, 0);
+  /* cache operators and (sm_70) memory order and scope: they change no value here, where one
+   * thread of execution is always ordered */
+  static const char *const cache[] = {"CA", "CG", "CS", "CV", "CI",  "LU",       "WB",
+                                      "WT", "U",  "EF", "EL", "LAST", "CONSTANT"};
+  static const char *const order[] = {"SYS", "GPU", "CTA", "STRONG", "WEAK", "PRIVATE", "MMIO"};
+  sass_take_of(p, cache, 13, 0);
+  while (sass_take_of(p, order, 7, -1) >= 0) {
+  }
   in->a = (uint8_t)space_of(in->mtext);
   if (in->a == SP_GLOBAL && !(in->f & SASS_F_E))
     return sass_bad(p, "32-bit global addresses (no .E) are not supported");
@@ -158,9 +164,11 @@ static int ex_nop(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 /* MEMBAR orders memory; one thread of execution is always ordered */
 int sass_prep_membar(sass_prep *p) {
-  static const char *const scopes[] = {"CTA", "GL", "SYS"};
-  if (sass_shape(p, "") < 0 || sass_take_of(p, scopes, 3, -1) < 0)
-    return sass_bad(p, "expected .CTA, .GL or .SYS");
+  static const char *const scopes[] = {"CTA", "GL", "SYS", "GPU"};
+  sass_take(p, "SC"); /* sm_70: sequentially consistent, or .ALL */
+  sass_take(p, "ALL");
+  if (sass_shape(p, "") < 0 || sass_take_of(p, scopes, 4, -1) < 0)
+    return sass_bad(p, "expected .CTA, .GL, .GPU or .SYS");
   p->in->exec = ex_nop;
   return 0;
 }

@@ -88,6 +88,7 @@ static uint32_t sreg(sass_ctx *x, int id, int l) {
   case SR_WARPID: return (uint32_t)x->w->id;
   case SR_SMEMSZ: return x->c->shared_bytes;
   case SR_NSMID: return 1;
+  case SR_VIRTUALSMID: return 0;
   }
   return 0;
 }
@@ -97,8 +98,23 @@ static int ex_s2r(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
+/* CS2R (sm_70) reads a 64-bit pair: the clock, or zeros (SRZ) */
+static int ex_cs2r(sass_ctx *x, const sass_inst *in, uint32_t m) {
+  uint64_t v = in->o[1].ival == SR_Z ? 0 : x->g->executed;
+  SASS_FOR_LANES(m, l) sass_wr64(x, in->o[0].reg, l, v);
+  return 0;
+}
+
 int sass_prep_s2r(sass_prep *p) {
   if (sass_shape(p, "r s") < 0) return -1;
+  if (p->sm >= 70 && !strcmp(p->in->mtext, "CS2R")) {
+    int sr = (int)p->in->o[1].ival;
+    if (sr != SR_Z && sr != SR_CLOCKLO && sr != SR_GLOBALTIMERLO)
+      return sass_bad(p, "expected SRZ or a 64-bit clock");
+    sass_reg_span(p, 0, 2);
+    p->in->exec = ex_cs2r;
+    return 0;
+  }
   if (p->in->o[1].ival == SR_VIRTCFG || p->in->o[1].ival == SR_NTID)
     return sass_bad(p, "special register not supported");
   p->in->exec = ex_s2r;

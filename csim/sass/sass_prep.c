@@ -46,6 +46,7 @@ static int kind_ok(const sass_opnd *o, char k) {
   case 'C': return o->kind == SO_CC;
   case 'b': return o->kind == SO_SBSET;
   case 'A': return o->kind == SO_PRALL;
+  case 'B': return o->kind == SO_CBAR;
   }
   return 0;
 }
@@ -110,13 +111,16 @@ static const sass_op_def *lookup(const sass_op_def *t, const char *name) {
   return NULL;
 }
 
-int sass_isa_supported(int sm) { return sm >= 50 && sm <= 62; }
+int sass_isa_supported(int sm) { return (sm >= 50 && sm <= 62) || (sm >= 70 && sm <= 72); }
 
 int sass_prepare(sass_inst *in, int sm, int nregs, rf_diag *d) {
-  const sass_op_def *def = sass_isa_supported(sm) ? lookup(sass_ops_sm61, in->mtext) : NULL;
+  const sass_op_def *table = sm >= 70 ? sass_ops_sm70 : sass_ops_sm61;
+  const sass_op_def *def = sass_isa_supported(sm) ? lookup(table, in->mtext) : NULL;
   if (!def)
     return rf_fail(d, "unsupported instruction %s for sm_%d", in->opcode, sm);
   sass_prep p = {.in = in, .sm = sm, .nregs = nregs, .d = d};
+  /* the trace's operands are the listing's, before a prepare step reshapes them */
+  sass_trace_fields(in);
   if (def->prep(&p) < 0) return -1;
   for (int i = 0; i < in->nmods; i++)
     if (!(p.used >> i & 1))
@@ -132,6 +136,5 @@ int sass_prepare(sass_inst *in, int sm, int nregs, rf_diag *d) {
                      r + span - 1, span > 1 ? " (a register group)" : "", nregs);
     in->o[i].bsel &= 0x0f;
   }
-  sass_trace_fields(in);
   return 0;
 }

@@ -7,6 +7,7 @@
 #include "../common/bits.h"
 #include "../tracegen/tg_line.h"
 #include "sass_ctx.h"
+#include "sass_its.h"
 #include "sass_trace.h"
 
 uint32_t sass_cread(sass_ctx *x, int bank, int64_t off, int lane) {
@@ -43,23 +44,31 @@ static uint32_t next_pc(uint32_t pc) {
   return (pc & 31) == 0 ? pc + 8 : pc;
 }
 
+/* One instruction for the warp's active lanes (from sm_70: for the lanes sass_its_pick chose).
+ * Returns 1 if one ran, 0 if the warp cannot run now, -1 on a fault. */
 static int step(sass_ctx *x) {
   sass_warp *w = x->w;
   const struct sass_kernel *k = x->g->k;
-  uint32_t slot = w->pc >> 3;
-  if ((w->pc & 7) || slot >= k->nslots || !k->code[slot].valid)
+  if (x->g->its) {
+    int r = sass_its_pick(x);
+    if (r <= 0) return r;
+  }
+  uint32_t slot = w->pc >> k->pc_shift;
+  if ((w->pc & ((1u << k->pc_shift) - 1)) || slot >= k->nslots || !k->code[slot].valid)
     return sass_fault(x, NULL, -1, "execution reached 0x%x, which holds no instruction", w->pc);
   const sass_inst *in = &k->code[slot];
   if (x->g->budget && x->g->executed >= x->g->budget)
     return sass_fault(x, in, -1, "the instruction budget of %llu warp instructions is spent "
                       "(an endless loop? raise it with -budget)",
                       (unsigned long long)x->g->budget);
-  uint32_t m = w->active & sass_pred(w, in->guard, in->guard_not);
-  w->pc = next_pc(w->pc);
+  uint32_t group = w->active, m = group & sass_pred(w, in->guard, in->guard_not);
+  uint32_t next = x->g->its ? w->pc + 16 : next_pc(w->pc);
+  w->pc = next;
   x->g->executed++;
   if (in->exec(x, in, m) < 0 || x->fault) return -1;
-  if (x->g->sink) return sass_trace_inst(x->g->sink, &w->tr, in, m, x->addr, x->d);
-  return 0;
+  if (x->g->its) sass_its_after(x, in, group, next);
+  if (x->g->sink && sass_trace_inst(x->g->sink, &w->tr, in, m, x->addr, x->d) < 0) return -1;
+  return 1;
 }
 
 static uint32_t live_warps(const sass_cta *c) {
@@ -79,12 +88,14 @@ static int release_barriers(sass_cta *c) {
       sass_warp *w = &c->w[i];
       if (w->state != SW_BAR || w->bar != b) continue;
       w->state = SW_RUN;
+      w->wait_bar = 0;
       w->b2r_count = c->bar_count[b];
       w->b2r_threads = c->bar_threads[b];
       w->b2r_kind = c->bar_kind[b];
       resumed++;
     }
     c->bar_arrived[b] = 0;
+    c->bar_started[b] = 0;
   }
   return resumed;
 }
@@ -108,8 +119,11 @@ static int run_cta(sass_ctx *x) {
     for (int i = 0; i < c->nwarps; i++) {
       sass_warp *w = &c->w[i];
       x->w = w;
-      for (int n = 0; n < SASS_SLICE && w->state == SW_RUN; n++, ran = 1)
-        if (step(x) < 0) return -1;
+      for (int n = 0; n < SASS_SLICE && w->state == SW_RUN; n++) {
+        int r = step(x);
+        if (r < 0) return -1;
+        ran |= r;
+      }
     }
     int resumed = release_barriers(c);
     if (live_warps(c) == 0) return 0;
@@ -132,33 +146,44 @@ static void init_warps(sass_cta *c, const sass_grid *g, int nregs) {
     w->lanes = n >= SASS_WARP ? ~0u : (1u << n) - 1;
     w->active = w->lanes;
     w->p[SASS_PT] = ~0u;
-    w->pc = 8; /* the code starts with a control word (sm_5x/6x) */
+    w->pc = g->its ? 0 : 8; /* sm_5x/6x: the code starts with a control word */
     w->id = i;
   }
   memset(c->bar_arrived, 0, sizeof c->bar_arrived);
+  memset(c->bar_started, 0, sizeof c->bar_started);
 }
 
-/* constant bank 0 as the driver fills it on sm_5x/6x (the offsets nvcc's code reads): the
- * generic addresses of the shared and local windows (low words at 0x0 and 0x4, high words at
- * 0x100 and 0x104), block and grid sizes, the initial stack pointer (each thread's local memory
- * size; the stack grows down), the dynamic shared size, then the parameters */
+/* Constant bank 0 as the driver fills it, at the offsets nvcc's code reads: the block and grid
+ * sizes, the generic addresses of the shared and local windows, the initial stack pointer (each
+ * thread's local memory size: the stack grows down), the dynamic shared size, then the
+ * parameters. The layout moved with sm_70. */
+typedef struct cbank0_layout {
+  uint16_t ntid, nctaid, shared_lo, shared_hi, local_lo, local_hi, stack, dyn_shared, retries;
+} cbank0_layout;
+static const cbank0_layout layout_sm5x = {0x8, 0x14, 0x0, 0x100, 0x4, 0x104, 0x20, 0xfc, 0x10c};
+static const cbank0_layout layout_sm70 = {0x0, 0xc, 0x18, 0x1c, 0x20, 0x24, 0x28, 0x2c, 0};
+
+static void put32(uint8_t *b, uint32_t off, uint32_t v) { memcpy(b + off, &v, 4); }
+
 static int build_cbank0(uint8_t *b, uint32_t bytes, const sass_launch *L, const sass_kernel *k,
-                        rf_diag *d) {
+                        int sm, rf_diag *d) {
   const sass_kinfo *ki = k->info;
   if (L->params_bytes != ki->param_bytes)
     return rf_fail(d, "kernel %s: launched with %u bytes of parameters, expected %u", ki->name,
                    L->params_bytes, ki->param_bytes);
-  uint32_t v[] = {L->block[0], L->block[1], L->block[2], L->grid[0], L->grid[1], L->grid[2],
-                  k->local_bytes};
+  const cbank0_layout *y = sm >= 70 ? &layout_sm70 : &layout_sm5x;
   memset(b, 0, bytes);
-  memcpy(b + 0x8, v, sizeof v);
-  uint32_t win[4] = {(uint32_t)SASS_SHARED_WINDOW, (uint32_t)SASS_LOCAL_WINDOW,
-                     (uint32_t)(SASS_SHARED_WINDOW >> 32), (uint32_t)(SASS_LOCAL_WINDOW >> 32)};
-  memcpy(b + 0x0, win, 8);
-  memcpy(b + 0x100, win + 2, 8);
-  memcpy(b + 0xfc, &L->dyn_shared, 4);
-  uint32_t clock_retries = 16;
-  memcpy(b + 0x10c, &clock_retries, 4);
+  for (int i = 0; i < 3; i++) {
+    put32(b, y->ntid + 4u * (unsigned)i, L->block[i]);
+    put32(b, y->nctaid + 4u * (unsigned)i, L->grid[i]);
+  }
+  put32(b, y->shared_lo, (uint32_t)SASS_SHARED_WINDOW);
+  put32(b, y->shared_hi, (uint32_t)(SASS_SHARED_WINDOW >> 32));
+  put32(b, y->local_lo, (uint32_t)SASS_LOCAL_WINDOW);
+  put32(b, y->local_hi, (uint32_t)(SASS_LOCAL_WINDOW >> 32));
+  put32(b, y->stack, k->local_bytes);
+  put32(b, y->dyn_shared, L->dyn_shared);
+  if (y->retries) put32(b, y->retries, 16); /* clock64's re-reads of a changing high word */
   if (L->params_bytes) memcpy(b + ki->param_base, L->params, L->params_bytes);
   return 0;
 }
@@ -184,7 +209,8 @@ static int check_launch(const sass_launch *L, const sass_kernel *k, uint64_t *ct
 int sass_run(const sass_module *m, int kernel, const sass_launch *L, sass_devmem *mem,
              sass_run_stats *st, rf_diag *d) {
   const sass_kernel *k = &m->k[kernel];
-  sass_grid g = {.mod = m, .k = k, .dyn_shared = L->dyn_shared, .mem = mem, .budget = L->budget};
+  sass_grid g = {.mod = m, .k = k, .dyn_shared = L->dyn_shared, .mem = mem, .budget = L->budget,
+                 .its = m->sm >= 70};
   uint64_t nctas = 0;
   if (check_launch(L, k, &nctas, &g.nthreads, d) < 0) return -1;
   memcpy(g.grid, L->grid, sizeof g.grid);
@@ -202,7 +228,7 @@ int sass_run(const sass_module *m, int kernel, const sass_launch *L, sass_devmem
   for (int i = 0; rc == 0 && i < c.nwarps; i++)
     if (!(c.w[i].r = calloc((size_t)nregs * SASS_WARP, sizeof *c.w[i].r)))
       rc = rf_fail(d, "out of memory for registers");
-  if (rc == 0) rc = build_cbank0(c0, c0_bytes, L, k, d);
+  if (rc == 0) rc = build_cbank0(c0, c0_bytes, L, k, m->sm, d);
   g.cbank[0] = c0;
   g.cbank_bytes[0] = c0_bytes;
   g.cbank[2] = k->const2;
