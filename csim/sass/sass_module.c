@@ -76,16 +76,17 @@ static int decode_kernel(sass_module *m, sass_kernel *k, const sass_listing *l, 
   for (int i = 0; i < f->n; i++) {
     const sass_line *ln = &f->lines[i];
     if (ln->pc % isize || ln->pc >> k->pc_shift >= k->nslots || is_control_slot(m->sm, ln->pc))
-      return rf_fail_at(d, l->path, ln->src_line, "kernel %s: instruction at 0x%x is outside its "
-                        "%u bytes of code or on a control word", ki->name, ln->pc, ki->code_bytes);
+      return rf_fail_at(d, l->path, ln->src_line, "kernel %s: instruction at 0x%x is outside the "
+                        "%u bytes of code %s gives it (sm_%d), or on a control word", ki->name,
+                        ln->pc, ki->code_bytes, m->path, m->sm);
     sass_inst *in = &k->code[ln->pc >> k->pc_shift];
     in->pc = ln->pc;
     char msg[RF_DIAG_MSG_MAX];
     rf_diag dd;
     if (sass_parse_inst(ln->text, in, &dd) < 0 || sass_prepare(in, m->sm, ki->nregs, &dd) < 0) {
       snprintf(msg, sizeof msg, "%s", dd.msg);
-      return rf_fail_at(d, l->path, ln->src_line, "kernel %s, PC 0x%x, '%s': %s", ki->name,
-                        ln->pc, ln->text, msg);
+      return rf_fail_at(d, l->path, ln->src_line, "kernel %s (sm_%d code of %s), PC 0x%x, '%s': %s",
+                        ki->name, m->sm, m->path, ln->pc, ln->text, msg);
     }
   }
   for (uint32_t s = 0; s < k->nslots; s++) {
