@@ -45,6 +45,11 @@ static void leave(sass_warp *w, uint32_t m) {
 
 static int ex_bra(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;
+  if (in->a) { /* BRA CC.cond: only the lanes whose condition code satisfies cond branch */
+    uint32_t t = 0;
+    SASS_FOR_LANES(m, l) if (sass_cc_holds(w, in->a - 1, l)) t |= 1u << l;
+    m = t;
+  }
   uint32_t stay = w->active & ~m;
   if (!m) return 0;
   if (!stay) {
@@ -56,18 +61,23 @@ static int ex_bra(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
-static int prep_target(sass_prep *p) {
-  if (sass_shape(p, "i") < 0) return -1;
-  if (p->in->o[0].ival < 0 || p->in->o[0].ival % 8 || p->in->o[0].ival > 0x7fffffff)
+/* the target is the last operand (BRA CC.EQ, target has a condition before it) */
+static int prep_target(sass_prep *p, const char *shape) {
+  if (sass_shape(p, shape) < 0) return -1;
+  const sass_opnd *t = &p->in->o[p->in->nops - 1];
+  if (t->ival < 0 || t->ival % 8 || t->ival > 0x7fffffff)
     return sass_bad(p, "expected an 8-byte aligned target address");
-  p->in->k = (int32_t)p->in->o[0].ival;
+  p->in->k = (int32_t)t->ival;
   p->in->is_ctrl = 1;
   return 0;
 }
 
 int sass_prep_bra(sass_prep *p) {
   sass_take(p, "U"); /* uniform: a hint, the stack handles a split either way */
-  if (prep_target(p) < 0) return -1;
+  int cc = p->in->nops == 2;
+  if (prep_target(p, cc ? "C i" : "i") < 0) return -1;
+  if (cc && p->in->o[0].ival < 0) return sass_bad(p, "expected a condition CC.cond");
+  p->in->a = cc ? (uint8_t)(p->in->o[0].ival + 1) : 0;
   p->in->exec = ex_bra;
   return 0;
 }
@@ -79,7 +89,7 @@ static int ex_push(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 int sass_prep_push(sass_prep *p) {
   const char *mn = p->in->mtext;
-  if (prep_target(p) < 0) return -1;
+  if (prep_target(p, "i") < 0) return -1;
   p->in->a = !strcmp(mn, "SSY") ? SS_SYNC : !strcmp(mn, "PBK") ? SS_BRK : SS_CONT;
   p->in->exec = ex_push;
   return 0;
@@ -141,7 +151,7 @@ static int ex_cal(sass_ctx *x, const sass_inst *in, uint32_t m) {
 int sass_prep_cal(sass_prep *p) {
   if (p->in->guard != SASS_PT || p->in->guard_not)
     return sass_bad(p, "a predicated call is not supported");
-  if (prep_target(p) < 0) return -1;
+  if (prep_target(p, "i") < 0) return -1;
   p->in->exec = ex_cal;
   return 0;
 }

@@ -152,17 +152,27 @@ static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, sass_exec_
 
 int sass_prep_fsetp(sass_prep *p) { return prep_fcompare(p, "p p r rci p", 1, ex_fsetp); }
 
-/* FSET d, a, b, Pc: all ones (1.0 with .BF) where the compare holds */
+/* FSET d, a, b, Pc: all ones (1.0 with .BF) where the compare holds. With d.CC the condition
+ * code is that of the 32-bit result, as LOP sets it: zero flag for a false compare, sign flag for
+ * all ones, carry and overflow clear (nvcc's division slow path: FSET.NEU RZ.CC, |x|, +INF, then
+ * BRA CC.EQ where x is infinite). */
 static int ex_fset(sass_ctx *x, const sass_inst *in, uint32_t m) {
   uint32_t t = fcmp_lanes(x, in, &in->o[1], &in->o[2], m);
   uint32_t res = sass_bop(in->b, t, sass_pred(x->w, in->o[3].reg, in->o[3].flags & SOF_NOT));
-  SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, (res >> l & 1) ? (uint32_t)in->k : 0);
+  sass_ccacc cc = {0, 0, 0, 0};
+  SASS_FOR_LANES(m, l) {
+    uint32_t r = (res >> l & 1) ? (uint32_t)in->k : 0;
+    sass_cc_lane(&cc, l, 0, r == 0, r >> 31, 0);
+    sass_wr(x, in->o[0].reg, l, r);
+  }
+  if (in->o[0].flags & SOF_CC) sass_cc_store(x->w, &cc, m);
   return 0;
 }
 
 int sass_prep_fset(sass_prep *p) {
   if (prep_fcompare(p, "r r rci p", 1, ex_fset) < 0) return -1;
   p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
+  p->cc_ok = 1;
   return 0;
 }
 

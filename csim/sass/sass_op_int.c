@@ -388,35 +388,11 @@ int sass_prep_psetp(sass_prep *p) {
 }
 
 /* CSETP.cond.bop Pd, Pd2, CC, Pc: tests the condition code (integer conditions) */
-enum { CC_F, CC_LT, CC_EQ, CC_LE, CC_GT, CC_NE, CC_GE, CC_T, CC_LO, CC_HS, CC_LS, CC_HI, CC_SFF,
-       CC_SFT, CC_OFF, CC_OFT, CC_NCOND };
-static int cc_test(int cond, int c, int z, int s, int o) {
-  switch (cond) {
-  case CC_LT: return s != o;
-  case CC_EQ: return z;
-  case CC_LE: return z || s != o;
-  case CC_GT: return !z && s == o;
-  case CC_NE: return !z;
-  case CC_GE: return s == o;
-  case CC_T: return 1;
-  case CC_LO: return !c;
-  case CC_HS: return c;
-  case CC_LS: return !c || z;
-  case CC_HI: return c && !z;
-  case CC_SFF: return !s;
-  case CC_SFT: return s;
-  case CC_OFF: return !o;
-  case CC_OFT: return o;
-  }
-  return 0;
-}
-
 static int ex_csetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;
   uint32_t t = 0;
   SASS_FOR_LANES(m, l)
-    if (cc_test(in->a, w->cc_c >> l & 1, w->cc_z >> l & 1, w->cc_s >> l & 1, w->cc_o >> l & 1))
-      t |= 1u << l;
+    if (sass_cc_holds(w, in->a, l)) t |= 1u << l;
   uint32_t pc = sass_pred(w, in->o[3].reg, in->o[3].flags & SOF_NOT);
   sass_setp(w, in->o[0].reg, sass_bop(in->b, t, pc), m);
   sass_setp(w, in->o[1].reg, sass_bop(in->b, ~t, pc), m);
@@ -424,11 +400,10 @@ static int ex_csetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_csetp(sass_prep *p) {
-  static const char *const conds[] = {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T",
-                                      "LO", "HS", "LS", "HI", "SFF", "SFT", "OFF", "OFT"};
   int bop;
   if (sass_shape(p, "p p C p") < 0) return -1;
-  int cond = sass_take_of(p, conds, CC_NCOND, -1);
+  if (p->in->o[2].ival >= 0) return sass_bad(p, "expected CC without a condition");
+  int cond = sass_take_of(p, sass_cc_cond_names, SASS_CC_NCOND, -1);
   if (cond < 0) return sass_bad(p, "expected an integer condition (.LT ... .OFT)");
   if (sass_take_bop(p, &bop) < 0) return -1;
   p->in->a = (uint8_t)cond;

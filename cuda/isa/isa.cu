@@ -1,6 +1,7 @@
 // isa: kernels that exercise the instructions nvcc emits for integer, 64-bit, float and double
 // arithmetic, control flow (divergence, loops, calls, early exit), warp and block operations
-// (shuffles, votes, barriers with reductions, atomics) and every memory space, on edge-case and
+// (shuffles, votes, barriers with reductions, atomics), every memory space, and the special-case
+// branches of nvcc's inlined IEEE division and square root (fpath), on edge-case and
 // seeded random inputs, checked on the host against isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
@@ -287,6 +288,23 @@ __global__ void isa_mem(const uint32_t *in, uint32_t *out) {
   for (int k = 12; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
 }
 
+__global__ void isa_fpath(const uint32_t *in, uint32_t *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  float a = __uint_as_float(i[0]), b = __uint_as_float(i[1]), c = __uint_as_float(i[2]);
+  int n = (int)(i[3] % 9) - 4;
+  float mean = a / n;
+  float var = fmaxf(b / n - mean * mean, 0.0f);
+  o[0] = fbits(mean);
+  o[1] = fbits(var);
+  o[2] = fbits(sqrtf(var / n));
+  o[3] = fbits(c / a);
+  o[4] = fbits(sqrtf(b / c));
+  o[5] = fbits(1.0f / a);
+  for (int k = 6; k < ISA_OUT; k++) o[k] = fbits((a + k) / (b - k));
+}
+
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
   std::fprintf(stderr, "isa %s: thread %d word %d: expected 0x%08x, got 0x%08x\n",
                isa_family_names[family], t, k, want, got);
@@ -295,7 +313,7 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

@@ -221,6 +221,24 @@ static inline void isa_ref_float(const uint32_t *in, uint32_t *o) {
   o[23] = isa_fbits(sinf(a) + cosf(b));
 }
 
+/* ---- family "fpath": the IEEE division and square-root sequences nvcc inlines with their
+ * special-case branches (zero, infinite, NaN and denormal operands, a divisor converted from an
+ * int that may be 0), e.g. the FSET.CC / BRA CC.EQ test of an infinite operand. The device
+ * contracts b / n - mean * mean into one fused multiply-add, so the reference does too. */
+static inline void isa_ref_fpath(const uint32_t *in, uint32_t *o) {
+  float a = isa_f(in[0]), b = isa_f(in[1]), c = isa_f(in[2]);
+  int n = (int)(in[3] % 9) - 4;
+  float mean = a / (float)n;
+  float var = fmaxf(fmaf(-mean, mean, b / (float)n), 0.0f);
+  o[0] = isa_fbits(mean);
+  o[1] = isa_fbits(var);
+  o[2] = isa_fbits(sqrtf(var / (float)n));
+  o[3] = isa_fbits(c / a);
+  o[4] = isa_fbits(sqrtf(b / c));
+  o[5] = isa_fbits(1.0f / a);
+  for (int k = 6; k < ISA_OUT; k++) o[k] = isa_fbits((a + (float)k) / (b - (float)k));
+}
+
 /* ---- family "double" ---- */
 static inline void isa_ref_double(const uint32_t *in, uint32_t *o) {
   double x = (double)(int32_t)in[0] * 0.75 + (double)in[1] / 3.0;
@@ -383,12 +401,12 @@ static inline void isa_ref_mem(const uint32_t *all, int t, uint32_t *o) {
   for (int k = 12; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FAMILIES };
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem"};
+                                                           "ctrl", "block", "mem",   "fpath"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
-  if (family == ISA_FLOAT) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
+  if (family == ISA_FLOAT || family == ISA_FPATH) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
   else isa_int_inputs(in, n, 0x5eed0000u + (unsigned)family);
 }
 
@@ -402,6 +420,7 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_DOUBLE: isa_ref_double(in, out); break;
   case ISA_CTRL: isa_ref_ctrl(in, out); break;
   case ISA_BLOCKOPS: isa_ref_block(all, t, out); break;
+  case ISA_FPATH: isa_ref_fpath(in, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
