@@ -63,6 +63,7 @@ int sass_prep_icmp(sass_prep *p);
 int sass_prep_sel(sass_prep *p);
 int sass_prep_mov(sass_prep *p);
 int sass_prep_psetp(sass_prep *p);
+int sass_prep_pset(sass_prep *p);
 int sass_prep_csetp(sass_prep *p);
 int sass_prep_p2r(sass_prep *p);
 int sass_prep_r2p(sass_prep *p);

@@ -387,6 +387,29 @@ int sass_prep_psetp(sass_prep *p) {
   return 0;
 }
 
+/* PSET.bop1.bop2 d, Pa, Pb, Pc: all ones (1.0 with .BF) where (Pa bop1 Pb) bop2 Pc holds, else
+ * 0, as FSET and ISET write their result (nvcc keeps predicates in registers this way when it
+ * runs out of them, e.g. across an unrolled shuffle scan) */
+static int ex_pset(sass_ctx *x, const sass_inst *in, uint32_t m) {
+  sass_warp *w = x->w;
+  uint32_t ab = sass_bop(in->a, sass_pred(w, in->o[1].reg, in->o[1].flags & SOF_NOT),
+                         sass_pred(w, in->o[2].reg, in->o[2].flags & SOF_NOT));
+  uint32_t t = sass_bop(in->b, ab, sass_pred(w, in->o[3].reg, in->o[3].flags & SOF_NOT));
+  SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, (t >> l & 1) ? (uint32_t)in->k : 0);
+  return 0;
+}
+
+int sass_prep_pset(sass_prep *p) {
+  int b1, b2;
+  if (sass_shape(p, "r p p p") < 0) return -1;
+  p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
+  if (sass_take_bop(p, &b1) < 0 || sass_take_bop(p, &b2) < 0) return -1;
+  p->in->a = (uint8_t)b1;
+  p->in->b = (uint8_t)b2;
+  p->in->exec = ex_pset;
+  return 0;
+}
+
 /* CSETP.cond.bop Pd, Pd2, CC, Pc: tests the condition code (integer conditions) */
 static int ex_csetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;

@@ -1,7 +1,8 @@
 // isa: kernels that exercise the instructions nvcc emits for integer, 64-bit, float and double
 // arithmetic, control flow (divergence, loops, calls, early exit), warp and block operations
 // (shuffles, votes, barriers with reductions, atomics), every memory space, and the special-case
-// branches of nvcc's inlined IEEE division and square root (fpath), on edge-case and
+// branches of nvcc's inlined IEEE division and square root (fpath) and a block's radix split by
+// shuffle scans (split), on edge-case and
 // seeded random inputs, checked on the host against isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
@@ -305,6 +306,66 @@ __global__ void isa_fpath(const uint32_t *in, uint32_t *out) {
   for (int k = 6; k < ISA_OUT; k++) o[k] = fbits((a + k) / (b - k));
 }
 
+#define SPLIT_WARPS (ISA_BLOCK / 32)
+// exclusive sum of v over the block; *total: the sum of all (warp shuffles, then warp totals)
+__device__ uint32_t split_scan(uint32_t v, uint32_t *warp_sums, uint32_t *total) {
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  uint32_t x = v;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
+    if (lane >= d) x += y;
+  }
+  if (lane == 31) warp_sums[warp] = x;
+  __syncthreads();
+  if (warp == 0) {
+    uint32_t s = lane < SPLIT_WARPS ? warp_sums[lane] : 0, u = s;
+#pragma unroll
+    for (int d = 1; d < SPLIT_WARPS; d <<= 1) {
+      uint32_t y = __shfl_up_sync(0xffffffffu, u, d);
+      if (lane >= d) u += y;
+    }
+    if (lane < SPLIT_WARPS) warp_sums[lane] = u - s;
+    if (lane == SPLIT_WARPS - 1) warp_sums[SPLIT_WARPS] = u;
+  }
+  __syncthreads();
+  *total = warp_sums[SPLIT_WARPS];
+  return warp_sums[warp] + x - v;
+}
+
+__global__ void isa_split(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s_keys[2 * ISA_BLOCK], s_warp[SPLIT_WARPS + 1];
+  int tid = threadIdx.x, t = blockIdx.x * blockDim.x + tid, lane = tid & 31;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  uint32_t k0 = i[0], k1 = i[1];
+  for (int b = 0; b < 4; b++) {
+    uint32_t f0 = !((k0 >> b) & 1), f1 = !((k1 >> b) & 1), zeros;
+    uint32_t r0 = split_scan(f0 + f1, s_warp, &zeros), r1 = r0 + f0;
+    uint32_t p0 = f0 ? r0 : zeros + 2 * tid - r0, p1 = f1 ? r1 : zeros + 2 * tid + 1 - r1;
+    s_keys[p0] = k0;
+    s_keys[p1] = k1;
+    __syncthreads();
+    k0 = s_keys[2 * tid];
+    k1 = s_keys[2 * tid + 1];
+    __syncthreads();
+    o[2 * b] = k0;
+    o[2 * b + 1] = k1;
+    o[8 + b] = r0;
+    o[12 + b] = zeros;
+  }
+  uint32_t x = i[2] & 0xffff;
+#pragma unroll
+  for (int d = 1, k = 16; d < 32; d <<= 1, k++) {
+    uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
+    if (lane >= d) x += y;
+    o[k] = x;
+  }
+  o[21] = i[2] & 0xffff;
+  o[22] = x ^ i[3];
+  o[23] = 0;
+}
+
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
   std::fprintf(stderr, "isa %s: thread %d word %d: expected 0x%08x, got 0x%08x\n",
                isa_family_names[family], t, k, want, got);
@@ -313,7 +374,7 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem,   isa_fpath};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

@@ -401,9 +401,47 @@ static inline void isa_ref_mem(const uint32_t *all, int t, uint32_t *o) {
   for (int k = 12; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_FAMILIES };
+/* ---- family "split": a block's stable radix split of two keys per thread by four bits, each
+ * split ranked by a block-wide shuffle scan (the predicates of whose unrolled steps nvcc keeps
+ * in registers with PSET), and the steps of a warp's inclusive shuffle scan ---- */
+static inline void isa_ref_split(const uint32_t *all, int t, uint32_t *o) {
+  int b0 = t - t % ISA_BLOCK, me = t % ISA_BLOCK, lane = t % 32;
+  uint32_t keys[2 * ISA_BLOCK], next[2 * ISA_BLOCK];
+  for (int j = 0; j < ISA_BLOCK; j++) {
+    keys[2 * j] = all[(b0 + j) * ISA_IN + 0];
+    keys[2 * j + 1] = all[(b0 + j) * ISA_IN + 1];
+  }
+  for (int b = 0; b < 4; b++) {
+    uint32_t zeros = 0, before = 0;
+    for (int j = 0; j < 2 * ISA_BLOCK; j++) {
+      if (j == 2 * me) before = zeros;
+      zeros += !(keys[j] >> b & 1);
+    }
+    o[8 + b] = before;
+    o[12 + b] = zeros;
+    uint32_t z = 0, n = 0;
+    for (int j = 0; j < 2 * ISA_BLOCK; j++)
+      if (keys[j] >> b & 1) next[zeros + n++] = keys[j];
+      else next[z++] = keys[j];
+    memcpy(keys, next, sizeof keys);
+    o[2 * b] = keys[2 * me];
+    o[2 * b + 1] = keys[2 * me + 1];
+  }
+  uint32_t x = all[t * ISA_IN + 2] & 0xffff;
+  for (int d = 1, k = 16; d < 32; d <<= 1, k++) {
+    uint32_t s = 0; /* inclusive sum of the lanes lane-(2d-1) .. lane */
+    for (int l = lane - 2 * d + 1; l <= lane; l++)
+      if (l >= 0) s += all[(t - lane + l) * ISA_IN + 2] & 0xffff;
+    o[k] = s;
+  }
+  o[21] = x;
+  o[22] = o[20] ^ all[t * ISA_IN + 3];
+  o[23] = 0;
+}
+
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem",   "fpath"};
+                                                           "ctrl", "block", "mem",   "fpath", "split"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
   if (family == ISA_FLOAT || family == ISA_FPATH) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
@@ -421,6 +459,7 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_CTRL: isa_ref_ctrl(in, out); break;
   case ISA_BLOCKOPS: isa_ref_block(all, t, out); break;
   case ISA_FPATH: isa_ref_fpath(in, out); break;
+  case ISA_SPLIT: isa_ref_split(all, t, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
