@@ -95,7 +95,8 @@ int sass_prep_iadd3(sass_prep *p) {
 
 /* --- ISCADD, LEA ---------------------------------------------------------------------------
  * ISCADD d, a, b, s: (a << s) + b. LEA d, a, b[, s]: the same. LEA.HI d, a, b, c[, s]: b plus the
- * high word of (c:a) << s, which with LEA's low word forms a 64-bit scaled address. */
+ * high word of (c:a) << s, which with LEA's low word forms a 64-bit scaled address. A negated
+ * addend -b is subtracted as IADD does it: + ~b + 1, or + ~b + carry with .X. */
 static int ex_lea(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_ccacc cc = {0};
   int d = (in->f & F_PDST) ? 1 : 0; /* operand index of the register destination */
@@ -103,14 +104,18 @@ static int ex_lea(sass_ctx *x, const sass_inst *in, uint32_t m) {
   SASS_FOR_LANES(m, l) {
     uint32_t a = sass_src(x, &in->o[d + 1], l);
     if (in->o[d + 1].flags & SOF_NEG) a = -a;
-    uint32_t b = sass_src(x, &in->o[d + 2], l), add;
+    uint32_t b = sass_src(x, &in->o[d + 2], l), add, cin = (in->f & F_X) ? (x->w->cc_c >> l & 1) : 0;
+    if (in->o[d + 2].flags & SOF_NEG) {
+      b = ~b;
+      if (!(in->f & F_X)) cin = 1;
+    }
     if (in->f & F_HI) {
       uint64_t ca = (uint64_t)sass_src(x, &in->o[d + 3], l) << 32 | a;
       add = (uint32_t)((ca << s) >> 32);
     } else {
       add = a << s;
     }
-    uint64_t sum = (uint64_t)add + b + ((in->f & F_X) ? (x->w->cc_c >> l & 1) : 0);
+    uint64_t sum = (uint64_t)add + b + cin;
     sass_wr(x, in->o[d].reg, l, (uint32_t)sum);
     sass_cc_lane(&cc, l, (sum >> 32) & 1, (uint32_t)sum == 0, (uint32_t)sum >> 31, 0);
   }

@@ -361,9 +361,9 @@ __global__ void isa_split(const uint32_t *in, uint32_t *out) {
     if (lane >= d) x += y;
     o[k] = x;
   }
-  o[21] = i[2] & 0xffff;
+  o[21] = 2 * i[2] - (i[2] & 15); // ISCADD d, a, -b, s: the position of a bitonic comparator
   o[22] = x ^ i[3];
-  o[23] = 0;
+  o[23] = (i[3] << 3) - (i[2] >> 3);
 }
 
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {

@@ -403,7 +403,8 @@ static inline void isa_ref_mem(const uint32_t *all, int t, uint32_t *o) {
 
 /* ---- family "split": a block's stable radix split of two keys per thread by four bits, each
  * split ranked by a block-wide shuffle scan (the predicates of whose unrolled steps nvcc keeps
- * in registers with PSET), and the steps of a warp's inclusive shuffle scan ---- */
+ * in registers with PSET), the steps of a warp's inclusive shuffle scan, and scaled
+ * differences (ISCADD with a negated addend) ---- */
 static inline void isa_ref_split(const uint32_t *all, int t, uint32_t *o) {
   int b0 = t - t % ISA_BLOCK, me = t % ISA_BLOCK, lane = t % 32;
   uint32_t keys[2 * ISA_BLOCK], next[2 * ISA_BLOCK];
@@ -427,16 +428,16 @@ static inline void isa_ref_split(const uint32_t *all, int t, uint32_t *o) {
     o[2 * b] = keys[2 * me];
     o[2 * b + 1] = keys[2 * me + 1];
   }
-  uint32_t x = all[t * ISA_IN + 2] & 0xffff;
   for (int d = 1, k = 16; d < 32; d <<= 1, k++) {
     uint32_t s = 0; /* inclusive sum of the lanes lane-(2d-1) .. lane */
     for (int l = lane - 2 * d + 1; l <= lane; l++)
       if (l >= 0) s += all[(t - lane + l) * ISA_IN + 2] & 0xffff;
     o[k] = s;
   }
-  o[21] = x;
-  o[22] = o[20] ^ all[t * ISA_IN + 3];
-  o[23] = 0;
+  uint32_t c = all[t * ISA_IN + 2], d = all[t * ISA_IN + 3];
+  o[21] = 2 * c - (c & 15);
+  o[22] = o[20] ^ d;
+  o[23] = (d << 3) - (c >> 3);
 }
 
 enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_FAMILIES };
