@@ -2,7 +2,8 @@
 // arithmetic, control flow (divergence, loops, calls, early exit), warp and block operations
 // (shuffles, votes, barriers with reductions, atomics), every memory space, and the special-case
 // branches of nvcc's inlined IEEE division and square root (fpath) and a block's radix split by
-// shuffle scans (split), on edge-case and
+// shuffle scans (split), and the video instructions' type and secondary-operation forms (video),
+// on edge-case and
 // seeded random inputs, checked on the host against isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
@@ -366,6 +367,44 @@ __global__ void isa_split(const uint32_t *in, uint32_t *out) {
   o[23] = (i[3] << 3) - (i[2] >> 3);
 }
 
+// PTX video instructions, word k + 6 of the video family (isa_ref_video's table, in order)
+#define VIDEO(k, op)                                                                           \
+  asm(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));                             \
+  o[6 + k] = r;
+
+__global__ void isa_video(const uint32_t *in, uint32_t *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  uint32_t a = i[0], b = i[1], c = i[2], r;
+  int32_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
+  o[0] = (uint32_t)min(sa, min(sb, sc));
+  o[1] = (uint32_t)max(sa, max(sb, sc));
+  o[2] = min(a, min(b, c));
+  o[3] = max(a, max(b, c));
+  o[4] = (uint32_t)min(max(sa, sb), sc);
+  o[5] = (uint32_t)max(min(sa, sb), sc);
+  VIDEO(0, "vmin.s32.s32.s32.min")
+  VIDEO(1, "vmax.s32.s32.s32.max")
+  VIDEO(2, "vmin.u32.u32.u32.max")
+  VIDEO(3, "vmax.u32.u32.u32.min")
+  VIDEO(4, "vmin.s32.s32.s32.add")
+  asm("vmax.s32.u32.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  o[11] = r;
+  VIDEO(6, "vabsdiff.s32.s32.s32.add")
+  VIDEO(7, "vabsdiff.u32.u32.u32.add")
+  VIDEO(8, "vabsdiff.u32.s32.s32.add")
+  VIDEO(9, "vabsdiff.s32.u32.u32.add")
+  VIDEO(10, "vabsdiff.s32.u32.s32.max")
+  VIDEO(11, "vmin.u32.s32.s32.add")
+  VIDEO(12, "vmin.s32.u32.u32.min")
+  VIDEO(13, "vmin.s32.u32.s32.max")
+  VIDEO(14, "vmax.u32.s32.u32.min")
+  VIDEO(15, "vabsdiff.s32.s32.s32.sat.min")
+  VIDEO(16, "vmin.u32.s32.s32.sat.add")
+  VIDEO(17, "vmax.s32.u32.u32.sat.max")
+}
+
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
   std::fprintf(stderr, "isa %s: thread %d word %d: expected 0x%08x, got 0x%08x\n",
                isa_family_names[family], t, k, want, got);
@@ -374,7 +413,7 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

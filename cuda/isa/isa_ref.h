@@ -440,9 +440,61 @@ static inline void isa_ref_split(const uint32_t *all, int t, uint32_t *o) {
   o[23] = (d << 3) - (c >> 3);
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_FAMILIES };
+/* ---- family "video": PTX's scalar video instructions in every type combination, with and
+ * without saturation and secondary operation (min, max, add), and the min/max chains nvcc
+ * turns into them. The semantics are PTX's: a and b sign- or zero-extended by their types,
+ * tmp = |a - b|, min or max, clamped to the destination type's range with .sat, then the
+ * secondary operation with c taken as the destination type ---- */
+enum { ISA_S = 1, ISA_U = 0 };
+enum { ISA_VABSDIFF, ISA_VMIN, ISA_VMAX };
+enum { ISA_OP2_NONE, ISA_OP2_ADD, ISA_OP2_MIN, ISA_OP2_MAX };
+static inline uint32_t isa_video(int op, int dsig, int asig, int bsig, int sat, int op2, uint32_t a,
+                                 uint32_t b, uint32_t c) {
+  int64_t ta = asig ? (int64_t)(int32_t)a : (int64_t)a, tb = bsig ? (int64_t)(int32_t)b : (int64_t)b;
+  int64_t r = op == ISA_VABSDIFF ? (ta > tb ? ta - tb : tb - ta) : op == ISA_VMIN ? (ta < tb ? ta : tb)
+                                                                                   : (ta > tb ? ta : tb);
+  if (sat) {
+    int64_t lo = dsig ? INT32_MIN : 0, hi = dsig ? INT32_MAX : UINT32_MAX;
+    r = r < lo ? lo : r > hi ? hi : r;
+  }
+  int64_t tc = dsig ? (int64_t)(int32_t)c : (int64_t)c;
+  if (op2 == ISA_OP2_ADD) r += tc;
+  else if (op2 == ISA_OP2_MIN) r = r < tc ? r : tc;
+  else if (op2 == ISA_OP2_MAX) r = r > tc ? r : tc;
+  return (uint32_t)r;
+}
+
+static inline void isa_ref_video(const uint32_t *in, uint32_t *o) {
+  uint32_t a = in[0], b = in[1], c = in[2];
+  int32_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
+#define ISA_MIN(x, y) ((x) < (y) ? (x) : (y))
+#define ISA_MAX(x, y) ((x) > (y) ? (x) : (y))
+  o[0] = (uint32_t)ISA_MIN(sa, ISA_MIN(sb, sc));
+  o[1] = (uint32_t)ISA_MAX(sa, ISA_MAX(sb, sc));
+  o[2] = ISA_MIN(a, ISA_MIN(b, c));
+  o[3] = ISA_MAX(a, ISA_MAX(b, c));
+  o[4] = (uint32_t)ISA_MIN(ISA_MAX(sa, sb), sc);
+  o[5] = (uint32_t)ISA_MAX(ISA_MIN(sa, sb), sc);
+#undef ISA_MIN
+#undef ISA_MAX
+  /* op, dtype, atype, btype, sat, op2: the PTX forms isa.cu's video kernel writes, in order */
+  static const uint8_t f[18][6] = {
+      {ISA_VMIN, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_MIN},     {ISA_VMAX, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_MAX},
+      {ISA_VMIN, ISA_U, ISA_U, ISA_U, 0, ISA_OP2_MAX},     {ISA_VMAX, ISA_U, ISA_U, ISA_U, 0, ISA_OP2_MIN},
+      {ISA_VMIN, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_ADD},     {ISA_VMAX, ISA_S, ISA_U, ISA_S, 0, ISA_OP2_NONE},
+      {ISA_VABSDIFF, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_ADD}, {ISA_VABSDIFF, ISA_U, ISA_U, ISA_U, 0, ISA_OP2_ADD},
+      {ISA_VABSDIFF, ISA_U, ISA_S, ISA_S, 0, ISA_OP2_ADD}, {ISA_VABSDIFF, ISA_S, ISA_U, ISA_U, 0, ISA_OP2_ADD},
+      {ISA_VABSDIFF, ISA_S, ISA_U, ISA_S, 0, ISA_OP2_MAX}, {ISA_VMIN, ISA_U, ISA_S, ISA_S, 0, ISA_OP2_ADD},
+      {ISA_VMIN, ISA_S, ISA_U, ISA_U, 0, ISA_OP2_MIN},     {ISA_VMIN, ISA_S, ISA_U, ISA_S, 0, ISA_OP2_MAX},
+      {ISA_VMAX, ISA_U, ISA_S, ISA_U, 0, ISA_OP2_MIN},     {ISA_VABSDIFF, ISA_S, ISA_S, ISA_S, 1, ISA_OP2_MIN},
+      {ISA_VMIN, ISA_U, ISA_S, ISA_S, 1, ISA_OP2_ADD},     {ISA_VMAX, ISA_S, ISA_U, ISA_U, 1, ISA_OP2_MAX}};
+  for (int k = 0; k < 18; k++)
+    o[6 + k] = isa_video(f[k][0], f[k][1], f[k][2], f[k][3], f[k][4], f[k][5], a, b, c);
+}
+
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem",   "fpath", "split"};
+                                                           "ctrl", "block", "mem",   "fpath", "split", "video"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
   if (family == ISA_FLOAT || family == ISA_FPATH) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
@@ -461,6 +513,7 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_BLOCKOPS: isa_ref_block(all, t, out); break;
   case ISA_FPATH: isa_ref_fpath(in, out); break;
   case ISA_SPLIT: isa_ref_split(all, t, out); break;
+  case ISA_VIDEO: isa_ref_video(in, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
