@@ -204,6 +204,7 @@ static int ex_fchk(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 int sass_prep_fchk(sass_prep *p) {
   if (sass_shape(p, "p r rci") < 0) return -1;
+  float_imms(p); /* FCHK.DIVIDE P0, R0, 255: the divisor's exponent, not the integer's bits */
   if (!sass_take(p, "DIVIDE")) return sass_bad(p, "expected .DIVIDE");
   p->in->exec = ex_fchk;
   return 0;

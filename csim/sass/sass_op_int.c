@@ -86,6 +86,10 @@ static int ex_iadd3(sass_ctx *x, const sass_inst *in, uint32_t m) {
 int sass_prep_iadd3(sass_prep *p) {
   p->cc_ok = 1;
   if (sass_shape(p, "r rc rci r") < 0) return -1;
+  /* IADD3's immediate is a signed 20-bit field that cuobjdump prints raw: 0xffff9 is -7 (the
+   * exponent correction in nvcc's division slow path) */
+  sass_opnd *b = &p->in->o[2];
+  if (b->kind == SO_IMM && b->ival >= 0x80000 && b->ival <= 0xfffff) b->ival -= 0x100000;
   static const char *const modes[] = {"RS", "LS"};
   p->in->a = (uint8_t)(sass_take_of(p, modes, 2, -1) + 1);
   p->in->f = sass_take(p, "X") ? F_X : 0;

@@ -1,10 +1,11 @@
 // isa: kernels that exercise the instructions nvcc emits for integer, 64-bit, float and double
 // arithmetic, control flow (divergence, loops, calls, early exit), warp and block operations
-// (shuffles, votes, barriers with reductions, atomics), every memory space, and the special-case
-// branches of nvcc's inlined IEEE division and square root (fpath) and a block's radix split by
-// shuffle scans (split), and the video instructions' type and secondary-operation forms (video),
-// on edge-case and
-// seeded random inputs, checked on the host against isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
+// (shuffles, votes, barriers with reductions, atomics) and every memory space, and forms the
+// benchmarks in cuda/ met first: the special-case branches of nvcc's inlined IEEE division and
+// square root (fpath), a block's radix split by shuffle scans (split), the video instructions'
+// type and secondary-operation forms (video), a constant divisor's slow path and directed
+// rounding (fconst). Edge-case and seeded random inputs, checked on the host against
+// isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
 #include <cstdlib>
@@ -405,6 +406,20 @@ __global__ void isa_video(const uint32_t *in, uint32_t *out) {
   VIDEO(17, "vmax.s32.u32.u32.sat.max")
 }
 
+__global__ void isa_fconst(const uint32_t *in, uint32_t *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  float a = __uint_as_float(i[0]), b = __uint_as_float(i[1]), c = __uint_as_float(i[2]);
+  o[0] = fbits(a / 255.0f);
+  o[1] = fbits(__fmul_rd(a, b));
+  o[2] = fbits(__fmul_ru(a, b));
+  o[3] = fbits(__fmul_rz(a, b));
+  o[4] = fbits(__fmul_rd(b, c));
+  o[5] = fbits(__fmul_ru(b, c));
+  o[6] = fbits(__fmul_rz(b, c));
+}
+
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
   std::fprintf(stderr, "isa %s: thread %d word %d: expected 0x%08x, got 0x%08x\n",
                isa_family_names[family], t, k, want, got);
@@ -413,7 +428,7 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

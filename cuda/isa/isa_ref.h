@@ -492,12 +492,36 @@ static inline void isa_ref_video(const uint32_t *in, uint32_t *o) {
     o[6 + k] = isa_video(f[k][0], f[k][1], f[k][2], f[k][3], f[k][4], f[k][5], a, b, c);
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FAMILIES };
+/* ---- family "fconst": one division by a constant (nvcc's FCHK.DIVIDE with an immediate and
+ * the specialised slow path, whose exponent correction is IADD3 with a negative immediate) and
+ * products in the directed rounding modes (FMUL.RM/RP/RZ); the other words are left unwritten */
+static inline float isa_round_dir(double p, int mode) { /* mode: -1 down, 1 up, 0 toward zero */
+  float r = (float)p; /* to nearest; p is the exact product of two floats */
+  if (isnan(p)) return r;
+  if (mode == 0) mode = p < 0 ? 1 : -1;
+  if (mode < 0 && (double)r > p) r = nextafterf(r, -INFINITY);
+  if (mode > 0 && (double)r < p) r = nextafterf(r, INFINITY);
+  return r;
+}
+static inline void isa_ref_fconst(const uint32_t *in, uint32_t *o) {
+  float a = isa_f(in[0]), b = isa_f(in[1]), c = isa_f(in[2]);
+  o[0] = isa_fbits(a / 255.0f);
+  double ab = (double)a * b, bc = (double)b * c;
+  o[1] = isa_fbits(isa_round_dir(ab, -1));
+  o[2] = isa_fbits(isa_round_dir(ab, 1));
+  o[3] = isa_fbits(isa_round_dir(ab, 0));
+  o[4] = isa_fbits(isa_round_dir(bc, -1));
+  o[5] = isa_fbits(isa_round_dir(bc, 1));
+  o[6] = isa_fbits(isa_round_dir(bc, 0));
+  for (int k = 7; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
+}
+
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem",   "fpath", "split", "video"};
+                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
-  if (family == ISA_FLOAT || family == ISA_FPATH) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
+  if (family == ISA_FLOAT || family == ISA_FPATH || family == ISA_FCONST) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
   else isa_int_inputs(in, n, 0x5eed0000u + (unsigned)family);
 }
 
@@ -514,6 +538,7 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_FPATH: isa_ref_fpath(in, out); break;
   case ISA_SPLIT: isa_ref_split(all, t, out); break;
   case ISA_VIDEO: isa_ref_video(in, out); break;
+  case ISA_FCONST: isa_ref_fconst(in, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
