@@ -138,9 +138,9 @@ static int ex_fsetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
-static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, sass_exec_fn fn) {
+static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, int dflt, sass_exec_fn fn) {
   int cmp, bop = BOP_AND;
-  if (sass_shape(p, spec) < 0 || sass_take_cmp(p, 1, &cmp) < 0) return -1;
+  if (sass_shape(p, spec) < 0 || sass_take_cmp_or(p, 1, dflt, &cmp) < 0) return -1;
   float_imms(p);
   if (has_bop && sass_take_bop(p, &bop) < 0) return -1;
   p->in->a = (uint8_t)cmp;
@@ -150,7 +150,7 @@ static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, sass_exec_
   return 0;
 }
 
-int sass_prep_fsetp(sass_prep *p) { return prep_fcompare(p, "p p r rci p", 1, ex_fsetp); }
+int sass_prep_fsetp(sass_prep *p) { return prep_fcompare(p, "p p r rci p", 1, -1, ex_fsetp); }
 
 /* FSET d, a, b, Pc: all ones (1.0 with .BF) where the compare holds. With d.CC the condition
  * code is that of the 32-bit result, as LOP sets it: zero flag for a false compare, sign flag for
@@ -170,7 +170,7 @@ static int ex_fset(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_fset(sass_prep *p) {
-  if (prep_fcompare(p, "r r rci p", 1, ex_fset) < 0) return -1;
+  if (prep_fcompare(p, "r r rci p", 1, -1, ex_fset) < 0) return -1;
   p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
   p->cc_ok = 1;
   return 0;
@@ -184,7 +184,9 @@ static int ex_fcmp(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
-int sass_prep_fcmp(sass_prep *p) { return prep_fcompare(p, "r r rci r", 0, ex_fcmp); }
+/* cuobjdump 11.8 prints FCMP's greater-than (comparison field 4) as no modifier at all, and
+ * only FCMP's: FCMP R11, R0, R6, R7 is c > 0 ? a : b */
+int sass_prep_fcmp(sass_prep *p) { return prep_fcompare(p, "r r rci r", 0, CMP_GT, ex_fcmp); }
 
 /* FCHK.DIVIDE P, a, b: whether a / b must take nvcc's exact slow path. Set for zero,
  * denormal, infinite or NaN operands and for exponent gaps where the fast path's reciprocal or

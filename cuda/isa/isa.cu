@@ -3,8 +3,8 @@
 // (shuffles, votes, barriers with reductions, atomics) and every memory space, and forms the
 // benchmarks in cuda/ met first: the special-case branches of nvcc's inlined IEEE division and
 // square root (fpath), a block's radix split by shuffle scans (split), the video instructions'
-// type and secondary-operation forms (video), a constant divisor's slow path and directed
-// rounding (fconst). Edge-case and seeded random inputs, checked on the host against
+// type and secondary-operation forms (video), a constant divisor's slow path, directed
+// rounding and FCMP (fconst). Edge-case and seeded random inputs, checked on the host against
 // isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
@@ -418,6 +418,9 @@ __global__ void isa_fconst(const uint32_t *in, uint32_t *out) {
   o[4] = fbits(__fmul_rd(b, c));
   o[5] = fbits(__fmul_ru(b, c));
   o[6] = fbits(__fmul_rz(b, c));
+  o[7] = fbits(c > 0.0f ? a : b); // FCMP with greater-than, printed without a modifier
+  o[8] = fbits(c < 0.0f ? a : b);
+  o[9] = fbits(!(c >= 0.0f) ? b : a);
 }
 
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {

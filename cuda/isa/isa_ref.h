@@ -493,8 +493,10 @@ static inline void isa_ref_video(const uint32_t *in, uint32_t *o) {
 }
 
 /* ---- family "fconst": one division by a constant (nvcc's FCHK.DIVIDE with an immediate and
- * the specialised slow path, whose exponent correction is IADD3 with a negative immediate) and
- * products in the directed rounding modes (FMUL.RM/RP/RZ); the other words are left unwritten */
+ * the specialised slow path, whose exponent correction is IADD3 with a negative immediate),
+ * products in the directed rounding modes (FMUL.RM/RP/RZ) and selects on a compare with zero
+ * (FCMP, whose greater-than cuobjdump prints without a modifier); the other words are left
+ * unwritten */
 static inline float isa_round_dir(double p, int mode) { /* mode: -1 down, 1 up, 0 toward zero */
   float r = (float)p; /* to nearest; p is the exact product of two floats */
   if (isnan(p)) return r;
@@ -513,7 +515,10 @@ static inline void isa_ref_fconst(const uint32_t *in, uint32_t *o) {
   o[4] = isa_fbits(isa_round_dir(bc, -1));
   o[5] = isa_fbits(isa_round_dir(bc, 1));
   o[6] = isa_fbits(isa_round_dir(bc, 0));
-  for (int k = 7; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
+  o[7] = isa_fbits(c > 0.0f ? a : b);
+  o[8] = isa_fbits(c < 0.0f ? a : b);
+  o[9] = isa_fbits(!(c >= 0.0f) ? b : a);
+  for (int k = 10; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
 }
 
 enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_FAMILIES };
