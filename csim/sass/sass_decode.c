@@ -125,7 +125,8 @@ static int parse_cbank(const char *s, sass_opnd *o) {
 }
 
 const char *const sass_cc_cond_names[SASS_CC_NCOND] = {
-    "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "LO", "HS", "LS", "HI", "SFF", "SFT", "OFF", "OFT"};
+    "F",  "LT",  "EQ",  "LE",  "GT",  "NE",  "GE",  "T",   "LO",  "HS",  "LS",  "HI",
+    "SFF", "SFT", "OFF", "OFT", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"};
 
 static int parse_operand(char *s, sass_opnd *o) {
   memset(o, 0, sizeof *o);

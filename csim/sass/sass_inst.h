@@ -27,11 +27,12 @@ enum {
   SO_PRALL,  /* PR: all predicates at once (P2R, R2P) */
 };
 
-/* conditions on the condition code (CSETP's .cond, BRA's CC.cond operand), in encoding order */
+/* conditions on the condition code (CSETP's .cond, the CC.cond operand of BRA and BRK) */
 enum {
   SASS_CC_F, SASS_CC_LT, SASS_CC_EQ, SASS_CC_LE, SASS_CC_GT, SASS_CC_NE, SASS_CC_GE, SASS_CC_T,
   SASS_CC_LO, SASS_CC_HS, SASS_CC_LS, SASS_CC_HI, SASS_CC_SFF, SASS_CC_SFT, SASS_CC_OFF,
-  SASS_CC_OFT, SASS_CC_NCOND
+  SASS_CC_OFT, SASS_CC_NUM, SASS_CC_NAN, SASS_CC_LTU, SASS_CC_EQU, SASS_CC_LEU, SASS_CC_GTU,
+  SASS_CC_NEU, SASS_CC_GEU, SASS_CC_NCOND
 };
 extern const char *const sass_cc_cond_names[SASS_CC_NCOND]; /* "F", "LT", ... "OFT" */
 

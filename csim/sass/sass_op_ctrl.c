@@ -43,13 +43,26 @@ static void leave(sass_warp *w, uint32_t m) {
   if (!w->active) sass_simt_unwind(w);
 }
 
+/* BRA CC.cond, BRK CC.cond: of the lanes m, those whose condition code satisfies the
+ * condition the prepare step kept in c (+1; 0 for none) */
+static uint32_t cc_lanes(const sass_warp *w, const sass_inst *in, uint32_t m) {
+  if (!in->c) return m;
+  uint32_t t = 0;
+  SASS_FOR_LANES(m, l) if (sass_cc_holds(w, in->c - 1, l)) t |= 1u << l;
+  return t;
+}
+
+/* an optional first operand CC.cond: its condition into c */
+static int take_cc_cond(sass_prep *p) {
+  if (!p->in->nops || p->in->o[0].kind != SO_CC) return 0;
+  if (p->in->o[0].ival < 0) return sass_bad(p, "expected a condition CC.cond");
+  p->in->c = (uint8_t)(p->in->o[0].ival + 1);
+  return 0;
+}
+
 static int ex_bra(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;
-  if (in->a) { /* BRA CC.cond: only the lanes whose condition code satisfies cond branch */
-    uint32_t t = 0;
-    SASS_FOR_LANES(m, l) if (sass_cc_holds(w, in->a - 1, l)) t |= 1u << l;
-    m = t;
-  }
+  m = cc_lanes(w, in, m);
   uint32_t stay = w->active & ~m;
   if (!m) return 0;
   if (!stay) {
@@ -74,10 +87,7 @@ static int prep_target(sass_prep *p, const char *shape) {
 
 int sass_prep_bra(sass_prep *p) {
   sass_take(p, "U"); /* uniform: a hint, the stack handles a split either way */
-  int cc = p->in->nops == 2;
-  if (prep_target(p, cc ? "C i" : "i") < 0) return -1;
-  if (cc && p->in->o[0].ival < 0) return sass_bad(p, "expected a condition CC.cond");
-  p->in->a = cc ? (uint8_t)(p->in->o[0].ival + 1) : 0;
+  if (prep_target(p, p->in->nops == 2 ? "C i" : "i") < 0 || take_cc_cond(p) < 0) return -1;
   p->in->exec = ex_bra;
   return 0;
 }
@@ -114,6 +124,7 @@ int sass_prep_sync(sass_prep *p) {
 /* BRK, CONT, RET: the lanes wait for the nearest entry of the matching kind */
 static int ex_leave_to(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;
+  m = cc_lanes(w, in, m);
   if (!m) return 0;
   int i = w->sp - 1;
   while (i >= 0 && w->stack[i].type != in->a) i--;
@@ -126,7 +137,7 @@ static int ex_leave_to(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_brk(sass_prep *p) {
-  if (sass_shape(p, "") < 0) return -1;
+  if (sass_shape(p, "?C") < 0 || take_cc_cond(p) < 0) return -1; /* @P1 BRK CC.NEU */
   p->in->a = !strcmp(p->in->mtext, "BRK") ? SS_BRK : SS_CONT;
   p->in->is_ctrl = 1;
   p->in->exec = ex_leave_to;

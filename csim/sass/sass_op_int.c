@@ -300,18 +300,26 @@ static int prep_int_compare(sass_prep *p, const char *spec, int has_bop, sass_ex
 
 int sass_prep_isetp(sass_prep *p) { return prep_int_compare(p, "p p r rci p", 1, ex_isetp); }
 
-/* ISET d, a, b, Pc: all ones (or 1.0 with .BF) where the compare holds */
+/* ISET d, a, b, Pc: all ones (or 1.0 with .BF) where the compare holds; with d.CC the
+ * condition code of that result, as FSET and LOP set it */
 static int ex_iset(sass_ctx *x, const sass_inst *in, uint32_t m) {
   uint32_t t = icmp_lanes(x, in, &in->o[1], &in->o[2], m);
   uint32_t pc = sass_pred(x->w, in->o[3].reg, in->o[3].flags & SOF_NOT);
   uint32_t res = sass_bop(in->b, t, pc);
-  SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, (res >> l & 1) ? (uint32_t)in->k : 0);
+  sass_ccacc cc = {0, 0, 0, 0};
+  SASS_FOR_LANES(m, l) {
+    uint32_t r = (res >> l & 1) ? (uint32_t)in->k : 0;
+    sass_cc_lane(&cc, l, 0, r == 0, r >> 31, 0);
+    sass_wr(x, in->o[0].reg, l, r);
+  }
+  if (cc_dst(in)) sass_cc_store(x->w, &cc, m);
   return 0;
 }
 
 int sass_prep_iset(sass_prep *p) {
   if (prep_int_compare(p, "r r rci p", 1, ex_iset) < 0) return -1;
   p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
+  p->cc_ok = 1;
   return 0;
 }
 

@@ -4,7 +4,7 @@
 // benchmarks in cuda/ met first: the special-case branches of nvcc's inlined IEEE division and
 // square root (fpath), a block's radix split by shuffle scans (split), the video instructions'
 // type and secondary-operation forms (video), a constant divisor's slow path, directed
-// rounding and FCMP (fconst). Edge-case and seeded random inputs, checked on the host against
+// rounding and FCMP (fconst), a B+ tree walk (search). Edge-case and seeded random inputs, checked on the host against
 // isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
@@ -423,6 +423,33 @@ __global__ void isa_fconst(const uint32_t *in, uint32_t *out) {
   o[9] = fbits(!(c >= 0.0f) ? b : a);
 }
 
+// one B+ tree query per block over the block's inputs (isa_ref_search)
+__global__ void isa_search(const uint32_t *in, uint32_t *out) {
+  int tid = threadIdx.x, b0 = blockIdx.x * blockDim.x, t = b0 + tid;
+  uint32_t *o = out + t * ISA_OUT;
+  int *curr = (int *)out + b0 * ISA_OUT + 23; // thread 0's last word: the node to visit
+  int key = (int)(in[b0 * ISA_IN] % 4096);
+  const uint32_t *keys = in + b0 * ISA_IN + 2; // node j's key m: keys[(32 j + m) ISA_IN]
+  if (tid == 0) *curr = 0;
+  o[0] = 0xffffffffu;
+  __syncthreads();
+  for (int level = 0; level < 2; level++) {
+    int node = *curr;
+    __syncthreads();
+    if (tid < ISA_SEARCH_KEYS) {
+      const uint32_t *k = keys + node * ISA_SEARCH_KEYS * ISA_IN;
+      int k0 = (int)k[tid * ISA_IN];
+      bool last = tid == ISA_SEARCH_KEYS - 1;
+      if (level == 0) {
+        if ((tid == 0 || k0 <= key) && (last || key < (int)k[(tid + 1) * ISA_IN])) *curr = 1 + tid % 3;
+      } else if (k0 == key) {
+        o[0] = (uint32_t)tid;
+      }
+    }
+    __syncthreads();
+  }
+}
+
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
   std::fprintf(stderr, "isa %s: thread %d word %d: expected 0x%08x, got 0x%08x\n",
                isa_family_names[family], t, k, want, got);
@@ -431,7 +458,7 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst, isa_search};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

@@ -521,12 +521,45 @@ static inline void isa_ref_fconst(const uint32_t *in, uint32_t *o) {
   for (int k = 10; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_FAMILIES };
+/* ---- family "search": a B+ tree query per block, as rfsim's btree benchmark walks it (nvcc
+ * tests its short-circuit condition with ISET.NE RZ.CC and BRK CC.NEU). The block's 128 input
+ * records are four nodes of 32 keys (word 2, ascending per node): node 0, the root, has keys
+ * 100 m and leads to child 1 + m % 3; the key (word 0 of the block's first record) is a key of
+ * the right child in block 0 and arbitrary in the others. The matching thread writes its
+ * index to its word 0 (the others all ones), thread 0 the child it chose to its word 23 ---- */
+#define ISA_SEARCH_KEYS 32
+static inline void isa_search_inputs(uint32_t *in, int n, uint64_t seed) {
+  isa_int_inputs(in, n, seed);
+  for (int t = 0; t < n; t++) {
+    int m = t % ISA_SEARCH_KEYS, node = t % ISA_BLOCK / ISA_SEARCH_KEYS;
+    in[t * ISA_IN + 2] = 100u * (uint32_t)m + (node ? isa_rng(&seed) % 100 : 0);
+  }
+  for (int b0 = 0; b0 < n; b0 += ISA_BLOCK) {
+    uint32_t p = isa_rng(&seed) % ISA_SEARCH_KEYS, child = 1 + p % 3;
+    if (b0 == 0) in[b0 * ISA_IN] = in[(b0 + ISA_SEARCH_KEYS * (int)child + (int)p) * ISA_IN + 2];
+  }
+}
+static inline void isa_ref_search(const uint32_t *all, int t, uint32_t *o) {
+  int b0 = t - t % ISA_BLOCK, tid = t % ISA_BLOCK;
+  int key = (int)(all[b0 * ISA_IN] % 4096), node = 0, found = -1;
+#define KEY(nd, m) ((int)all[(b0 + ISA_SEARCH_KEYS * (nd) + (m)) * ISA_IN + 2])
+  for (int m = 0; m < ISA_SEARCH_KEYS; m++)
+    if ((m == 0 || KEY(0, m) <= key) && (m == ISA_SEARCH_KEYS - 1 || key < KEY(0, m + 1))) node = 1 + m % 3;
+  for (int m = 0; m < ISA_SEARCH_KEYS; m++)
+    if (KEY(node, m) == key) found = m;
+#undef KEY
+  for (int k = 0; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
+  o[0] = tid == found ? (uint32_t)tid : 0xffffffffu;
+  if (tid == 0) o[23] = (uint32_t)node;
+}
+
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_SEARCH, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst"};
+                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst", "search"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
   if (family == ISA_FLOAT || family == ISA_FPATH || family == ISA_FCONST) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
+  else if (family == ISA_SEARCH) isa_search_inputs(in, n, 0x5eed0000u + (unsigned)family);
   else isa_int_inputs(in, n, 0x5eed0000u + (unsigned)family);
 }
 
@@ -544,6 +577,7 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_SPLIT: isa_ref_split(all, t, out); break;
   case ISA_VIDEO: isa_ref_video(in, out); break;
   case ISA_FCONST: isa_ref_fconst(in, out); break;
+  case ISA_SEARCH: isa_ref_search(all, t, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
