@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make cuda-traces: builds every program cuda/<name>/<name>.cu with CUDA 11.8's nvcc (sm_61,
 # -cudart shared, plus the flags in cuda/<name>/build.flags), runs it under bin/rfsim-trace into
-# build/cuda-traces/<name>/ (arguments from cuda/<name>/run.args), and stops if a program's own
+# build/cuda-traces/<name>/ (rfsim-trace options from cuda/<name>/trace.flags, e.g. -regs, the
+# program's arguments from cuda/<name>/run.args), and stops if a program's own
 # check of its results fails. Then rfsim runs every trace with every technique, the hardware
 # units in lockstep with their RTL (CUDA_TRACES_CONFIG, default titanx: the Pascal GPU the code
 # is compiled for); a technique that cannot apply to a kernel (rfsim's exit status 3) is
@@ -19,12 +20,13 @@ for p in $programs; do
   [ -f "$src" ] || { echo "cuda-traces: $src: no such program" >&2; exit 1; }
   flags=$(cat "cuda/$p/build.flags" 2>/dev/null || true)
   args=$(cat "cuda/$p/run.args" 2>/dev/null || true)
+  tflags=$(cat "cuda/$p/trace.flags" 2>/dev/null || true)
   mkdir -p "$bld/$p"
   # shellcheck disable=SC2086 # flags and args are word lists
   "$nvcc" -ccbin clang++-14 -arch=sm_61 -cudart shared -O3 $flags -o "$bld/$p/$p" "$src"
   echo "== $p"
   # shellcheck disable=SC2086
-  bin/rfsim-trace -o "$out/$p" -config "$config" "$bld/$p/$p" $args
+  bin/rfsim-trace -o "$out/$p" -config "$config" $tflags "$bld/$p/$p" $args
 done
 jobs=$out/lockstep/jobs.txt
 mkdir -p "$out/lockstep"

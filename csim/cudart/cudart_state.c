@@ -76,6 +76,8 @@ cudart_state *cudart(void) {
   if (s.trace_dir && !*s.trace_dir) s.trace_dir = NULL;
   s.kernel_filter = getenv("RFSIM_TRACE_KERNELS");
   if (s.kernel_filter && !*s.kernel_filter) s.kernel_filter = NULL;
+  s.regs_spec = getenv("RFSIM_TRACE_REGS");
+  if (s.regs_spec && !*s.regs_spec) s.regs_spec = NULL;
   const char *b = getenv("RFSIM_TRACE_BUDGET");
   s.budget = b ? strtoull(b, NULL, 10) : 0;
   if (s.trace_dir) atexit(write_stats);
