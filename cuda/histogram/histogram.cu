@@ -1,6 +1,7 @@
 // histogram: a 256-bin histogram of bytes, in the structure of the CUDA SDK's histogram256
 // that WarpMan runs as HG (warpman Table 2: 16 warps and 4 KB of shared memory per TB, 10240
-// registers per TB = 20 per thread, 3 TBs/SM on the GTX 480, limited by registers and threads).
+// registers per TB = 20 per thread, 3 TBs/SM on the GTX 480, limited by registers and threads;
+// nvcc 11.8 needs 15, the trace allocates the paper's 20 with rfsim-trace -regs in trace.flags).
 //   histogram256Kernel: each 512-thread block keeps four sub-histograms of 256 counters in
 //     shared memory (4 KB), warp w adding into sub-histogram w % 4 with shared atomics so that
 //     fewer warps contend for a bin; it clears them, synchronises, reads its words of the data

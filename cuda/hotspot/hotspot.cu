@@ -11,7 +11,8 @@
 // Rows: register sharing Set-1 (register_sharing Table 2 / resource_sharing Table II: Rodinia
 // hotspot calculate_temp, 256 threads, 36 registers: 3 TBs/SM on the Tesla C2050, 6 with 90%
 // sharing), WarpMan's HS (8 warps, 3 KB, 8960 registers per TB = 35 per thread, 3 TBs/SM on
-// the GTX 480) and FineReg's HS (Type-R). nvcc's count is in build.flags' comment.
+// the GTX 480) and FineReg's HS (Type-R). nvcc 11.8 needs 16 registers; the trace allocates
+// the paper's 36 (trace.flags: rfsim-trace -regs), which is what makes the kernel register-bound.
 // Input (seeded powers and temperatures): a 384 x 384 grid, 2 steps per launch, 2 launches
 // (32 x 32 = 1024 TBs per launch). Usage: hotspot [grid [launches]].
 #include "../common/bench.h"

@@ -1,7 +1,8 @@
 // raytrace: a Whitted-style ray tracer (spheres over a checkered floor, one point light with
 // shadows, mirror reflections), one thread per pixel. This is WarpMan's RAY (warpman Table 2:
 // 6 warps per TB, 12288 registers per TB = 64 per thread, no shared memory, 2 TBs/SM on the
-// GTX 480; 512 TBs), and its input-dependent imbalance (section 3.2.1, Fig. 5): each pixel's
+// GTX 480; 512 TBs; nvcc 11.8 needs 45 registers, the trace allocates the paper's 64 with
+// rfsim-trace -regs in trace.flags), and its input-dependent imbalance (section 3.2.1, Fig. 5): each pixel's
 // bounce loop `for (i = 0; i < 5 && n == i; i++)` runs once more only while its ray keeps
 // hitting something, so warps that see the sky stop after one pass and warps on the mirrors
 // run up to five, each pass testing every object and casting a shadow ray.
