@@ -288,7 +288,19 @@ __global__ void isa_mem(const uint32_t *in, uint32_t *out) {
   __syncthreads();
   o[10] = dyn[(tid + 1) % ISA_BLOCK] + 1;
   o[11] = loc[(a + b) & 15] ^ load_generic(sh, tid ^ 2);
-  for (int k = 12; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
+  // a walk through the inputs as 16-byte nodes, read-only (LDG.E.CI.128, the last .U)
+  const int4 *__restrict__ nodes = (const int4 *)in;
+  int node = 0, len = 0;
+  for (int s = 0; s < 16; s++) {
+    int4 n4 = __ldg(&nodes[node]);
+    int pick = (a >> (2 * s)) & 3, next = pick == 0 ? n4.x : pick == 1 ? n4.y : pick == 2 ? n4.z : n4.w;
+    if (next & 0x80000000) break;
+    node = next & 255;
+    len++;
+  }
+  o[12] = (uint32_t)len;
+  o[13] = (uint32_t)node;
+  for (int k = 14; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
 }
 
 __global__ void isa_fpath(const uint32_t *in, uint32_t *out) {

@@ -398,7 +398,16 @@ static inline void isa_ref_mem(const uint32_t *all, int t, uint32_t *o) {
   o[9] = (uint32_t)(uint8_t)(a + 1) | (uint32_t)(uint16_t)(b + 2) << 16; /* byte and short stores */
   o[10] = all[((t + 1) % ISA_BLOCK + t / ISA_BLOCK * ISA_BLOCK) * ISA_IN + 2] + 1; /* dyn. shared */
   o[11] = loc[(a + b) & 15] ^ all[(t ^ 2) * ISA_IN + 0]; /* generic: shared */
-  for (int k = 12; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
+  int node = 0, len = 0; /* the walk through the inputs as 16-byte nodes */
+  for (int s = 0; s < 16; s++) {
+    uint32_t next = all[node * ISA_IN + (int)((a >> (2 * s)) & 3)];
+    if (next & 0x80000000u) break;
+    node = (int)(next & 255);
+    len++;
+  }
+  o[12] = (uint32_t)len;
+  o[13] = (uint32_t)node;
+  for (int k = 14; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
 }
 
 /* ---- family "split": a block's stable radix split of two keys per thread by four bits, each
