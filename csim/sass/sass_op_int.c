@@ -148,7 +148,9 @@ int sass_prep_lea(sass_prep *p) {
   in->f = (hi ? F_HI : 0) | (sass_take(p, "X") ? F_X : 0);
   if (in->nops && in->o[0].kind == SO_PRED) in->f |= F_PDST;
   int d = (in->f & F_PDST) ? 1 : 0;
-  const char *spec = hi ? (d ? "p r r rc r ?i" : "r r rc r ?i") : (d ? "p r r rc ?i" : "r r rc ?i");
+  /* the addend may be an immediate: LEA R12, R9, 0x1800, 0x7 is (R9 << 7) + 0x1800, a shared
+   * array's row past the arrays before it (tpacf's per-group histograms) */
+  const char *spec = hi ? (d ? "p r r rc r ?i" : "r r rc r ?i") : (d ? "p r r rci ?i" : "r r rci ?i");
   if (sass_shape(p, spec) < 0) return -1;
   int nsrc = hi ? 3 : 2;
   in->k = in->nops > d + 1 + nsrc ? (int32_t)in->o[d + 1 + nsrc].ival : 0;

@@ -4,7 +4,8 @@
 // benchmarks in cuda/ met first: the special-case branches of nvcc's inlined IEEE division and
 // square root (fpath), a block's radix split by shuffle scans (split), the video instructions'
 // type and secondary-operation forms (video), a constant divisor's slow path, directed
-// rounding and FCMP (fconst), a B+ tree walk (search). Edge-case and seeded random inputs, checked on the host against
+// rounding and FCMP (fconst), a B+ tree walk (search), pair counts into shared histograms
+// (pairs). Edge-case and seeded random inputs, checked on the host against
 // isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
@@ -462,6 +463,37 @@ __global__ void isa_search(const uint32_t *in, uint32_t *out) {
   }
 }
 
+// pair counts into 8-thread groups' shared histograms (isa_ref_pairs)
+__global__ void isa_pairs(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t sx[ISA_PAIRS_STAGE], sy[ISA_PAIRS_STAGE], sz[ISA_PAIRS_STAGE];
+  __shared__ uint32_t sub[ISA_BLOCK / 8][32];
+  int tid = threadIdx.x, t = blockIdx.x * blockDim.x + tid;
+  for (int i = tid; i < ISA_PAIRS_STAGE; i += blockDim.x) {
+    const uint32_t *s = in + (i % ISA_THREADS) * ISA_IN;
+    sx[i] = s[0], sy[i] = s[1], sz[i] = s[2];
+  }
+  for (int i = tid; i < ISA_BLOCK / 8 * 32; i += blockDim.x) sub[i / 32][i % 32] = 0;
+  __syncthreads();
+  uint32_t mx = in[t * ISA_IN], my = in[t * ISA_IN + 1], mz = in[t * ISA_IN + 2];
+  uint32_t *mine = sub[tid / 8];
+  for (int j = 0; j < ISA_PAIRS_STAGE; j++) {
+    uint32_t v = mx * sx[j] + my * sy[j] + mz * sz[j];
+    int lo = 0, hi = 31;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (v >= ctab[mid]) hi = mid;
+      else lo = mid + 1;
+    }
+    atomicAdd(&mine[lo], 1u);
+  }
+  __syncthreads();
+  if (tid < 32) { // bin tid over the block's groups
+    uint32_t sum = 0;
+    for (int k = 0; k < ISA_BLOCK / 8; k++) sum += sub[k][tid];
+    out[t * ISA_OUT] = sum;
+  }
+}
+
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
   std::fprintf(stderr, "isa %s: thread %d word %d: expected 0x%08x, got 0x%08x\n",
                isa_family_names[family], t, k, want, got);
@@ -470,7 +502,7 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst, isa_search};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst, isa_search, isa_pairs};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

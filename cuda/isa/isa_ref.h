@@ -562,9 +562,35 @@ static inline void isa_ref_search(const uint32_t *all, int t, uint32_t *o) {
   if (tid == 0) o[23] = (uint32_t)node;
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_SEARCH, ISA_FAMILIES };
+/* ---- family "pairs": pair counts into per-group shared histograms, as rfsim's tpacf forms
+ * them (the group's row address is LEA with an immediate addend, the row's offset past the
+ * staged arrays): every thread pairs its three words with 512 staged triples (inputs of the
+ * whole grid), bins v = x x' + y y' + z z' by a binary search over the constant table, and
+ * counts in its 8-thread group's 32 counters; thread b < 32 then writes bin b's count over
+ * the block's groups to its word 0 ---- */
+#define ISA_PAIRS_STAGE 512
+static inline void isa_ref_pairs(const uint32_t *all, int t, uint32_t *o) {
+  int b0 = t - t % ISA_BLOCK;
+  uint32_t count[32] = {0};
+  for (int m = b0; m < b0 + ISA_BLOCK; m++)
+    for (int j = 0; j < ISA_PAIRS_STAGE; j++) {
+      const uint32_t *s = all + (j % ISA_THREADS) * ISA_IN, *me = all + m * ISA_IN;
+      uint32_t v = me[0] * s[0] + me[1] * s[1] + me[2] * s[2];
+      int lo = 0, hi = 31;
+      while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (v >= isa_ctab(mid)) hi = mid;
+        else lo = mid + 1;
+      }
+      count[lo]++;
+    }
+  for (int k = 0; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
+  if (t % ISA_BLOCK < 32) o[0] = count[t % ISA_BLOCK];
+}
+
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_SEARCH, ISA_PAIRS, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst", "search"};
+                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst", "search", "pairs"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
   if (family == ISA_FLOAT || family == ISA_FPATH || family == ISA_FCONST) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
@@ -587,6 +613,7 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_VIDEO: isa_ref_video(in, out); break;
   case ISA_FCONST: isa_ref_fconst(in, out); break;
   case ISA_SEARCH: isa_ref_search(all, t, out); break;
+  case ISA_PAIRS: isa_ref_pairs(all, t, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
