@@ -131,6 +131,20 @@ static void test_isa_families(void **state) {
   sass_devmem_free_all(&mem);
 }
 
+/* loads the isa fixture into m and mem and runs a family, its trace at path (trace_nregs as
+ * run2 takes it); the caller unloads */
+static void trace_family(const char *path, int family, int trace_nregs, sass_module *m,
+                         sass_devmem *mem, sass_run_stats *st) {
+  sass_devmem_init(mem, 1ull << 30);
+  rf_diag d;
+  if (load_fixture("isa", m, mem, &d) < 0) fail_msg("%s", d.msg);
+  set_ctab(m, mem);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(run_family(m, mem, family, f, trace_nregs, st), 0);
+  assert_int_equal(fclose(f), 0);
+}
+
 /* the same launch twice gives the same trace byte for byte, and rfsim's reader reads back every
  * executed warp instruction, in blocks of the launch's shape */
 static void test_trace_reads_back(void **state) {
@@ -141,16 +155,9 @@ static void test_trace_reads_back(void **state) {
   sass_run_stats st = {0};
   for (int run = 0; run < 2; run++) {
     sass_devmem mem;
-    sass_devmem_init(&mem, 1ull << 30);
     sass_module m;
-    rf_diag d;
-    if (load_fixture("isa", &m, &mem, &d) < 0) fail_msg("%s", d.msg);
-    set_ctab(&m, &mem);
     snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_int_equal(run_family(&m, &mem, ISA_CTRL, f, 0, &st), 0);
-    assert_int_equal(fclose(f), 0);
+    trace_family(path, ISA_CTRL, 0, &m, &mem, &st);
     size_t n;
     text[run] = slurp(path, &n);
     sass_module_unload(&m);
@@ -188,15 +195,9 @@ static void test_trace_allocated_regs(void **state) {
   snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
   for (int alloc = 0; alloc <= 64; alloc += 64) {
     sass_devmem mem;
-    sass_devmem_init(&mem, 1ull << 30);
     sass_module m;
     rf_diag d;
-    if (load_fixture("isa", &m, &mem, &d) < 0) fail_msg("%s", d.msg);
-    set_ctab(&m, &mem);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_int_equal(run_family(&m, &mem, ISA_INT, f, alloc, NULL), 0);
-    assert_int_equal(fclose(f), 0);
+    trace_family(path, ISA_INT, alloc, &m, &mem, NULL);
     trace_kernel *k;
     if (trace_kernel_open(path, &k, &d) < 0) fail_msg("%s", d.msg);
     int cubin = m.k[sass_module_kernel(&m, isa_kernels[ISA_INT])].info->nregs;

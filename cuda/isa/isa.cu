@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "isa_ref.h"
+#include "../common/block_scan.h"
 
 __device__ __forceinline__ uint32_t bfe(uint32_t a, uint32_t pos, uint32_t len, bool sgn) {
   uint32_t r;
@@ -322,31 +323,6 @@ __global__ void isa_fpath(const uint32_t *in, uint32_t *out) {
 }
 
 #define SPLIT_WARPS (ISA_BLOCK / 32)
-// exclusive sum of v over the block; *total: the sum of all (warp shuffles, then warp totals)
-__device__ uint32_t split_scan(uint32_t v, uint32_t *warp_sums, uint32_t *total) {
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  uint32_t x = v;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
-    if (lane >= d) x += y;
-  }
-  if (lane == 31) warp_sums[warp] = x;
-  __syncthreads();
-  if (warp == 0) {
-    uint32_t s = lane < SPLIT_WARPS ? warp_sums[lane] : 0, u = s;
-#pragma unroll
-    for (int d = 1; d < SPLIT_WARPS; d <<= 1) {
-      uint32_t y = __shfl_up_sync(0xffffffffu, u, d);
-      if (lane >= d) u += y;
-    }
-    if (lane < SPLIT_WARPS) warp_sums[lane] = u - s;
-    if (lane == SPLIT_WARPS - 1) warp_sums[SPLIT_WARPS] = u;
-  }
-  __syncthreads();
-  *total = warp_sums[SPLIT_WARPS];
-  return warp_sums[warp] + x - v;
-}
 
 __global__ void isa_split(const uint32_t *in, uint32_t *out) {
   __shared__ uint32_t s_keys[2 * ISA_BLOCK], s_warp[SPLIT_WARPS + 1];
@@ -356,7 +332,7 @@ __global__ void isa_split(const uint32_t *in, uint32_t *out) {
   uint32_t k0 = i[0], k1 = i[1];
   for (int b = 0; b < 4; b++) {
     uint32_t f0 = !((k0 >> b) & 1), f1 = !((k1 >> b) & 1), zeros;
-    uint32_t r0 = split_scan(f0 + f1, s_warp, &zeros), r1 = r0 + f0;
+    uint32_t r0 = block_scan<SPLIT_WARPS>(f0 + f1, s_warp, &zeros), r1 = r0 + f0;
     uint32_t p0 = f0 ? r0 : zeros + 2 * tid - r0, p1 = f1 ? r1 : zeros + 2 * tid + 1 - r1;
     s_keys[p0] = k0;
     s_keys[p1] = k1;

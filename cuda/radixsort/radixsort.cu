@@ -13,37 +13,12 @@
 // Input (seeded): 96 tiles of 1024 random 16-bit keys (98,304 keys, 4 passes; 96 TBs = 3.2
 // waves of 30 on the GTX 480). Usage: radixsort [tiles [key_bits]], key_bits a multiple of 4.
 #include "../common/bench.h"
+#include "../common/block_scan.h"
 
 #define THREADS 512
 #define TILE (2 * THREADS)
 #define WARPS (THREADS / 32)
 #define RADIX 16
-
-// exclusive block-wide sum of v over the block's 512 threads; *total gets the sum of all
-__device__ unsigned block_scan(unsigned v, unsigned *warp_sums, unsigned *total) {
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  unsigned x = v;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    unsigned y = __shfl_up_sync(0xffffffffu, x, d);
-    if (lane >= d) x += y;
-  }
-  if (lane == 31) warp_sums[warp] = x;
-  __syncthreads();
-  if (warp == 0) {
-    unsigned s = lane < WARPS ? warp_sums[lane] : 0, t = s;
-#pragma unroll
-    for (int d = 1; d < WARPS; d <<= 1) {
-      unsigned y = __shfl_up_sync(0xffffffffu, t, d);
-      if (lane >= d) t += y;
-    }
-    if (lane < WARPS) warp_sums[lane] = t - s;
-    if (lane == WARPS - 1) warp_sums[WARPS] = t;
-  }
-  __syncthreads();
-  *total = warp_sums[WARPS];
-  return warp_sums[warp] + x - v;
-}
 
 __global__ void radixSortBlocks(const unsigned *in, unsigned *out, int shift) {
   __shared__ unsigned s_keys[TILE];
@@ -53,7 +28,7 @@ __global__ void radixSortBlocks(const unsigned *in, unsigned *out, int shift) {
   unsigned k0 = tile[2 * t], k1 = tile[2 * t + 1];
   for (int b = shift; b < shift + 4; b++) {
     unsigned f0 = !((k0 >> b) & 1), f1 = !((k1 >> b) & 1), zeros;
-    unsigned r0 = block_scan(f0 + f1, s_warp, &zeros), r1 = r0 + f0;
+    unsigned r0 = block_scan<WARPS>(f0 + f1, s_warp, &zeros), r1 = r0 + f0;
     // zeros keep their order at the front, ones after them
     unsigned p0 = f0 ? r0 : zeros + 2 * t - r0, p1 = f1 ? r1 : zeros + 2 * t + 1 - r1;
     s_keys[p0] = k0;
@@ -92,7 +67,7 @@ __global__ void scanCounts(unsigned *counts, int n) {
   int per = (n + THREADS - 1) / THREADS, lo = threadIdx.x * per;
   unsigned sum = 0, total;
   for (int i = lo; i < lo + per && i < n; i++) sum += counts[i];
-  unsigned run = block_scan(sum, s_warp, &total);
+  unsigned run = block_scan<WARPS>(sum, s_warp, &total);
   for (int i = lo; i < lo + per && i < n; i++) {
     unsigned c = counts[i];
     counts[i] = run;

@@ -33,13 +33,28 @@ __device__ __forceinline__ void cmp_swap(unsigned &ka, unsigned &va, unsigned &k
 // the comparator a thread owns at a stride: its lower element's position within the chunk
 __device__ __forceinline__ int lower(int t, int stride) { return 2 * t - (t & (stride - 1)); }
 
-__global__ void bitonicSortShared(unsigned *keys, unsigned *vals) {
-  __shared__ unsigned sk[CHUNK], sv[CHUNK];
-  int t = threadIdx.x, base = blockIdx.x * CHUNK;
+// a block's chunk of pairs between global and shared memory, two per thread
+__device__ __forceinline__ void load_chunk(unsigned *sk, unsigned *sv, const unsigned *keys,
+                                           const unsigned *vals, int base) {
+  int t = threadIdx.x;
   sk[t] = keys[base + t];
   sv[t] = vals[base + t];
   sk[t + THREADS] = keys[base + t + THREADS];
   sv[t + THREADS] = vals[base + t + THREADS];
+}
+__device__ __forceinline__ void store_chunk(unsigned *keys, unsigned *vals, const unsigned *sk,
+                                            const unsigned *sv, int base) {
+  int t = threadIdx.x;
+  keys[base + t] = sk[t];
+  vals[base + t] = sv[t];
+  keys[base + t + THREADS] = sk[t + THREADS];
+  vals[base + t + THREADS] = sv[t + THREADS];
+}
+
+__global__ void bitonicSortShared(unsigned *keys, unsigned *vals) {
+  __shared__ unsigned sk[CHUNK], sv[CHUNK];
+  int t = threadIdx.x, base = blockIdx.x * CHUNK;
+  load_chunk(sk, sv, keys, vals, base);
 #pragma unroll 1
   for (int size = 2; size <= CHUNK; size <<= 1)
 #pragma unroll 1
@@ -49,10 +64,7 @@ __global__ void bitonicSortShared(unsigned *keys, unsigned *vals) {
       cmp_swap(sk[i], sv[i], sk[i + stride], sv[i + stride], ((base + i) & size) == 0);
     }
   __syncthreads();
-  keys[base + t] = sk[t];
-  vals[base + t] = sv[t];
-  keys[base + t + THREADS] = sk[t + THREADS];
-  vals[base + t + THREADS] = sv[t + THREADS];
+  store_chunk(keys, vals, sk, sv, base);
 }
 
 __global__ void bitonicMergeGlobal(unsigned *keys, unsigned *vals, int size, int stride) {
@@ -68,10 +80,7 @@ __global__ void bitonicMergeGlobal(unsigned *keys, unsigned *vals, int size, int
 __global__ void bitonicMergeShared(unsigned *keys, unsigned *vals, int size) {
   __shared__ unsigned sk[CHUNK], sv[CHUNK];
   int t = threadIdx.x, base = blockIdx.x * CHUNK;
-  sk[t] = keys[base + t];
-  sv[t] = vals[base + t];
-  sk[t + THREADS] = keys[base + t + THREADS];
-  sv[t + THREADS] = vals[base + t + THREADS];
+  load_chunk(sk, sv, keys, vals, base);
   bool up = (base & size) == 0; // one direction for the whole chunk: size > CHUNK
 #pragma unroll 1
   for (int stride = CHUNK / 2; stride > 0; stride >>= 1) {
@@ -80,10 +89,7 @@ __global__ void bitonicMergeShared(unsigned *keys, unsigned *vals, int size) {
     cmp_swap(sk[i], sv[i], sk[i + stride], sv[i + stride], up);
   }
   __syncthreads();
-  keys[base + t] = sk[t];
-  vals[base + t] = sv[t];
-  keys[base + t + THREADS] = sk[t + THREADS];
-  vals[base + t + THREADS] = sv[t + THREADS];
+  store_chunk(keys, vals, sk, sv, base);
 }
 
 int main(int argc, char **argv) {

@@ -14,9 +14,9 @@
 // below the 20 that would let registers limit. Input (seeded): a 384 x 384 image, 2
 // iterations (288 TBs per pixel kernel). Usage: srad1 [side [iterations]].
 #include "../common/bench.h"
+#include "../common/srad.h"
 
 #define THREADS 512
-#define LAMBDA 0.5f
 
 __global__ void extract(float *img, int n) {
   int i = blockIdx.x * THREADS + threadIdx.x;
@@ -63,13 +63,7 @@ __global__ void srad(const float *j, Dirs d, int rows, int cols, float q0sqr) {
   float n = j[(r > 0 ? r - 1 : 0) * cols + col], s = j[(r < rows - 1 ? r + 1 : r) * cols + col];
   float w = j[r * cols + (col > 0 ? col - 1 : 0)], e = j[r * cols + (col < cols - 1 ? col + 1 : col)];
   float dn = n - v, ds = s - v, dw = w - v, de = e - v;
-  float g2 = (dn * dn + ds * ds + dw * dw + de * de) / (v * v);
-  float l = (dn + ds + dw + de) / v;
-  float num = 0.5f * g2 - 0.0625f * l * l, den = 1.0f + 0.25f * l;
-  float qsqr = num / (den * den);
-  den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
-  float c = 1.0f / (1.0f + den);
-  d.c[i] = c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
+  d.c[i] = srad_coefficient(v, dn, ds, dw, de, q0sqr);
   d.dn[i] = dn;
   d.ds[i] = ds;
   d.dw[i] = dw;
@@ -80,10 +74,8 @@ __global__ void srad2(float *j, Dirs d, int rows, int cols) {
   int i = blockIdx.x * THREADS + threadIdx.x;
   if (i >= rows * cols) return;
   int r = i / cols, col = i - r * cols;
-  float cn = d.c[i], cs = d.c[(r < rows - 1 ? r + 1 : r) * cols + col], cw = d.c[i];
-  float ce = d.c[r * cols + (col < cols - 1 ? col + 1 : col)];
-  float div = cn * d.dn[i] + cs * d.ds[i] + cw * d.dw[i] + ce * d.de[i];
-  j[i] = j[i] + 0.25f * LAMBDA * div;
+  float cs = d.c[(r < rows - 1 ? r + 1 : r) * cols + col], ce = d.c[r * cols + (col < cols - 1 ? col + 1 : col)];
+  j[i] = srad_update(j[i], d.c[i], cs, ce, d.dn[i], d.ds[i], d.dw[i], d.de[i]);
 }
 
 __global__ void compress(float *img, int n) {
@@ -100,18 +92,13 @@ static void host_step(float *j, float *c, float *dir, int rows, int cols, float 
     float nv = j[(r > 0 ? r - 1 : 0) * cols + col], sv = j[(r < rows - 1 ? r + 1 : r) * cols + col];
     float wv = j[r * cols + (col > 0 ? col - 1 : 0)], ev = j[r * cols + (col < cols - 1 ? col + 1 : col)];
     float dn = nv - v, ds = sv - v, dw = wv - v, de = ev - v;
-    float g2 = (dn * dn + ds * ds + dw * dw + de * de) / (v * v), l = (dn + ds + dw + de) / v;
-    float num = 0.5f * g2 - 0.0625f * l * l, den = 1.0f + 0.25f * l, qsqr = num / (den * den);
-    den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
-    float cc = 1.0f / (1.0f + den);
-    c[i] = cc < 0.0f ? 0.0f : (cc > 1.0f ? 1.0f : cc);
+    c[i] = srad_coefficient(v, dn, ds, dw, de, q0sqr);
     dir[4 * i] = dn, dir[4 * i + 1] = ds, dir[4 * i + 2] = dw, dir[4 * i + 3] = de;
   }
   for (int i = 0; i < n; i++) {
     int r = i / cols, col = i % cols;
     float cs = c[(r < rows - 1 ? r + 1 : r) * cols + col], ce = c[r * cols + (col < cols - 1 ? col + 1 : col)];
-    float div = c[i] * dir[4 * i] + cs * dir[4 * i + 1] + c[i] * dir[4 * i + 2] + ce * dir[4 * i + 3];
-    j[i] = j[i] + 0.25f * LAMBDA * div;
+    j[i] = srad_update(j[i], c[i], cs, ce, dir[4 * i], dir[4 * i + 1], dir[4 * i + 2], dir[4 * i + 3]);
   }
 }
 

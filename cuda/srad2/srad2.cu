@@ -13,9 +13,9 @@
 // Input (seeded): a 512 x 512 image (1024 blocks per kernel), 2 iterations. Usage: srad2
 // [side [iterations]], side a multiple of 16.
 #include "../common/bench.h"
+#include "../common/srad.h"
 
 #define BS 16
-#define LAMBDA 0.5f
 
 struct Dirs {
   float *dn, *ds, *dw, *de, *c;
@@ -33,11 +33,7 @@ __global__ void srad_cuda_1(const float *j, Dirs d, int rows, int cols, float q0
   __syncthreads();
   float v = t[ty][tx];
   float dn = tn[ty][tx] - v, ds = ts[ty][tx] - v, dw = tw[ty][tx] - v, de = te[ty][tx] - v;
-  float g2 = (dn * dn + ds * ds + dw * dw + de * de) / (v * v), l = (dn + ds + dw + de) / v;
-  float num = 0.5f * g2 - 0.0625f * l * l, den = 1.0f + 0.25f * l, qsqr = num / (den * den);
-  den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
-  float cc = 1.0f / (1.0f + den);
-  tc[ty][tx] = cc < 0.0f ? 0.0f : (cc > 1.0f ? 1.0f : cc);
+  tc[ty][tx] = srad_coefficient(v, dn, ds, dw, de, q0sqr);
   __syncthreads();
   d.c[i] = tc[ty][tx];
   d.dn[i] = dn, d.ds[i] = ds, d.dw[i] = dw, d.de[i] = de;
@@ -52,8 +48,7 @@ __global__ void srad_cuda_2(float *j, Dirs d, int rows, int cols) {
   ceast[ty][tx] = d.c[r * cols + (c < cols - 1 ? c + 1 : c)];
   t[ty][tx] = j[i];
   __syncthreads();
-  float div = cs[ty][tx] * d.dn[i] + csouth[ty][tx] * d.ds[i] + cs[ty][tx] * d.dw[i] + ceast[ty][tx] * d.de[i];
-  res[ty][tx] = t[ty][tx] + 0.25f * LAMBDA * div;
+  res[ty][tx] = srad_update(t[ty][tx], cs[ty][tx], csouth[ty][tx], ceast[ty][tx], d.dn[i], d.ds[i], d.dw[i], d.de[i]);
   __syncthreads();
   j[i] = res[ty][tx];
 }
@@ -95,18 +90,14 @@ int main(int argc, char **argv) {
       float v = ref[i];
       float vn = ref[(y > 0 ? y - 1 : 0) * cols + x] - v, vs = ref[(y < rows - 1 ? y + 1 : y) * cols + x] - v;
       float vw = ref[y * cols + (x > 0 ? x - 1 : 0)] - v, ve = ref[y * cols + (x < cols - 1 ? x + 1 : x)] - v;
-      float g2 = (vn * vn + vs * vs + vw * vw + ve * ve) / (v * v), l = (vn + vs + vw + ve) / v;
-      float num = 0.5f * g2 - 0.0625f * l * l, den = 1.0f + 0.25f * l, qsqr = num / (den * den);
-      den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
-      float cc = 1.0f / (1.0f + den);
-      hc[i] = cc < 0.0f ? 0.0f : (cc > 1.0f ? 1.0f : cc);
+      hc[i] = srad_coefficient(v, vn, vs, vw, ve, q0sqr);
       dir[4 * i] = vn, dir[4 * i + 1] = vs, dir[4 * i + 2] = vw, dir[4 * i + 3] = ve;
     }
     for (int i = 0; i < n; i++) {
       int y = i / cols, x = i % cols;
-      float div = hc[i] * dir[4 * i] + hc[(y < rows - 1 ? y + 1 : y) * cols + x] * dir[4 * i + 1] +
-                  hc[i] * dir[4 * i + 2] + hc[y * cols + (x < cols - 1 ? x + 1 : x)] * dir[4 * i + 3];
-      ref[i] = ref[i] + 0.25f * LAMBDA * div;
+      ref[i] = srad_update(ref[i], hc[i], hc[(y < rows - 1 ? y + 1 : y) * cols + x],
+                           hc[y * cols + (x < cols - 1 ? x + 1 : x)], dir[4 * i], dir[4 * i + 1],
+                           dir[4 * i + 2], dir[4 * i + 3]);
     }
   }
   j.down();
