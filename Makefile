@@ -67,7 +67,7 @@ $(CUDART_LIB): $(CUDART_OBJ) csim/cudart/libcudart.map
 	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.11.0 \
 	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ -lm
 
-.PHONY: cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
+.PHONY: fidelity paper-table cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS) $(CUDART_LIB)
 
@@ -191,6 +191,14 @@ compare: all workloads $(BUILD)/synth/summary.txt
 	@bash tools/compare.sh
 
 # Locality-aware register file on the larf_* workloads: out/experiments/larf.md, .png
+# The papers' benchmark rows beside the traced cuda/ programs (needs make cuda-traces first).
+paper-table: all
+	@bash tools/paper_table.sh
+
+# Each paper's experiment on its own benchmarks (the cuda/ programs), out/experiments/fidelity.md.
+fidelity: all
+	@bash tools/experiments_papers.sh
+
 experiments-larf: all workloads
 	@bash tools/experiments_larf.sh
 

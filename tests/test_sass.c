@@ -62,15 +62,17 @@ static int load_fixture(const char *name, sass_module *m, sass_devmem *mem, rf_d
 }
 
 /* runs kernel `name` of m with two pointer parameters */
+/* a launch; trace_nregs: the registers per thread its trace header gives (0: the cubin's) */
 static int run2(sass_module *m, sass_devmem *mem, const char *name, uint64_t p0, uint64_t p1,
-                uint32_t blocks, uint32_t threads, uint32_t dyn, FILE *trace, rf_diag *d,
-                sass_run_stats *st) {
+                uint32_t blocks, uint32_t threads, uint32_t dyn, FILE *trace, int trace_nregs,
+                rf_diag *d, sass_run_stats *st) {
   int k = sass_module_kernel(m, name);
   assert_true(k >= 0);
   uint64_t params[2] = {p0, p1};
   sass_launch L = {.grid = {blocks, 1, 1}, .block = {threads, 1, 1}, .dyn_shared = dyn,
                    .params = (const uint8_t *)params, .params_bytes = m->k[k].info->param_bytes,
-                   .budget = 2000000, .trace = trace, .trace_path = "trace", .trace_id = 1};
+                   .budget = 2000000, .trace = trace, .trace_path = "trace", .trace_id = 1,
+                   .trace_nregs = trace_nregs};
   return sass_run(m, k, &L, mem, st, d);
 }
 
@@ -80,11 +82,14 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 }
 
 static const char *const isa_kernels[ISA_FAMILIES] = {
-    "_Z7isa_intPKjPj",  "_Z8isa_widePKjPj",  "_Z9isa_floatPKjPj", "_Z10isa_doublePKjPj",
-    "_Z8isa_ctrlPKjPj", "_Z9isa_blockPKjPj", "_Z7isa_memPKjPj"};
+    "_Z7isa_intPKjPj",   "_Z8isa_widePKjPj",   "_Z9isa_floatPKjPj",   "_Z10isa_doublePKjPj",
+    "_Z8isa_ctrlPKjPj",  "_Z9isa_blockPKjPj",  "_Z7isa_memPKjPj",     "_Z9isa_fpathPKjPj",
+    "_Z9isa_splitPKjPj", "_Z9isa_videoPKjPj",  "_Z10isa_fconstPKjPj", "_Z10isa_searchPKjPj",
+    "_Z9isa_pairsPKjPj"};
 
 /* one family: inputs in, 0xee.. out, launch, compare with the reference */
-static int run_family(sass_module *m, sass_devmem *mem, int f, FILE *trace, sass_run_stats *st) {
+static int run_family(sass_module *m, sass_devmem *mem, int f, FILE *trace, int trace_nregs,
+                      sass_run_stats *st) {
   uint32_t in[ISA_THREADS * ISA_IN], out[ISA_THREADS * ISA_OUT];
   uint64_t din, dout;
   rf_diag d;
@@ -94,7 +99,7 @@ static int run_family(sass_module *m, sass_devmem *mem, int f, FILE *trace, sass
   memcpy(sass_devmem_at(mem, din, sizeof in), in, sizeof in);
   memset(sass_devmem_at(mem, dout, sizeof out), 0xee, sizeof out);
   int rc = run2(m, mem, isa_kernels[f], din, dout, ISA_THREADS / ISA_BLOCK, ISA_BLOCK,
-                ISA_BLOCK * 4, trace, &d, st);
+                ISA_BLOCK * 4, trace, trace_nregs, &d, st);
   if (rc < 0) fprintf(stderr, "%s\n", d.msg);
   assert_int_equal(rc, 0);
   memcpy(out, sass_devmem_at(mem, dout, sizeof out), sizeof out);
@@ -119,7 +124,7 @@ static void isa_families(const char *fixture, int sm) {
   assert_int_equal(m.sm, sm);
   set_ctab(&m, &mem);
   for (int f = 0; f < ISA_FAMILIES; f++) {
-    int bad = run_family(&m, &mem, f, NULL, NULL);
+    int bad = run_family(&m, &mem, f, NULL, 0, NULL);
     if (bad) fail_msg("isa %s (sm_%d): %d words differ", isa_family_names[f], sm, bad);
   }
   sass_module_unload(&m);
@@ -137,6 +142,20 @@ static void test_isa_families_sm70(void **state) {
   isa_families("isa70", 70);
 }
 
+/* loads the isa fixture into m and mem and runs a family, its trace at path (trace_nregs as
+ * run2 takes it); the caller unloads */
+static void trace_family(const char *path, int family, int trace_nregs, sass_module *m,
+                         sass_devmem *mem, sass_run_stats *st) {
+  sass_devmem_init(mem, 1ull << 30);
+  rf_diag d;
+  if (load_fixture("isa", m, mem, &d) < 0) fail_msg("%s", d.msg);
+  set_ctab(m, mem);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(run_family(m, mem, family, f, trace_nregs, st), 0);
+  assert_int_equal(fclose(f), 0);
+}
+
 /* the same launch twice gives the same trace byte for byte, and rfsim's reader reads back every
  * executed warp instruction, in blocks of the launch's shape */
 static void test_trace_reads_back(void **state) {
@@ -147,16 +166,9 @@ static void test_trace_reads_back(void **state) {
   sass_run_stats st = {0};
   for (int run = 0; run < 2; run++) {
     sass_devmem mem;
-    sass_devmem_init(&mem, 1ull << 30);
     sass_module m;
-    rf_diag d;
-    if (load_fixture("isa", &m, &mem, &d) < 0) fail_msg("%s", d.msg);
-    set_ctab(&m, &mem);
     snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_int_equal(run_family(&m, &mem, ISA_CTRL, f, &st), 0);
-    assert_int_equal(fclose(f), 0);
+    trace_family(path, ISA_CTRL, 0, &m, &mem, &st);
     size_t n;
     text[run] = slurp(path, &n);
     sass_module_unload(&m);
@@ -185,6 +197,30 @@ static void test_trace_reads_back(void **state) {
   tu_rmtree(dir);
 }
 
+/* the trace header's registers per thread: the cubin's, or what the launch allocates instead
+ * (rfsim-trace -regs), the results the same */
+static void test_trace_allocated_regs(void **state) {
+  (void)state;
+  char dir[256], path[512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+  for (int alloc = 0; alloc <= 64; alloc += 64) {
+    sass_devmem mem;
+    sass_module m;
+    rf_diag d;
+    trace_family(path, ISA_INT, alloc, &m, &mem, NULL);
+    trace_kernel *k;
+    if (trace_kernel_open(path, &k, &d) < 0) fail_msg("%s", d.msg);
+    int cubin = m.k[sass_module_kernel(&m, isa_kernels[ISA_INT])].info->nregs;
+    assert_true(cubin < 64);
+    assert_int_equal(trace_kernel_get_info(k)->nregs, alloc ? alloc : cubin);
+    trace_kernel_close(k);
+    sass_module_unload(&m);
+    sass_devmem_free_all(&mem);
+  }
+  tu_rmtree(dir);
+}
+
 /* a kernel that must stop: the message names what and where */
 static void expect_fault(const char *fixture, const char *kernel, uint32_t threads,
                          const char *what) {
@@ -196,7 +232,7 @@ static void expect_fault(const char *fixture, const char *kernel, uint32_t threa
   uint64_t a, b;
   assert_int_equal(sass_devmem_alloc(&mem, threads * 4, &a, &d), 0);
   assert_int_equal(sass_devmem_alloc(&mem, threads * 4, &b, &d), 0);
-  int rc = run2(&m, &mem, kernel, a, b, 1, threads, 0, NULL, &d, NULL);
+  int rc = run2(&m, &mem, kernel, a, b, 1, threads, 0, NULL, 0, &d, NULL);
   assert_int_equal(rc, -1);
   if (getenv("TEST_SASS_VERBOSE")) fprintf(stderr, "%s\n", d.msg);
   if (!strstr(d.msg, what) || !strstr(d.msg, "kernel ") || !strstr(d.msg, "CTA (0,0,0)"))
@@ -274,6 +310,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_isa_families),
       cmocka_unit_test(test_isa_families_sm70),
+      cmocka_unit_test(test_trace_allocated_regs),
       cmocka_unit_test(test_trace_reads_back),
       cmocka_unit_test(test_faults),
       cmocka_unit_test(test_bad_input),

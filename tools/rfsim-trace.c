@@ -1,7 +1,7 @@
 /* rfsim-trace: runs a CUDA program without a GPU and writes Accel-Sim traces of its kernels.
  *
  *   rfsim-trace [-o DIR] [-kernels LIST] [-budget N] [-config FILE] [-cuobjdump PATH]
- *               [--] PROGRAM [ARGS...]
+ *               [-regs NAME=N,...] [--] PROGRAM [ARGS...]
  *
  * The program (built with nvcc -arch=sm_61 -cudart shared) runs against rfsim's stand-in
  * libcudart.so.11.0, which executes its kernels' SASS on the host (csim/sass) and writes
@@ -35,7 +35,26 @@ static void usage(FILE *f) {
           "  -config FILE    the device the program sees (SMs, limits) from an rfsim config\n"
           "  -sm N           run the program's sm_N code (61 or 70; default: sm_61's if it has\n"
           "                  it, else sm_70's)\n"
-          "  -cuobjdump PATH CUDA 11.8's cuobjdump (default /usr/bin/cuobjdump)\n");
+          "  -cuobjdump PATH CUDA 11.8's cuobjdump (default /usr/bin/cuobjdump)\n"
+          "  -regs LIST      NAME=N,...: the trace of kernel NAME (its symbol or function name)\n"
+          "                  allocates N registers per thread, at least what its code uses (a\n"
+          "                  paper's compiler allocated more than nvcc 11.8 does)\n");
+}
+
+/* -regs: NAME=N pairs, comma-separated, N from 1 to 255 */
+static int check_regs(const char *v) {
+  for (const char *p = v;;) {
+    size_t n = strcspn(p, ","), eq = strcspn(p, "=");
+    char *e;
+    long r = eq < n ? strtol(p + eq + 1, &e, 10) : 0;
+    if (!eq || eq >= n || e != p + n || r < 1 || r > 255) {
+      fprintf(stderr, "rfsim-trace: -regs: expected NAME=N with N from 1 to 255, found '%.*s'\n",
+              (int)n, p);
+      return -1;
+    }
+    if (!p[n]) return 0;
+    p += n + 1;
+  }
 }
 
 /* PROGRAM as execvp would find it */
@@ -84,7 +103,7 @@ static int read_stats(const char *dir, long *kernels, unsigned long long *insts,
 
 int main(int argc, char **argv) {
   const char *out = "traces", *kernels = NULL, *budget = "2000000000", *config = NULL;
-  const char *cuobjdump = "/usr/bin/cuobjdump", *sm = NULL;
+  const char *cuobjdump = "/usr/bin/cuobjdump", *sm = NULL, *regs = NULL;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i += 2) {
     const char *a = argv[i];
@@ -112,6 +131,10 @@ int main(int argc, char **argv) {
         return 2;
       }
       sm = v;
+    }
+    else if (!strcmp(a, "-regs")) {
+      if (check_regs(v) < 0) return 2;
+      regs = v;
     }
     else if (!strcmp(a, "-budget")) {
       char *e;
@@ -179,6 +202,8 @@ int main(int argc, char **argv) {
   else unsetenv("RFSIM_TRACE_SM");
   if (kernels) setenv("RFSIM_TRACE_KERNELS", kernels, 1);
   else unsetenv("RFSIM_TRACE_KERNELS");
+  if (regs) setenv("RFSIM_TRACE_REGS", regs, 1);
+  else unsetenv("RFSIM_TRACE_REGS");
   if (*device) setenv("RFSIM_DEVICE", device, 1);
   fflush(NULL);
   pid_t pid = fork();

@@ -134,7 +134,8 @@ API cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void *
   int launch = ++s->launches;
   sass_launch L = {.grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
                    .dyn_shared = (uint32_t)shmem, .params = params,
-                   .params_bytes = ki->param_bytes, .budget = s->budget, .trace_id = launch};
+                   .params_bytes = ki->param_bytes, .budget = s->budget, .trace_id = launch,
+                   .trace_nregs = cudart_trace_regs(s, ki->name, ki->nregs)};
   char path[4096];
   int traced = cudart_trace_wanted(s, launch, ki->name);
   if (traced) {

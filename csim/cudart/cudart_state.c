@@ -78,6 +78,8 @@ cudart_state *cudart(void) {
   if (s.kernel_filter && !*s.kernel_filter) s.kernel_filter = NULL;
   const char *sm = getenv("RFSIM_TRACE_SM");
   s.want_sm = sm ? atoi(sm) : 0;
+  s.regs_spec = getenv("RFSIM_TRACE_REGS");
+  if (s.regs_spec && !*s.regs_spec) s.regs_spec = NULL;
   const char *b = getenv("RFSIM_TRACE_BUDGET");
   s.budget = b ? strtoull(b, NULL, 10) : 0;
   if (s.trace_dir) atexit(write_stats);

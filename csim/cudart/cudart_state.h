@@ -61,6 +61,7 @@ typedef struct cudart_state {
   /* tracing (set by rfsim-trace through the environment; off when RFSIM_TRACE_DIR is unset) */
   const char *trace_dir;
   const char *kernel_filter; /* launch numbers and names to trace; NULL: all */
+  const char *regs_spec;     /* NAME=N,...: registers per thread a trace header gives; NULL: none */
   uint64_t budget;
   int launches;           /* kernel launches so far */
   int traced;             /* kernel-N.traceg written */
@@ -75,6 +76,8 @@ _Noreturn void cudart_die(const char *fmt, ...) __attribute__((format(printf, 1,
 
 /* The modules of fatbin i, decoded on first use. */
 int cudart_fatbin_load(cudart_state *s, int i, rf_diag *d);
+/* The registers per thread rfsim-trace -regs gives kernel `symbol`'s trace, 0 if none. */
+int cudart_trace_regs(const cudart_state *s, const char *symbol, int code_regs);
 /* Extracts a fatbin's cubins for one architecture with cuobjdump (want_sm, or Pascal's if
  * there, else Volta's) and loads them with their SASS listings. */
 int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, int want_sm,

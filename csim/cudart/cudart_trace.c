@@ -26,6 +26,33 @@ int cudart_trace_wanted(const cudart_state *s, int launch, const char *name) {
   return 0;
 }
 
+/* name is the kernel's symbol or, for a C++ symbol _Z<len><name>..., the function's own name */
+static int names_kernel(const char *name, size_t n, const char *symbol) {
+  if (strlen(symbol) == n && !strncmp(symbol, name, n)) return 1;
+  if (strncmp(symbol, "_Z", 2)) return 0;
+  char *e;
+  unsigned long len = strtoul(symbol + 2, &e, 10);
+  return e != symbol + 2 && len == n && !strncmp(e, name, n);
+}
+
+/* rfsim-trace -regs NAME=N,...: the registers per thread the trace of kernel `symbol` gives, or
+ * 0 for its cubin's own count. A count below the code's would describe registers the code
+ * writes but the SM never allocated, so it ends the run. */
+int cudart_trace_regs(const cudart_state *s, const char *symbol, int code_regs) {
+  for (const char *p = s->regs_spec; p && *p;) {
+    size_t n = strcspn(p, ","), eq = strcspn(p, "=");
+    if (eq < n && names_kernel(p, eq, symbol)) {
+      int r = atoi(p + eq + 1);
+      if (r < code_regs)
+        cudart_die("-regs %.*s: %d registers per thread, but the kernel's code uses %d", (int)n, p,
+                   r, code_regs);
+      return r;
+    }
+    p += n + (p[n] == ',');
+  }
+  return 0;
+}
+
 static void append_list(cudart_state *s, const char *line) {
   char p[4096];
   snprintf(p, sizeof p, "%s/kernelslist.g", s->trace_dir);

@@ -125,6 +125,10 @@ static int parse_cbank(const char *s, sass_opnd *o) {
   return reg_suffixes(close2 + 1, o);
 }
 
+const char *const sass_cc_cond_names[SASS_CC_NCOND] = {
+    "F",  "LT",  "EQ",  "LE",  "GT",  "NE",  "GE",  "T",   "LO",  "HS",  "LS",  "HI",
+    "SFF", "SFT", "OFF", "OFT", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"};
+
 static int parse_operand(char *s, sass_opnd *o) {
   memset(o, 0, sizeof *o);
   o->reg = SASS_RZ;
@@ -186,7 +190,17 @@ static int parse_operand(char *s, sass_opnd *o) {
   }
   if (!strcmp(s, "CC")) {
     o->kind = SO_CC;
+    o->ival = -1;
     return 0;
+  }
+  if (!strncmp(s, "CC.", 3)) { /* BRA CC.EQ, target: a branch taken where the condition holds */
+    for (int i = 0; i < SASS_CC_NCOND; i++)
+      if (!strcmp(s + 3, sass_cc_cond_names[i])) {
+        o->kind = SO_CC;
+        o->ival = i;
+        return 0;
+      }
+    return -1;
   }
   if (!strcmp(s, "PR")) {
     o->kind = SO_PRALL;

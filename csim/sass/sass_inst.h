@@ -22,11 +22,20 @@ enum {
   SO_IMM,    /* ival (integer view), fval (value when written as a number) */
   SO_MEM,    /* [reg + ival]; reg 255 when absolute */
   SO_SREG,   /* ival: sass_sreg */
-  SO_CC,     /* the condition code register (CSETP's operand) */
+  SO_CC,     /* the condition code: ival -1 as CSETP's operand, a SASS_CC_* for CC.cond (BRA) */
   SO_SBSET,  /* DEPBAR's {n,...} or SBn: no effect on values */
   SO_PRALL,  /* PR: all predicates at once (P2R, R2P) */
   SO_CBAR,   /* B0-B15: a convergence barrier register (sm_70 on), ival its number */
 };
+
+/* conditions on the condition code (CSETP's .cond, the CC.cond operand of BRA and BRK) */
+enum {
+  SASS_CC_F, SASS_CC_LT, SASS_CC_EQ, SASS_CC_LE, SASS_CC_GT, SASS_CC_NE, SASS_CC_GE, SASS_CC_T,
+  SASS_CC_LO, SASS_CC_HS, SASS_CC_LS, SASS_CC_HI, SASS_CC_SFF, SASS_CC_SFT, SASS_CC_OFF,
+  SASS_CC_OFT, SASS_CC_NUM, SASS_CC_NAN, SASS_CC_LTU, SASS_CC_EQU, SASS_CC_LEU, SASS_CC_GTU,
+  SASS_CC_NEU, SASS_CC_GEU, SASS_CC_NCOND
+};
+extern const char *const sass_cc_cond_names[SASS_CC_NCOND]; /* "F", "LT", ... "OFT" */
 
 /* operand flags */
 #define SOF_NEG 0x01   /* -x */

@@ -51,6 +51,8 @@ enum { CMP_F, CMP_LT, CMP_EQ, CMP_LE, CMP_GT, CMP_NE, CMP_GE, CMP_NUM, CMP_NAN, 
        CMP_LEU, CMP_GTU, CMP_NEU, CMP_GEU, CMP_T, CMP_COUNT };
 enum { BOP_AND, BOP_OR, BOP_XOR };
 int sass_take_cmp(sass_prep *p, int allow_unordered, int *cmp);
+/* the same, with dflt (a CMP_*) where no comparison is written */
+int sass_take_cmp_or(sass_prep *p, int allow_unordered, int dflt, int *cmp);
 int sass_take_bop(sass_prep *p, int *bop);
 static inline uint32_t sass_bop(int bop, uint32_t a, uint32_t b) {
   return bop == BOP_AND ? a & b : bop == BOP_OR ? a | b : a ^ b;

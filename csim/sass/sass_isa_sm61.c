@@ -8,7 +8,7 @@ const sass_op_def sass_ops_sm61[] = {
     {"ISCADD", sass_prep_iscadd},   {"ISCADD32I", sass_prep_iscadd}, {"LEA", sass_prep_lea},
     {"XMAD", sass_prep_xmad},       {"IMNMX", sass_prep_imnmx},     {"ISETP", sass_prep_isetp},
     {"ISET", sass_prep_iset},       {"ICMP", sass_prep_icmp},       {"SEL", sass_prep_sel},
-    {"MOV", sass_prep_mov},         {"MOV32I", sass_prep_mov},      {"PSETP", sass_prep_psetp},
+    {"MOV", sass_prep_mov},         {"MOV32I", sass_prep_mov},      {"PSETP", sass_prep_psetp},     {"PSET", sass_prep_pset},
     {"CSETP", sass_prep_csetp},     {"P2R", sass_prep_p2r},         {"R2P", sass_prep_r2p},
     {"LOP", sass_prep_lop},         {"LOP32I", sass_prep_lop32i},   {"LOP3", sass_prep_lop3},
     {"SHL", sass_prep_shl},         {"SHR", sass_prep_shr},         {"SHF", sass_prep_shf},

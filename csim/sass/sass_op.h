@@ -25,6 +25,41 @@ static inline void sass_cc_store(sass_warp *w, const sass_ccacc *a, uint32_t m) 
   w->cc_o = (w->cc_o & ~m) | a->o;
 }
 
+/* whether lane l's condition code satisfies cond (SASS_CC_*): the signed tests compare the
+ * sign and overflow flags, the unsigned ones use the carry. The float-flavoured conditions
+ * (NUM, NAN, and the ...U ones: "or unordered") appear after the .CC of a set instruction
+ * (ISET.NE RZ.CC then BRK CC.NEU), whose flags come from its integer result: nothing there is
+ * unordered, so they are their ordered counterparts, NUM always and NAN never. */
+static inline int sass_cc_holds(const sass_warp *w, int cond, int l) {
+  int c = w->cc_c >> l & 1, z = w->cc_z >> l & 1, s = w->cc_s >> l & 1, o = w->cc_o >> l & 1;
+  switch (cond) {
+  case SASS_CC_NUM: return 1;
+  case SASS_CC_NAN: return 0;
+  case SASS_CC_LTU: return sass_cc_holds(w, SASS_CC_LT, l);
+  case SASS_CC_EQU: return sass_cc_holds(w, SASS_CC_EQ, l);
+  case SASS_CC_LEU: return sass_cc_holds(w, SASS_CC_LE, l);
+  case SASS_CC_GTU: return sass_cc_holds(w, SASS_CC_GT, l);
+  case SASS_CC_NEU: return sass_cc_holds(w, SASS_CC_NE, l);
+  case SASS_CC_GEU: return sass_cc_holds(w, SASS_CC_GE, l);
+  case SASS_CC_LT: return s != o;
+  case SASS_CC_EQ: return z;
+  case SASS_CC_LE: return z || s != o;
+  case SASS_CC_GT: return !z && s == o;
+  case SASS_CC_NE: return !z;
+  case SASS_CC_GE: return s == o;
+  case SASS_CC_T: return 1;
+  case SASS_CC_LO: return !c;
+  case SASS_CC_HS: return c;
+  case SASS_CC_LS: return !c || z;
+  case SASS_CC_HI: return c && !z;
+  case SASS_CC_SFF: return !s;
+  case SASS_CC_SFT: return s;
+  case SASS_CC_OFF: return !o;
+  case SASS_CC_OFT: return o;
+  }
+  return 0;
+}
+
 /* integer and logic (sass_op_int.c, sass_op_bits.c) */
 int sass_prep_iadd(sass_prep *p);
 int sass_prep_iadd32i(sass_prep *p);
@@ -39,6 +74,7 @@ int sass_prep_icmp(sass_prep *p);
 int sass_prep_sel(sass_prep *p);
 int sass_prep_mov(sass_prep *p);
 int sass_prep_psetp(sass_prep *p);
+int sass_prep_pset(sass_prep *p);
 int sass_prep_csetp(sass_prep *p);
 int sass_prep_p2r(sass_prep *p);
 int sass_prep_r2p(sass_prep *p);

@@ -301,35 +301,37 @@ int sass_prep_prmt(sass_prep *p) {
   return 0;
 }
 
-/* Video instructions on whole 32-bit words (the forms nvcc emits for __sad and min/max chains):
- * VABSDIFF d, a, b, c: |a - b|, plus c with .ACC; VMNMX d, a, b, c: min (.MN) or max (.MX) of a
- * and b, then with .ACC plus c, or with a second .MN/.MX that operation with c. Types: a and b
- * signed (.S32) or unsigned (.U32, the default); .SD marks a signed destination. */
+/* Video instructions on whole 32-bit words (the forms nvcc emits for __sad, min/max chains and
+ * PTX vabsdiff/vmin/vmax): tmp = |a - b|, min(a, b) or max(a, b) (VMNMX: .MX for max), clamped
+ * to the destination's range with .SAT, then the secondary operation with c: .ACC adds it,
+ * .MIN/.MAX take the minimum/maximum with it, none writes tmp (PTX's optSaturate and
+ * optSecondaryOp). a and b are signed unless .U32 (types printed as a pair, a's first); the
+ * destination, and c with it, is unsigned for VABSDIFF unless .SD and signed for VMNMX unless
+ * .UD: the conventions of CUDA 11.8's cuobjdump, checked against every PTX type combination in
+ * cuda/isa's video family. */
 #define F_ACC 0x400
 #define F_SA 0x800
 #define F_SB 0x1000
+#define F_SD 0x2000
+#define F_VSAT 0x4000
 enum { V_NONE, V_MN, V_MX };
 static int64_t vsrc(sass_ctx *x, const sass_opnd *o, int l, int sgn) {
   uint32_t v = sass_src(x, o, l);
   return sgn ? (int64_t)(int32_t)v : (int64_t)v;
 }
 
-static int ex_vabsdiff(sass_ctx *x, const sass_inst *in, uint32_t m) {
+static int ex_video(sass_ctx *x, const sass_inst *in, uint32_t m) {
+  int sd = in->f & F_SD;
   SASS_FOR_LANES(m, l) {
-    int64_t a = vsrc(x, &in->o[1], l, in->f & F_SA), b = vsrc(x, &in->o[2], l, in->f & F_SB);
-    int64_t r = a > b ? a - b : b - a;
-    if (in->f & F_ACC) r += (int64_t)sass_src(x, &in->o[3], l);
-    sass_wr(x, in->o[0].reg, l, (uint32_t)r);
-  }
-  return 0;
-}
-
-static int ex_vmnmx(sass_ctx *x, const sass_inst *in, uint32_t m) {
-  SASS_FOR_LANES(m, l) {
-    int sgn = in->f & (F_SA | F_SB);
-    int64_t a = vsrc(x, &in->o[1], l, in->f & F_SA), b = vsrc(x, &in->o[2], l, in->f & F_SB);
-    int64_t r = in->a == V_MN ? (a < b ? a : b) : (a > b ? a : b);
-    int64_t c = vsrc(x, &in->o[3], l, sgn);
+    int64_t a = vsrc(x, &in->o[1], l, in->f & F_SA), b = vsrc(x, &in->o[2], l, in->f & F_SB), r;
+    if (in->a == V_NONE) r = a > b ? a - b : b - a; /* VABSDIFF */
+    else if (in->a == V_MN) r = a < b ? a : b;
+    else r = a > b ? a : b;
+    if (in->f & F_VSAT) {
+      int64_t lo = sd ? INT32_MIN : 0, hi = sd ? INT32_MAX : UINT32_MAX;
+      r = r < lo ? lo : r > hi ? hi : r;
+    }
+    int64_t c = vsrc(x, &in->o[3], l, sd);
     if (in->f & F_ACC) r += c;
     else if (in->b == V_MN) r = r < c ? r : c;
     else if (in->b == V_MX) r = r > c ? r : c;
@@ -338,32 +340,29 @@ static int ex_vmnmx(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
-static int prep_video_types(sass_prep *p) {
+static int prep_video(sass_prep *p, int primary) {
   sass_inst *in = p->in;
   static const char *const types[] = {"U32", "S32"};
-  int ta = sass_take_of(p, types, 2, 0), tb = sass_take_of(p, types, 2, ta);
-  in->f |= (ta ? F_SA : 0) | (tb ? F_SB : 0);
-  if (sass_take(p, "SD")) in->f |= F_SA | F_SB;
+  static const char *const second[] = {"MIN", "MAX"};
+  if (sass_shape(p, "r r rci r") < 0) return -1;
+  int ta = sass_take_of(p, types, 2, 1), tb = sass_take_of(p, types, 2, 1);
+  in->f = (ta ? F_SA : 0) | (tb ? F_SB : 0);
+  if (primary == V_NONE ? sass_take(p, "SD") : !sass_take(p, "UD")) in->f |= F_SD;
+  if (sass_take(p, "SAT")) in->f |= F_VSAT;
   if (sass_take(p, "ACC")) in->f |= F_ACC;
+  in->a = (uint8_t)primary;
+  in->b = (uint8_t)(sass_take_of(p, second, 2, -1) + 1);
+  in->exec = ex_video;
   return 0;
 }
 
-/* sm_70 writes __sad as a plain VABSDIFF d, a, b, c: signed words, c added */
+/* sm_70 prints __sad's VABSDIFF with no modifiers at all: signed words, c added (the isa int
+ * family checks it against __sad on sm_70) */
 int sass_prep_vabsdiff(sass_prep *p) {
-  if (sass_shape(p, "r r rci r") < 0 || prep_video_types(p) < 0) return -1;
-  if (p->sm >= 70 && p->in->nmods == 0) p->in->f |= F_SA | F_SB | F_ACC;
-  p->in->exec = ex_vabsdiff;
+  int bare = p->sm >= 70 && p->in->nmods == 0;
+  if (prep_video(p, V_NONE) < 0) return -1;
+  if (bare) p->in->f |= F_ACC;
   return 0;
 }
 
-int sass_prep_vmnmx(sass_prep *p) {
-  sass_inst *in = p->in;
-  if (sass_shape(p, "r r rci r") < 0 || prep_video_types(p) < 0) return -1;
-  static const char *const ops[] = {"MN", "MX"};
-  int first = sass_take_of(p, ops, 2, -1);
-  if (first < 0) return sass_bad(p, "expected .MN or .MX");
-  in->a = (uint8_t)(first + 1);
-  in->b = (uint8_t)(sass_take_of(p, ops, 2, -1) + 1);
-  in->exec = ex_vmnmx;
-  return 0;
-}
+int sass_prep_vmnmx(sass_prep *p) { return prep_video(p, sass_take(p, "MX") ? V_MX : V_MN); }

@@ -43,8 +43,26 @@ static void leave(sass_warp *w, uint32_t m) {
   if (!w->active) sass_simt_unwind(w);
 }
 
+/* BRA CC.cond, BRK CC.cond: of the lanes m, those whose condition code satisfies the
+ * condition the prepare step kept in c (+1; 0 for none) */
+static uint32_t cc_lanes(const sass_warp *w, const sass_inst *in, uint32_t m) {
+  if (!in->c) return m;
+  uint32_t t = 0;
+  SASS_FOR_LANES(m, l) if (sass_cc_holds(w, in->c - 1, l)) t |= 1u << l;
+  return t;
+}
+
+/* an optional first operand CC.cond: its condition into c */
+static int take_cc_cond(sass_prep *p) {
+  if (!p->in->nops || p->in->o[0].kind != SO_CC) return 0;
+  if (p->in->o[0].ival < 0) return sass_bad(p, "expected a condition CC.cond");
+  p->in->c = (uint8_t)(p->in->o[0].ival + 1);
+  return 0;
+}
+
 static int ex_bra(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;
+  m = cc_lanes(w, in, m);
   uint32_t stay = w->active & ~m;
   if (!m) return 0;
   if (!stay) {
@@ -56,18 +74,20 @@ static int ex_bra(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
-static int prep_target(sass_prep *p) {
-  if (sass_shape(p, "i") < 0) return -1;
-  if (p->in->o[0].ival < 0 || p->in->o[0].ival % 8 || p->in->o[0].ival > 0x7fffffff)
+/* the target is the last operand (BRA CC.EQ, target has a condition before it) */
+static int prep_target(sass_prep *p, const char *shape) {
+  if (sass_shape(p, shape) < 0) return -1;
+  const sass_opnd *t = &p->in->o[p->in->nops - 1];
+  if (t->ival < 0 || t->ival % 8 || t->ival > 0x7fffffff)
     return sass_bad(p, "expected an 8-byte aligned target address");
-  p->in->k = (int32_t)p->in->o[0].ival;
+  p->in->k = (int32_t)t->ival;
   p->in->is_ctrl = 1;
   return 0;
 }
 
 int sass_prep_bra(sass_prep *p) {
   sass_take(p, "U"); /* uniform: a hint, the stack handles a split either way */
-  if (prep_target(p) < 0) return -1;
+  if (prep_target(p, p->in->nops == 2 ? "C i" : "i") < 0 || take_cc_cond(p) < 0) return -1;
   p->in->exec = ex_bra;
   return 0;
 }
@@ -79,7 +99,7 @@ static int ex_push(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 int sass_prep_push(sass_prep *p) {
   const char *mn = p->in->mtext;
-  if (prep_target(p) < 0) return -1;
+  if (prep_target(p, "i") < 0) return -1;
   p->in->a = !strcmp(mn, "SSY") ? SS_SYNC : !strcmp(mn, "PBK") ? SS_BRK : SS_CONT;
   p->in->exec = ex_push;
   return 0;
@@ -104,6 +124,7 @@ int sass_prep_sync(sass_prep *p) {
 /* BRK, CONT, RET: the lanes wait for the nearest entry of the matching kind */
 static int ex_leave_to(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;
+  m = cc_lanes(w, in, m);
   if (!m) return 0;
   int i = w->sp - 1;
   while (i >= 0 && w->stack[i].type != in->a) i--;
@@ -116,7 +137,7 @@ static int ex_leave_to(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_brk(sass_prep *p) {
-  if (sass_shape(p, "") < 0) return -1;
+  if (sass_shape(p, "?C") < 0 || take_cc_cond(p) < 0) return -1; /* @P1 BRK CC.NEU */
   p->in->a = !strcmp(p->in->mtext, "BRK") ? SS_BRK : SS_CONT;
   p->in->is_ctrl = 1;
   p->in->exec = ex_leave_to;
@@ -141,7 +162,7 @@ static int ex_cal(sass_ctx *x, const sass_inst *in, uint32_t m) {
 int sass_prep_cal(sass_prep *p) {
   if (p->in->guard != SASS_PT || p->in->guard_not)
     return sass_bad(p, "a predicated call is not supported");
-  if (prep_target(p) < 0) return -1;
+  if (prep_target(p, "i") < 0) return -1;
   p->in->exec = ex_cal;
   return 0;
 }

@@ -138,9 +138,9 @@ static int ex_fsetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
-static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, sass_exec_fn fn) {
+static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, int dflt, sass_exec_fn fn) {
   int cmp, bop = BOP_AND;
-  if (sass_shape(p, spec) < 0 || sass_take_cmp(p, 1, &cmp) < 0) return -1;
+  if (sass_shape(p, spec) < 0 || sass_take_cmp_or(p, 1, dflt, &cmp) < 0) return -1;
   float_imms(p);
   if (has_bop && sass_take_bop(p, &bop) < 0) return -1;
   p->in->a = (uint8_t)cmp;
@@ -150,19 +150,29 @@ static int prep_fcompare(sass_prep *p, const char *spec, int has_bop, sass_exec_
   return 0;
 }
 
-int sass_prep_fsetp(sass_prep *p) { return prep_fcompare(p, "p p r rci p", 1, ex_fsetp); }
+int sass_prep_fsetp(sass_prep *p) { return prep_fcompare(p, "p p r rci p", 1, -1, ex_fsetp); }
 
-/* FSET d, a, b, Pc: all ones (1.0 with .BF) where the compare holds */
+/* FSET d, a, b, Pc: all ones (1.0 with .BF) where the compare holds. With d.CC the condition
+ * code is that of the 32-bit result, as LOP sets it: zero flag for a false compare, sign flag for
+ * all ones, carry and overflow clear (nvcc's division slow path: FSET.NEU RZ.CC, |x|, +INF, then
+ * BRA CC.EQ where x is infinite). */
 static int ex_fset(sass_ctx *x, const sass_inst *in, uint32_t m) {
   uint32_t t = fcmp_lanes(x, in, &in->o[1], &in->o[2], m);
   uint32_t res = sass_bop(in->b, t, sass_pred(x->w, in->o[3].reg, in->o[3].flags & SOF_NOT));
-  SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, (res >> l & 1) ? (uint32_t)in->k : 0);
+  sass_ccacc cc = {0, 0, 0, 0};
+  SASS_FOR_LANES(m, l) {
+    uint32_t r = (res >> l & 1) ? (uint32_t)in->k : 0;
+    sass_cc_lane(&cc, l, 0, r == 0, r >> 31, 0);
+    sass_wr(x, in->o[0].reg, l, r);
+  }
+  if (in->o[0].flags & SOF_CC) sass_cc_store(x->w, &cc, m);
   return 0;
 }
 
 int sass_prep_fset(sass_prep *p) {
-  if (prep_fcompare(p, "r r rci p", 1, ex_fset) < 0) return -1;
+  if (prep_fcompare(p, "r r rci p", 1, -1, ex_fset) < 0) return -1;
   p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
+  p->cc_ok = 1;
   return 0;
 }
 
@@ -174,7 +184,9 @@ static int ex_fcmp(sass_ctx *x, const sass_inst *in, uint32_t m) {
   return 0;
 }
 
-int sass_prep_fcmp(sass_prep *p) { return prep_fcompare(p, "r r rci r", 0, ex_fcmp); }
+/* cuobjdump 11.8 prints FCMP's greater-than (comparison field 4) as no modifier at all, and
+ * only FCMP's: FCMP R11, R0, R6, R7 is c > 0 ? a : b */
+int sass_prep_fcmp(sass_prep *p) { return prep_fcompare(p, "r r rci r", 0, CMP_GT, ex_fcmp); }
 
 /* FCHK.DIVIDE P, a, b: whether a / b must take nvcc's exact slow path. Set for zero,
  * denormal, infinite or NaN operands and for exponent gaps where the fast path's reciprocal or
@@ -194,6 +206,7 @@ static int ex_fchk(sass_ctx *x, const sass_inst *in, uint32_t m) {
 
 int sass_prep_fchk(sass_prep *p) {
   if (sass_shape(p, "p r rci") < 0) return -1;
+  float_imms(p); /* FCHK.DIVIDE P0, R0, 255: the divisor's exponent, not the integer's bits */
   if (!sass_take(p, "DIVIDE") && p->sm < 70) return sass_bad(p, "expected .DIVIDE");
   p->in->exec = ex_fchk;
   return 0;

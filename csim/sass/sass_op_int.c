@@ -86,6 +86,10 @@ static int ex_iadd3(sass_ctx *x, const sass_inst *in, uint32_t m) {
 int sass_prep_iadd3(sass_prep *p) {
   p->cc_ok = 1;
   if (sass_shape(p, "r rc rci r") < 0) return -1;
+  /* IADD3's immediate is a signed 20-bit field that cuobjdump prints raw: 0xffff9 is -7 (the
+   * exponent correction in nvcc's division slow path) */
+  sass_opnd *b = &p->in->o[2];
+  if (b->kind == SO_IMM && b->ival >= 0x80000 && b->ival <= 0xfffff) b->ival -= 0x100000;
   static const char *const modes[] = {"RS", "LS"};
   p->in->a = (uint8_t)(sass_take_of(p, modes, 2, -1) + 1);
   p->in->f = sass_take(p, "X") ? F_X : 0;
@@ -95,7 +99,8 @@ int sass_prep_iadd3(sass_prep *p) {
 
 /* --- ISCADD, LEA ---------------------------------------------------------------------------
  * ISCADD d, a, b, s: (a << s) + b. LEA d, a, b[, s]: the same. LEA.HI d, a, b, c[, s]: b plus the
- * high word of (c:a) << s, which with LEA's low word forms a 64-bit scaled address. */
+ * high word of (c:a) << s, which with LEA's low word forms a 64-bit scaled address. A negated
+ * addend -b is subtracted as IADD does it: + ~b + 1, or + ~b + carry with .X. */
 static int ex_lea(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_ccacc cc = {0};
   int d = (in->f & F_PDST) ? 1 : 0; /* operand index of the register destination */
@@ -103,14 +108,18 @@ static int ex_lea(sass_ctx *x, const sass_inst *in, uint32_t m) {
   SASS_FOR_LANES(m, l) {
     uint32_t a = sass_src(x, &in->o[d + 1], l);
     if (in->o[d + 1].flags & SOF_NEG) a = -a;
-    uint32_t b = sass_src(x, &in->o[d + 2], l), add;
+    uint32_t b = sass_src(x, &in->o[d + 2], l), add, cin = (in->f & F_X) ? (x->w->cc_c >> l & 1) : 0;
+    if (in->o[d + 2].flags & SOF_NEG) {
+      b = ~b;
+      if (!(in->f & F_X)) cin = 1;
+    }
     if (in->f & F_HI) {
       uint64_t ca = (uint64_t)sass_src(x, &in->o[d + 3], l) << 32 | a;
       add = (uint32_t)((ca << s) >> 32);
     } else {
       add = a << s;
     }
-    uint64_t sum = (uint64_t)add + b + ((in->f & F_X) ? (x->w->cc_c >> l & 1) : 0);
+    uint64_t sum = (uint64_t)add + b + cin;
     sass_wr(x, in->o[d].reg, l, (uint32_t)sum);
     sass_cc_lane(&cc, l, (sum >> 32) & 1, (uint32_t)sum == 0, (uint32_t)sum >> 31, 0);
   }
@@ -139,7 +148,9 @@ int sass_prep_lea(sass_prep *p) {
   in->f = (hi ? F_HI : 0) | (sass_take(p, "X") ? F_X : 0);
   if (in->nops && in->o[0].kind == SO_PRED) in->f |= F_PDST;
   int d = (in->f & F_PDST) ? 1 : 0;
-  const char *spec = hi ? (d ? "p r r rc r ?i" : "r r rc r ?i") : (d ? "p r r rc ?i" : "r r rc ?i");
+  /* the addend may be an immediate: LEA R12, R9, 0x1800, 0x7 is (R9 << 7) + 0x1800, a shared
+   * array's row past the arrays before it (tpacf's per-group histograms) */
+  const char *spec = hi ? (d ? "p r r rc r ?i" : "r r rc r ?i") : (d ? "p r r rci ?i" : "r r rci ?i");
   if (sass_shape(p, spec) < 0) return -1;
   int nsrc = hi ? 3 : 2;
   in->k = in->nops > d + 1 + nsrc ? (int32_t)in->o[d + 1 + nsrc].ival : 0;
@@ -291,18 +302,26 @@ static int prep_int_compare(sass_prep *p, const char *spec, int has_bop, sass_ex
 
 int sass_prep_isetp(sass_prep *p) { return prep_int_compare(p, "p p r rci p", 1, ex_isetp); }
 
-/* ISET d, a, b, Pc: all ones (or 1.0 with .BF) where the compare holds */
+/* ISET d, a, b, Pc: all ones (or 1.0 with .BF) where the compare holds; with d.CC the
+ * condition code of that result, as FSET and LOP set it */
 static int ex_iset(sass_ctx *x, const sass_inst *in, uint32_t m) {
   uint32_t t = icmp_lanes(x, in, &in->o[1], &in->o[2], m);
   uint32_t pc = sass_pred(x->w, in->o[3].reg, in->o[3].flags & SOF_NOT);
   uint32_t res = sass_bop(in->b, t, pc);
-  SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, (res >> l & 1) ? (uint32_t)in->k : 0);
+  sass_ccacc cc = {0, 0, 0, 0};
+  SASS_FOR_LANES(m, l) {
+    uint32_t r = (res >> l & 1) ? (uint32_t)in->k : 0;
+    sass_cc_lane(&cc, l, 0, r == 0, r >> 31, 0);
+    sass_wr(x, in->o[0].reg, l, r);
+  }
+  if (cc_dst(in)) sass_cc_store(x->w, &cc, m);
   return 0;
 }
 
 int sass_prep_iset(sass_prep *p) {
   if (prep_int_compare(p, "r r rci p", 1, ex_iset) < 0) return -1;
   p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
+  p->cc_ok = 1;
   return 0;
 }
 
@@ -387,36 +406,35 @@ int sass_prep_psetp(sass_prep *p) {
   return 0;
 }
 
-/* CSETP.cond.bop Pd, Pd2, CC, Pc: tests the condition code (integer conditions) */
-enum { CC_F, CC_LT, CC_EQ, CC_LE, CC_GT, CC_NE, CC_GE, CC_T, CC_LO, CC_HS, CC_LS, CC_HI, CC_SFF,
-       CC_SFT, CC_OFF, CC_OFT, CC_NCOND };
-static int cc_test(int cond, int c, int z, int s, int o) {
-  switch (cond) {
-  case CC_LT: return s != o;
-  case CC_EQ: return z;
-  case CC_LE: return z || s != o;
-  case CC_GT: return !z && s == o;
-  case CC_NE: return !z;
-  case CC_GE: return s == o;
-  case CC_T: return 1;
-  case CC_LO: return !c;
-  case CC_HS: return c;
-  case CC_LS: return !c || z;
-  case CC_HI: return c && !z;
-  case CC_SFF: return !s;
-  case CC_SFT: return s;
-  case CC_OFF: return !o;
-  case CC_OFT: return o;
-  }
+/* PSET.bop1.bop2 d, Pa, Pb, Pc: all ones (1.0 with .BF) where (Pa bop1 Pb) bop2 Pc holds, else
+ * 0, as FSET and ISET write their result (nvcc keeps predicates in registers this way when it
+ * runs out of them, e.g. across an unrolled shuffle scan) */
+static int ex_pset(sass_ctx *x, const sass_inst *in, uint32_t m) {
+  sass_warp *w = x->w;
+  uint32_t ab = sass_bop(in->a, sass_pred(w, in->o[1].reg, in->o[1].flags & SOF_NOT),
+                         sass_pred(w, in->o[2].reg, in->o[2].flags & SOF_NOT));
+  uint32_t t = sass_bop(in->b, ab, sass_pred(w, in->o[3].reg, in->o[3].flags & SOF_NOT));
+  SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, (t >> l & 1) ? (uint32_t)in->k : 0);
   return 0;
 }
 
+int sass_prep_pset(sass_prep *p) {
+  int b1, b2;
+  if (sass_shape(p, "r p p p") < 0) return -1;
+  p->in->k = sass_take(p, "BF") ? 0x3f800000 : -1;
+  if (sass_take_bop(p, &b1) < 0 || sass_take_bop(p, &b2) < 0) return -1;
+  p->in->a = (uint8_t)b1;
+  p->in->b = (uint8_t)b2;
+  p->in->exec = ex_pset;
+  return 0;
+}
+
+/* CSETP.cond.bop Pd, Pd2, CC, Pc: tests the condition code (integer conditions) */
 static int ex_csetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
   sass_warp *w = x->w;
   uint32_t t = 0;
   SASS_FOR_LANES(m, l)
-    if (cc_test(in->a, w->cc_c >> l & 1, w->cc_z >> l & 1, w->cc_s >> l & 1, w->cc_o >> l & 1))
-      t |= 1u << l;
+    if (sass_cc_holds(w, in->a, l)) t |= 1u << l;
   uint32_t pc = sass_pred(w, in->o[3].reg, in->o[3].flags & SOF_NOT);
   sass_setp(w, in->o[0].reg, sass_bop(in->b, t, pc), m);
   sass_setp(w, in->o[1].reg, sass_bop(in->b, ~t, pc), m);
@@ -424,11 +442,10 @@ static int ex_csetp(sass_ctx *x, const sass_inst *in, uint32_t m) {
 }
 
 int sass_prep_csetp(sass_prep *p) {
-  static const char *const conds[] = {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T",
-                                      "LO", "HS", "LS", "HI", "SFF", "SFT", "OFF", "OFT"};
   int bop;
   if (sass_shape(p, "p p C p") < 0) return -1;
-  int cond = sass_take_of(p, conds, CC_NCOND, -1);
+  if (p->in->o[2].ival >= 0) return sass_bad(p, "expected CC without a condition");
+  int cond = sass_take_of(p, sass_cc_cond_names, SASS_CC_NCOND, -1);
   if (cond < 0) return sass_bad(p, "expected an integer condition (.LT ... .OFT)");
   if (sass_take_bop(p, &bop) < 0) return -1;
   p->in->a = (uint8_t)cond;

@@ -98,14 +98,13 @@ static int prep_access(sass_prep *p, int data_opnd) {
   static const uint8_t bytes[] = {1, 1, 2, 2, 4, 8, 16};
   int s = sass_take_of(p, sizes, 7, 4);
   in->f = (sass_take(p, "E") ? SASS_F_E : 0) | ((s == 1 || s == 3) ? F_SIGNED : 0);
-  /* cache operators and (sm_70) memory order and scope: they change no value here, where one
-   * thread of execution is always ordered */
-  static const char *const cache[] = {"CA", "CG", "CS", "CV", "CI",  "LU",       "WB",
-                                      "WT", "U",  "EF", "EL", "LAST", "CONSTANT"};
-  static const char *const order[] = {"SYS", "GPU", "CTA", "STRONG", "WEAK", "PRIVATE", "MMIO"};
-  sass_take_of(p, cache, 13, 0);
-  while (sass_take_of(p, order, 7, -1) >= 0) {
-  }
+  /* cache operators (several may come together: LDG.E.CI.U.128, the last of nvcc's read-only
+   * loads in an unrolled walk) and, from sm_70, memory order and scope: they change no value
+   * here, where one thread of execution is always ordered */
+  static const char *const kinds[] = {"CA",  "CG",    "CS",  "CV",   "CI",     "LU",  "WB",
+                                      "WT",  "U",     "EF",  "EL",   "LAST",   "CONSTANT",
+                                      "SYS", "GPU",   "CTA", "STRONG", "WEAK", "PRIVATE", "MMIO"};
+  while (sass_take_of(p, kinds, 20, -1) >= 0) continue;
   in->a = (uint8_t)space_of(in->mtext);
   if (in->a == SP_GLOBAL && !(in->f & SASS_F_E))
     return sass_bad(p, "32-bit global addresses (no .E) are not supported");

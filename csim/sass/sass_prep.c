@@ -89,9 +89,13 @@ void sass_reg_span(sass_prep *p, int opnd, int nregs) {
 }
 
 int sass_take_cmp(sass_prep *p, int allow_unordered, int *cmp) {
+  return sass_take_cmp_or(p, allow_unordered, -1, cmp);
+}
+
+int sass_take_cmp_or(sass_prep *p, int allow_unordered, int dflt, int *cmp) {
   static const char *const names[] = {"F",   "LT",  "EQ",  "LE",  "GT",  "NE",  "GE",  "NUM",
                                       "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"};
-  int c = sass_take_of(p, names, CMP_COUNT, -1);
+  int c = sass_take_of(p, names, CMP_COUNT, dflt);
   if (c < 0) return sass_bad(p, "expected a comparison (.LT, .EQ, ...)");
   if (!allow_unordered && (c >= CMP_NUM && c <= CMP_GEU))
     return sass_bad(p, "unordered comparison .%s on integers", names[c]);

@@ -23,6 +23,7 @@ typedef struct sass_launch {
   FILE *trace;           /* where kernel-N.traceg goes, or NULL */
   const char *trace_path;
   int trace_id;          /* the kernel id the trace header gives */
+  int trace_nregs;       /* registers per thread the trace header gives; 0: the cubin's */
 } sass_launch;
 
 typedef struct sass_run_stats {

@@ -11,7 +11,8 @@ int sass_trace_begin(sass_sink *s, FILE *f, const char *path, const sass_module 
   s->path = path;
   tg_kernel_header h = {.name = k->info->name, .id = L->trace_id,
                         .shmem = k->info->shared_bytes + L->dyn_shared,
-                        .nregs = (uint32_t)k->info->nregs, .binary_version = m->sm,
+                        .nregs = (uint32_t)(L->trace_nregs ? L->trace_nregs : k->info->nregs),
+                        .binary_version = m->sm,
                         .shmem_base = SASS_SHARED_WINDOW, .local_base = SASS_LOCAL_WINDOW,
                         .tracer_version = 4};
   memcpy(h.grid, L->grid, sizeof h.grid);

@@ -1,13 +1,19 @@
 // isa: kernels that exercise the instructions nvcc emits for integer, 64-bit, float and double
 // arithmetic, control flow (divergence, loops, calls, early exit), warp and block operations
-// (shuffles, votes, barriers with reductions, atomics) and every memory space, on edge-case and
-// seeded random inputs, checked on the host against isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
+// (shuffles, votes, barriers with reductions, atomics) and every memory space, and forms the
+// benchmarks in cuda/ met first: the special-case branches of nvcc's inlined IEEE division and
+// square root (fpath), a block's radix split by shuffle scans (split), the video instructions'
+// type and secondary-operation forms (video), a constant divisor's slow path, directed
+// rounding and FCMP (fconst), a B+ tree walk (search), pair counts into shared histograms
+// (pairs). Edge-case and seeded random inputs, checked on the host against
+// isa_ref.h. rfsim's tests run the same kernels from the committed cubin and listing
 // (tests/fixtures/sass/) without the toolkit. Exits 1 if any result differs.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include "isa_ref.h"
+#include "../common/block_scan.h"
 
 __device__ __forceinline__ uint32_t bfe(uint32_t a, uint32_t pos, uint32_t len, bool sgn) {
   uint32_t r;
@@ -284,7 +290,184 @@ __global__ void isa_mem(const uint32_t *in, uint32_t *out) {
   __syncthreads();
   o[10] = dyn[(tid + 1) % ISA_BLOCK] + 1;
   o[11] = loc[(a + b) & 15] ^ load_generic(sh, tid ^ 2);
-  for (int k = 12; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
+  // a walk through the inputs as 16-byte nodes, read-only (LDG.E.CI.128, the last .U)
+  const int4 *__restrict__ nodes = (const int4 *)in;
+  int node = 0, len = 0;
+  for (int s = 0; s < 16; s++) {
+    int4 n4 = __ldg(&nodes[node]);
+    int pick = (a >> (2 * s)) & 3, next = pick == 0 ? n4.x : pick == 1 ? n4.y : pick == 2 ? n4.z : n4.w;
+    if (next & 0x80000000) break;
+    node = next & 255;
+    len++;
+  }
+  o[12] = (uint32_t)len;
+  o[13] = (uint32_t)node;
+  for (int k = 14; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
+}
+
+__global__ void isa_fpath(const uint32_t *in, uint32_t *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  float a = __uint_as_float(i[0]), b = __uint_as_float(i[1]), c = __uint_as_float(i[2]);
+  int n = (int)(i[3] % 9) - 4;
+  float mean = a / n;
+  float var = fmaxf(b / n - mean * mean, 0.0f);
+  o[0] = fbits(mean);
+  o[1] = fbits(var);
+  o[2] = fbits(sqrtf(var / n));
+  o[3] = fbits(c / a);
+  o[4] = fbits(sqrtf(b / c));
+  o[5] = fbits(1.0f / a);
+  for (int k = 6; k < ISA_OUT; k++) o[k] = fbits((a + k) / (b - k));
+}
+
+#define SPLIT_WARPS (ISA_BLOCK / 32)
+
+__global__ void isa_split(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t s_keys[2 * ISA_BLOCK], s_warp[SPLIT_WARPS + 1];
+  int tid = threadIdx.x, t = blockIdx.x * blockDim.x + tid, lane = tid & 31;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  uint32_t k0 = i[0], k1 = i[1];
+  for (int b = 0; b < 4; b++) {
+    uint32_t f0 = !((k0 >> b) & 1), f1 = !((k1 >> b) & 1), zeros;
+    uint32_t r0 = block_scan<SPLIT_WARPS>(f0 + f1, s_warp, &zeros), r1 = r0 + f0;
+    uint32_t p0 = f0 ? r0 : zeros + 2 * tid - r0, p1 = f1 ? r1 : zeros + 2 * tid + 1 - r1;
+    s_keys[p0] = k0;
+    s_keys[p1] = k1;
+    __syncthreads();
+    k0 = s_keys[2 * tid];
+    k1 = s_keys[2 * tid + 1];
+    __syncthreads();
+    o[2 * b] = k0;
+    o[2 * b + 1] = k1;
+    o[8 + b] = r0;
+    o[12 + b] = zeros;
+  }
+  uint32_t x = i[2] & 0xffff;
+#pragma unroll
+  for (int d = 1, k = 16; d < 32; d <<= 1, k++) {
+    uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
+    if (lane >= d) x += y;
+    o[k] = x;
+  }
+  o[21] = 2 * i[2] - (i[2] & 15); // ISCADD d, a, -b, s: the position of a bitonic comparator
+  o[22] = x ^ i[3];
+  o[23] = (i[3] << 3) - (i[2] >> 3);
+}
+
+// PTX video instructions, word k + 6 of the video family (isa_ref_video's table, in order)
+#define VIDEO(k, op)                                                                           \
+  asm(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));                             \
+  o[6 + k] = r;
+
+__global__ void isa_video(const uint32_t *in, uint32_t *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  uint32_t a = i[0], b = i[1], c = i[2], r;
+  int32_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
+  o[0] = (uint32_t)min(sa, min(sb, sc));
+  o[1] = (uint32_t)max(sa, max(sb, sc));
+  o[2] = min(a, min(b, c));
+  o[3] = max(a, max(b, c));
+  o[4] = (uint32_t)min(max(sa, sb), sc);
+  o[5] = (uint32_t)max(min(sa, sb), sc);
+  VIDEO(0, "vmin.s32.s32.s32.min")
+  VIDEO(1, "vmax.s32.s32.s32.max")
+  VIDEO(2, "vmin.u32.u32.u32.max")
+  VIDEO(3, "vmax.u32.u32.u32.min")
+  VIDEO(4, "vmin.s32.s32.s32.add")
+  asm("vmax.s32.u32.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  o[11] = r;
+  VIDEO(6, "vabsdiff.s32.s32.s32.add")
+  VIDEO(7, "vabsdiff.u32.u32.u32.add")
+  VIDEO(8, "vabsdiff.u32.s32.s32.add")
+  VIDEO(9, "vabsdiff.s32.u32.u32.add")
+  VIDEO(10, "vabsdiff.s32.u32.s32.max")
+  VIDEO(11, "vmin.u32.s32.s32.add")
+  VIDEO(12, "vmin.s32.u32.u32.min")
+  VIDEO(13, "vmin.s32.u32.s32.max")
+  VIDEO(14, "vmax.u32.s32.u32.min")
+  VIDEO(15, "vabsdiff.s32.s32.s32.sat.min")
+  VIDEO(16, "vmin.u32.s32.s32.sat.add")
+  VIDEO(17, "vmax.s32.u32.u32.sat.max")
+}
+
+__global__ void isa_fconst(const uint32_t *in, uint32_t *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  float a = __uint_as_float(i[0]), b = __uint_as_float(i[1]), c = __uint_as_float(i[2]);
+  o[0] = fbits(a / 255.0f);
+  o[1] = fbits(__fmul_rd(a, b));
+  o[2] = fbits(__fmul_ru(a, b));
+  o[3] = fbits(__fmul_rz(a, b));
+  o[4] = fbits(__fmul_rd(b, c));
+  o[5] = fbits(__fmul_ru(b, c));
+  o[6] = fbits(__fmul_rz(b, c));
+  o[7] = fbits(c > 0.0f ? a : b); // FCMP with greater-than, printed without a modifier
+  o[8] = fbits(c < 0.0f ? a : b);
+  o[9] = fbits(!(c >= 0.0f) ? b : a);
+}
+
+// one B+ tree query per block over the block's inputs (isa_ref_search)
+__global__ void isa_search(const uint32_t *in, uint32_t *out) {
+  int tid = threadIdx.x, b0 = blockIdx.x * blockDim.x, t = b0 + tid;
+  uint32_t *o = out + t * ISA_OUT;
+  int *curr = (int *)out + b0 * ISA_OUT + 23; // thread 0's last word: the node to visit
+  int key = (int)(in[b0 * ISA_IN] % 4096);
+  const uint32_t *keys = in + b0 * ISA_IN + 2; // node j's key m: keys[(32 j + m) ISA_IN]
+  if (tid == 0) *curr = 0;
+  o[0] = 0xffffffffu;
+  __syncthreads();
+  for (int level = 0; level < 2; level++) {
+    int node = *curr;
+    __syncthreads();
+    if (tid < ISA_SEARCH_KEYS) {
+      const uint32_t *k = keys + node * ISA_SEARCH_KEYS * ISA_IN;
+      int k0 = (int)k[tid * ISA_IN];
+      bool last = tid == ISA_SEARCH_KEYS - 1;
+      if (level == 0) {
+        if ((tid == 0 || k0 <= key) && (last || key < (int)k[(tid + 1) * ISA_IN])) *curr = 1 + tid % 3;
+      } else if (k0 == key) {
+        o[0] = (uint32_t)tid;
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// pair counts into 8-thread groups' shared histograms (isa_ref_pairs)
+__global__ void isa_pairs(const uint32_t *in, uint32_t *out) {
+  __shared__ uint32_t sx[ISA_PAIRS_STAGE], sy[ISA_PAIRS_STAGE], sz[ISA_PAIRS_STAGE];
+  __shared__ uint32_t sub[ISA_BLOCK / 8][32];
+  int tid = threadIdx.x, t = blockIdx.x * blockDim.x + tid;
+  for (int i = tid; i < ISA_PAIRS_STAGE; i += blockDim.x) {
+    const uint32_t *s = in + (i % ISA_THREADS) * ISA_IN;
+    sx[i] = s[0], sy[i] = s[1], sz[i] = s[2];
+  }
+  for (int i = tid; i < ISA_BLOCK / 8 * 32; i += blockDim.x) sub[i / 32][i % 32] = 0;
+  __syncthreads();
+  uint32_t mx = in[t * ISA_IN], my = in[t * ISA_IN + 1], mz = in[t * ISA_IN + 2];
+  uint32_t *mine = sub[tid / 8];
+  for (int j = 0; j < ISA_PAIRS_STAGE; j++) {
+    uint32_t v = mx * sx[j] + my * sy[j] + mz * sz[j];
+    int lo = 0, hi = 31;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (v >= ctab[mid]) hi = mid;
+      else lo = mid + 1;
+    }
+    atomicAdd(&mine[lo], 1u);
+  }
+  __syncthreads();
+  if (tid < 32) { // bin tid over the block's groups
+    uint32_t sum = 0;
+    for (int k = 0; k < ISA_BLOCK / 8; k++) sum += sub[k][tid];
+    out[t * ISA_OUT] = sum;
+  }
 }
 
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
@@ -295,7 +478,7 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst, isa_search, isa_pairs};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

@@ -221,6 +221,24 @@ static inline void isa_ref_float(const uint32_t *in, uint32_t *o) {
   o[23] = isa_fbits(sinf(a) + cosf(b));
 }
 
+/* ---- family "fpath": the IEEE division and square-root sequences nvcc inlines with their
+ * special-case branches (zero, infinite, NaN and denormal operands, a divisor converted from an
+ * int that may be 0), e.g. the FSET.CC / BRA CC.EQ test of an infinite operand. The device
+ * contracts b / n - mean * mean into one fused multiply-add, so the reference does too. */
+static inline void isa_ref_fpath(const uint32_t *in, uint32_t *o) {
+  float a = isa_f(in[0]), b = isa_f(in[1]), c = isa_f(in[2]);
+  int n = (int)(in[3] % 9) - 4;
+  float mean = a / (float)n;
+  float var = fmaxf(fmaf(-mean, mean, b / (float)n), 0.0f);
+  o[0] = isa_fbits(mean);
+  o[1] = isa_fbits(var);
+  o[2] = isa_fbits(sqrtf(var / (float)n));
+  o[3] = isa_fbits(c / a);
+  o[4] = isa_fbits(sqrtf(b / c));
+  o[5] = isa_fbits(1.0f / a);
+  for (int k = 6; k < ISA_OUT; k++) o[k] = isa_fbits((a + (float)k) / (b - (float)k));
+}
+
 /* ---- family "double" ---- */
 static inline void isa_ref_double(const uint32_t *in, uint32_t *o) {
   double x = (double)(int32_t)in[0] * 0.75 + (double)in[1] / 3.0;
@@ -380,15 +398,203 @@ static inline void isa_ref_mem(const uint32_t *all, int t, uint32_t *o) {
   o[9] = (uint32_t)(uint8_t)(a + 1) | (uint32_t)(uint16_t)(b + 2) << 16; /* byte and short stores */
   o[10] = all[((t + 1) % ISA_BLOCK + t / ISA_BLOCK * ISA_BLOCK) * ISA_IN + 2] + 1; /* dyn. shared */
   o[11] = loc[(a + b) & 15] ^ all[(t ^ 2) * ISA_IN + 0]; /* generic: shared */
-  for (int k = 12; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
+  int node = 0, len = 0; /* the walk through the inputs as 16-byte nodes */
+  for (int s = 0; s < 16; s++) {
+    uint32_t next = all[node * ISA_IN + (int)((a >> (2 * s)) & 3)];
+    if (next & 0x80000000u) break;
+    node = (int)(next & 255);
+    len++;
+  }
+  o[12] = (uint32_t)len;
+  o[13] = (uint32_t)node;
+  for (int k = 14; k < ISA_OUT; k++) o[k] = (uint32_t)k * d;
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FAMILIES };
+/* ---- family "split": a block's stable radix split of two keys per thread by four bits, each
+ * split ranked by a block-wide shuffle scan (the predicates of whose unrolled steps nvcc keeps
+ * in registers with PSET), the steps of a warp's inclusive shuffle scan, and scaled
+ * differences (ISCADD with a negated addend) ---- */
+static inline void isa_ref_split(const uint32_t *all, int t, uint32_t *o) {
+  int b0 = t - t % ISA_BLOCK, me = t % ISA_BLOCK, lane = t % 32;
+  uint32_t keys[2 * ISA_BLOCK], next[2 * ISA_BLOCK];
+  for (int j = 0; j < ISA_BLOCK; j++) {
+    keys[2 * j] = all[(b0 + j) * ISA_IN + 0];
+    keys[2 * j + 1] = all[(b0 + j) * ISA_IN + 1];
+  }
+  for (int b = 0; b < 4; b++) {
+    uint32_t zeros = 0, before = 0;
+    for (int j = 0; j < 2 * ISA_BLOCK; j++) {
+      if (j == 2 * me) before = zeros;
+      zeros += !(keys[j] >> b & 1);
+    }
+    o[8 + b] = before;
+    o[12 + b] = zeros;
+    uint32_t z = 0, n = 0;
+    for (int j = 0; j < 2 * ISA_BLOCK; j++)
+      if (keys[j] >> b & 1) next[zeros + n++] = keys[j];
+      else next[z++] = keys[j];
+    memcpy(keys, next, sizeof keys);
+    o[2 * b] = keys[2 * me];
+    o[2 * b + 1] = keys[2 * me + 1];
+  }
+  for (int d = 1, k = 16; d < 32; d <<= 1, k++) {
+    uint32_t s = 0; /* inclusive sum of the lanes lane-(2d-1) .. lane */
+    for (int l = lane - 2 * d + 1; l <= lane; l++)
+      if (l >= 0) s += all[(t - lane + l) * ISA_IN + 2] & 0xffff;
+    o[k] = s;
+  }
+  uint32_t c = all[t * ISA_IN + 2], d = all[t * ISA_IN + 3];
+  o[21] = 2 * c - (c & 15);
+  o[22] = o[20] ^ d;
+  o[23] = (d << 3) - (c >> 3);
+}
+
+/* ---- family "video": PTX's scalar video instructions in every type combination, with and
+ * without saturation and secondary operation (min, max, add), and the min/max chains nvcc
+ * turns into them. The semantics are PTX's: a and b sign- or zero-extended by their types,
+ * tmp = |a - b|, min or max, clamped to the destination type's range with .sat, then the
+ * secondary operation with c taken as the destination type ---- */
+enum { ISA_S = 1, ISA_U = 0 };
+enum { ISA_VABSDIFF, ISA_VMIN, ISA_VMAX };
+enum { ISA_OP2_NONE, ISA_OP2_ADD, ISA_OP2_MIN, ISA_OP2_MAX };
+static inline uint32_t isa_video(int op, int dsig, int asig, int bsig, int sat, int op2, uint32_t a,
+                                 uint32_t b, uint32_t c) {
+  int64_t ta = asig ? (int64_t)(int32_t)a : (int64_t)a, tb = bsig ? (int64_t)(int32_t)b : (int64_t)b;
+  int64_t r = op == ISA_VABSDIFF ? (ta > tb ? ta - tb : tb - ta) : op == ISA_VMIN ? (ta < tb ? ta : tb)
+                                                                                   : (ta > tb ? ta : tb);
+  if (sat) {
+    int64_t lo = dsig ? INT32_MIN : 0, hi = dsig ? INT32_MAX : UINT32_MAX;
+    r = r < lo ? lo : r > hi ? hi : r;
+  }
+  int64_t tc = dsig ? (int64_t)(int32_t)c : (int64_t)c;
+  if (op2 == ISA_OP2_ADD) r += tc;
+  else if (op2 == ISA_OP2_MIN) r = r < tc ? r : tc;
+  else if (op2 == ISA_OP2_MAX) r = r > tc ? r : tc;
+  return (uint32_t)r;
+}
+
+static inline void isa_ref_video(const uint32_t *in, uint32_t *o) {
+  uint32_t a = in[0], b = in[1], c = in[2];
+  int32_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
+#define ISA_MIN(x, y) ((x) < (y) ? (x) : (y))
+#define ISA_MAX(x, y) ((x) > (y) ? (x) : (y))
+  o[0] = (uint32_t)ISA_MIN(sa, ISA_MIN(sb, sc));
+  o[1] = (uint32_t)ISA_MAX(sa, ISA_MAX(sb, sc));
+  o[2] = ISA_MIN(a, ISA_MIN(b, c));
+  o[3] = ISA_MAX(a, ISA_MAX(b, c));
+  o[4] = (uint32_t)ISA_MIN(ISA_MAX(sa, sb), sc);
+  o[5] = (uint32_t)ISA_MAX(ISA_MIN(sa, sb), sc);
+#undef ISA_MIN
+#undef ISA_MAX
+  /* op, dtype, atype, btype, sat, op2: the PTX forms isa.cu's video kernel writes, in order */
+  static const uint8_t f[18][6] = {
+      {ISA_VMIN, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_MIN},     {ISA_VMAX, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_MAX},
+      {ISA_VMIN, ISA_U, ISA_U, ISA_U, 0, ISA_OP2_MAX},     {ISA_VMAX, ISA_U, ISA_U, ISA_U, 0, ISA_OP2_MIN},
+      {ISA_VMIN, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_ADD},     {ISA_VMAX, ISA_S, ISA_U, ISA_S, 0, ISA_OP2_NONE},
+      {ISA_VABSDIFF, ISA_S, ISA_S, ISA_S, 0, ISA_OP2_ADD}, {ISA_VABSDIFF, ISA_U, ISA_U, ISA_U, 0, ISA_OP2_ADD},
+      {ISA_VABSDIFF, ISA_U, ISA_S, ISA_S, 0, ISA_OP2_ADD}, {ISA_VABSDIFF, ISA_S, ISA_U, ISA_U, 0, ISA_OP2_ADD},
+      {ISA_VABSDIFF, ISA_S, ISA_U, ISA_S, 0, ISA_OP2_MAX}, {ISA_VMIN, ISA_U, ISA_S, ISA_S, 0, ISA_OP2_ADD},
+      {ISA_VMIN, ISA_S, ISA_U, ISA_U, 0, ISA_OP2_MIN},     {ISA_VMIN, ISA_S, ISA_U, ISA_S, 0, ISA_OP2_MAX},
+      {ISA_VMAX, ISA_U, ISA_S, ISA_U, 0, ISA_OP2_MIN},     {ISA_VABSDIFF, ISA_S, ISA_S, ISA_S, 1, ISA_OP2_MIN},
+      {ISA_VMIN, ISA_U, ISA_S, ISA_S, 1, ISA_OP2_ADD},     {ISA_VMAX, ISA_S, ISA_U, ISA_U, 1, ISA_OP2_MAX}};
+  for (int k = 0; k < 18; k++)
+    o[6 + k] = isa_video(f[k][0], f[k][1], f[k][2], f[k][3], f[k][4], f[k][5], a, b, c);
+}
+
+/* ---- family "fconst": one division by a constant (nvcc's FCHK.DIVIDE with an immediate and
+ * the specialised slow path, whose exponent correction is IADD3 with a negative immediate),
+ * products in the directed rounding modes (FMUL.RM/RP/RZ) and selects on a compare with zero
+ * (FCMP, whose greater-than cuobjdump prints without a modifier); the other words are left
+ * unwritten */
+static inline float isa_round_dir(double p, int mode) { /* mode: -1 down, 1 up, 0 toward zero */
+  float r = (float)p; /* to nearest; p is the exact product of two floats */
+  if (isnan(p)) return r;
+  if (mode == 0) mode = p < 0 ? 1 : -1;
+  if (mode < 0 && (double)r > p) r = nextafterf(r, -INFINITY);
+  if (mode > 0 && (double)r < p) r = nextafterf(r, INFINITY);
+  return r;
+}
+static inline void isa_ref_fconst(const uint32_t *in, uint32_t *o) {
+  float a = isa_f(in[0]), b = isa_f(in[1]), c = isa_f(in[2]);
+  o[0] = isa_fbits(a / 255.0f);
+  double ab = (double)a * b, bc = (double)b * c;
+  o[1] = isa_fbits(isa_round_dir(ab, -1));
+  o[2] = isa_fbits(isa_round_dir(ab, 1));
+  o[3] = isa_fbits(isa_round_dir(ab, 0));
+  o[4] = isa_fbits(isa_round_dir(bc, -1));
+  o[5] = isa_fbits(isa_round_dir(bc, 1));
+  o[6] = isa_fbits(isa_round_dir(bc, 0));
+  o[7] = isa_fbits(c > 0.0f ? a : b);
+  o[8] = isa_fbits(c < 0.0f ? a : b);
+  o[9] = isa_fbits(!(c >= 0.0f) ? b : a);
+  for (int k = 10; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
+}
+
+/* ---- family "search": a B+ tree query per block, as rfsim's btree benchmark walks it (nvcc
+ * tests its short-circuit condition with ISET.NE RZ.CC and BRK CC.NEU). The block's 128 input
+ * records are four nodes of 32 keys (word 2, ascending per node): node 0, the root, has keys
+ * 100 m and leads to child 1 + m % 3; the key (word 0 of the block's first record) is a key of
+ * the right child in block 0 and arbitrary in the others. The matching thread writes its
+ * index to its word 0 (the others all ones), thread 0 the child it chose to its word 23 ---- */
+#define ISA_SEARCH_KEYS 32
+static inline void isa_search_inputs(uint32_t *in, int n, uint64_t seed) {
+  isa_int_inputs(in, n, seed);
+  for (int t = 0; t < n; t++) {
+    int m = t % ISA_SEARCH_KEYS, node = t % ISA_BLOCK / ISA_SEARCH_KEYS;
+    in[t * ISA_IN + 2] = 100u * (uint32_t)m + (node ? isa_rng(&seed) % 100 : 0);
+  }
+  for (int b0 = 0; b0 < n; b0 += ISA_BLOCK) {
+    uint32_t p = isa_rng(&seed) % ISA_SEARCH_KEYS, child = 1 + p % 3;
+    if (b0 == 0) in[b0 * ISA_IN] = in[(b0 + ISA_SEARCH_KEYS * (int)child + (int)p) * ISA_IN + 2];
+  }
+}
+static inline void isa_ref_search(const uint32_t *all, int t, uint32_t *o) {
+  int b0 = t - t % ISA_BLOCK, tid = t % ISA_BLOCK;
+  int key = (int)(all[b0 * ISA_IN] % 4096), node = 0, found = -1;
+#define KEY(nd, m) ((int)all[(b0 + ISA_SEARCH_KEYS * (nd) + (m)) * ISA_IN + 2])
+  for (int m = 0; m < ISA_SEARCH_KEYS; m++)
+    if ((m == 0 || KEY(0, m) <= key) && (m == ISA_SEARCH_KEYS - 1 || key < KEY(0, m + 1))) node = 1 + m % 3;
+  for (int m = 0; m < ISA_SEARCH_KEYS; m++)
+    if (KEY(node, m) == key) found = m;
+#undef KEY
+  for (int k = 0; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
+  o[0] = tid == found ? (uint32_t)tid : 0xffffffffu;
+  if (tid == 0) o[23] = (uint32_t)node;
+}
+
+/* ---- family "pairs": pair counts into per-group shared histograms, as rfsim's tpacf forms
+ * them (the group's row address is LEA with an immediate addend, the row's offset past the
+ * staged arrays): every thread pairs its three words with 512 staged triples (inputs of the
+ * whole grid), bins v = x x' + y y' + z z' by a binary search over the constant table, and
+ * counts in its 8-thread group's 32 counters; thread b < 32 then writes bin b's count over
+ * the block's groups to its word 0 ---- */
+#define ISA_PAIRS_STAGE 512
+static inline void isa_ref_pairs(const uint32_t *all, int t, uint32_t *o) {
+  int b0 = t - t % ISA_BLOCK;
+  uint32_t count[32] = {0};
+  for (int m = b0; m < b0 + ISA_BLOCK; m++)
+    for (int j = 0; j < ISA_PAIRS_STAGE; j++) {
+      const uint32_t *s = all + (j % ISA_THREADS) * ISA_IN, *me = all + m * ISA_IN;
+      uint32_t v = me[0] * s[0] + me[1] * s[1] + me[2] * s[2];
+      int lo = 0, hi = 31;
+      while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (v >= isa_ctab(mid)) hi = mid;
+        else lo = mid + 1;
+      }
+      count[lo]++;
+    }
+  for (int k = 0; k < ISA_OUT; k++) o[k] = ISA_UNWRITTEN;
+  if (t % ISA_BLOCK < 32) o[0] = count[t % ISA_BLOCK];
+}
+
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_SEARCH, ISA_PAIRS, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem"};
+                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst", "search", "pairs"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
-  if (family == ISA_FLOAT) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
+  if (family == ISA_FLOAT || family == ISA_FPATH || family == ISA_FCONST) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
+  else if (family == ISA_SEARCH) isa_search_inputs(in, n, 0x5eed0000u + (unsigned)family);
   else isa_int_inputs(in, n, 0x5eed0000u + (unsigned)family);
 }
 
@@ -402,6 +608,12 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_DOUBLE: isa_ref_double(in, out); break;
   case ISA_CTRL: isa_ref_ctrl(in, out); break;
   case ISA_BLOCKOPS: isa_ref_block(all, t, out); break;
+  case ISA_FPATH: isa_ref_fpath(in, out); break;
+  case ISA_SPLIT: isa_ref_split(all, t, out); break;
+  case ISA_VIDEO: isa_ref_video(in, out); break;
+  case ISA_FCONST: isa_ref_fconst(in, out); break;
+  case ISA_SEARCH: isa_ref_search(all, t, out); break;
+  case ISA_PAIRS: isa_ref_pairs(all, t, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
