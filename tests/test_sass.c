@@ -85,7 +85,7 @@ static const char *const isa_kernels[ISA_FAMILIES] = {
     "_Z7isa_intPKjPj",   "_Z8isa_widePKjPj",   "_Z9isa_floatPKjPj",   "_Z10isa_doublePKjPj",
     "_Z8isa_ctrlPKjPj",  "_Z9isa_blockPKjPj",  "_Z7isa_memPKjPj",     "_Z9isa_fpathPKjPj",
     "_Z9isa_splitPKjPj", "_Z9isa_videoPKjPj",  "_Z10isa_fconstPKjPj", "_Z10isa_searchPKjPj",
-    "_Z9isa_pairsPKjPj"};
+    "_Z9isa_pairsPKjPj", "_Z7isa_sfuPKjPj"};
 
 /* one family: inputs in, 0xee.. out, launch, compare with the reference */
 static int run_family(sass_module *m, sass_devmem *mem, int f, FILE *trace, int trace_nregs,

@@ -213,10 +213,14 @@ int sass_prep_fchk(sass_prep *p) {
 }
 
 enum { MU_COS, MU_SIN, MU_EX2, MU_LG2, MU_RCP, MU_RSQ, MU_RCP64H, MU_RSQ64H, MU_SQRT };
-static float mufu(int op, float a) {
+/* From sm_70 there is no RRO: MUFU.SIN and COS take the angle in turns (the code multiplies by
+ * 1/(2 pi) first), so the argument is scaled back here (in double, to keep the product exact
+ * enough); before, RRO's output (modelled as the angle itself) is their input. */
+static float mufu(int op, float a, int turns) {
+  double angle = turns ? (double)a * 6.283185307179586476925 : (double)a;
   switch (op) {
-  case MU_COS: return cosf(a);
-  case MU_SIN: return sinf(a);
+  case MU_COS: return (float)cos(angle);
+  case MU_SIN: return (float)sin(angle);
   case MU_EX2: return exp2f(a);
   case MU_LG2: return log2f(a);
   case MU_RCP: return 1.0f / a;
@@ -239,7 +243,7 @@ static int ex_mufu(sass_ctx *x, const sass_inst *in, uint32_t m) {
     if (in->a == MU_RCP64H || in->a == MU_RSQ64H) {
       r = mufu64h(in->a, sass_src(x, &in->o[1], l));
     } else {
-      float f = mufu(in->a, sass_fsrc(x, &in->o[1], l, 0));
+      float f = mufu(in->a, sass_fsrc(x, &in->o[1], l, 0), in->b);
       r = sass_fbits((in->f & F_SAT) ? sass_fsat(f) : f);
     }
     sass_wr(x, in->o[0].reg, l, r);
@@ -261,6 +265,7 @@ int sass_prep_mufu(sass_prep *p) {
   }
   float_imms(p);
   p->in->a = (uint8_t)op;
+  p->in->b = (uint8_t)(p->sm >= 70); /* SIN/COS in turns */
   p->in->f = sass_take(p, "SAT") ? F_SAT : 0;
   p->in->exec = ex_mufu;
   return 0;

@@ -470,6 +470,19 @@ __global__ void isa_pairs(const uint32_t *in, uint32_t *out) {
   }
 }
 
+__global__ void isa_sfu(const uint32_t *in, uint32_t *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *i = in + t * ISA_IN;
+  uint32_t *o = out + t * ISA_OUT;
+  float a = __uint_as_float(i[0]), b = __uint_as_float(i[1]), c = __uint_as_float(i[2]),
+        d = __uint_as_float(i[3]);
+  float r[12] = {__sinf(a), __cosf(b), __expf(a / 8), __logf(fabsf(b) + 1),
+                 __fdividef(a, fabsf(b) + 1), rsqrtf(fabsf(c) + 1), __sinf(c) * __cosf(d),
+                 exp2f(d / 8), __log2f(fabsf(a) + 1), __powf(fabsf(b) / 10 + 1, d / 20),
+                 __fsqrt_rn(fabsf(d)), __frcp_rn(fabsf(a) + 1)};
+  for (int k = 0; k < 12; k++) o[k] = __float_as_uint(r[k]);
+}
+
 static void report(int family, int t, int k, uint32_t want, uint32_t got) {
   std::fprintf(stderr, "isa %s: thread %d word %d: expected 0x%08x, got 0x%08x\n",
                isa_family_names[family], t, k, want, got);
@@ -478,7 +491,8 @@ static void report(int family, int t, int k, uint32_t want, uint32_t got) {
 int main() {
   typedef void (*kernel_t)(const uint32_t *, uint32_t *);
   const kernel_t kernels[ISA_FAMILIES] = {isa_int,  isa_wide,  isa_float, isa_double,
-                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst, isa_search, isa_pairs};
+                                          isa_ctrl, isa_block, isa_mem,   isa_fpath, isa_split, isa_video, isa_fconst, isa_search, isa_pairs,
+                                          isa_sfu};
   uint32_t ct[ISA_CTAB];
   for (int k = 0; k < ISA_CTAB; k++) ct[k] = isa_ctab(k);
   if (cudaMemcpyToSymbol(ctab, ct, sizeof ct) != cudaSuccess) {

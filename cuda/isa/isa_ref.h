@@ -588,13 +588,29 @@ static inline void isa_ref_pairs(const uint32_t *all, int t, uint32_t *o) {
   if (t % ISA_BLOCK < 32) o[0] = count[t % ISA_BLOCK];
 }
 
-enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_SEARCH, ISA_PAIRS, ISA_FAMILIES };
+/* ---- family "sfu": the fast intrinsics on the special function unit (__sinf, __cosf,
+ * __expf, __logf, __fdividef, rsqrtf, ...) on moderate arguments, within isa_close's tolerance:
+ * sm_5x/6x reduce the angle with RRO first, sm_70 multiplies it by 1/(2 pi) (MUFU takes turns) */
+static inline void isa_sfu_inputs(uint32_t *in, int n, uint64_t seed) {
+  for (int t = 0; t < n * ISA_IN; t++)
+    in[t] = isa_u((float)((int32_t)(isa_rng(&seed) % 100001u) - 50000) / 1000.0f);
+}
+static inline void isa_ref_sfu(const uint32_t *in, uint32_t *o) {
+  float a = isa_f(in[0]), b = isa_f(in[1]), c = isa_f(in[2]), d = isa_f(in[3]);
+  float r[12] = {sinf(a), cosf(b), expf(a / 8), logf(fabsf(b) + 1), a / (fabsf(b) + 1),
+                 1 / sqrtf(fabsf(c) + 1), sinf(c) * cosf(d), exp2f(d / 8), log2f(fabsf(a) + 1),
+                 powf(fabsf(b) / 10 + 1, d / 20), sqrtf(fabsf(d)), 1 / (fabsf(a) + 1)};
+  for (int k = 0; k < ISA_OUT; k++) o[k] = k < 12 ? isa_u(r[k]) : ISA_UNWRITTEN;
+}
+
+enum { ISA_INT, ISA_WIDE, ISA_FLOAT, ISA_DOUBLE, ISA_CTRL, ISA_BLOCKOPS, ISA_MEM, ISA_FPATH, ISA_SPLIT, ISA_VIDEO, ISA_FCONST, ISA_SEARCH, ISA_PAIRS, ISA_SFU, ISA_FAMILIES };
 static const char *const isa_family_names[ISA_FAMILIES] = {"int",  "wide",  "float", "double",
-                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst", "search", "pairs"};
+                                                           "ctrl", "block", "mem",   "fpath", "split", "video", "fconst", "search", "pairs", "sfu"};
 
 static inline void isa_inputs(int family, uint32_t *in, int n) {
   if (family == ISA_FLOAT || family == ISA_FPATH || family == ISA_FCONST) isa_float_inputs(in, n, 0x5eed0000u + (unsigned)family);
   else if (family == ISA_SEARCH) isa_search_inputs(in, n, 0x5eed0000u + (unsigned)family);
+  else if (family == ISA_SFU) isa_sfu_inputs(in, n, 0x5eed0000u + (unsigned)family);
   else isa_int_inputs(in, n, 0x5eed0000u + (unsigned)family);
 }
 
@@ -614,6 +630,7 @@ static inline void isa_ref(int family, const uint32_t *all, int t, uint32_t *out
   case ISA_FCONST: isa_ref_fconst(in, out); break;
   case ISA_SEARCH: isa_ref_search(all, t, out); break;
   case ISA_PAIRS: isa_ref_pairs(all, t, out); break;
+  case ISA_SFU: isa_ref_sfu(in, out); break;
   default: isa_ref_mem(all, t, out); break;
   }
 }
@@ -626,6 +643,10 @@ static inline int isa_close(int family, int k, uint32_t want, uint32_t got) {
   /* __saturatef(-0): Pascal's code (FADD.SAT -RZ, x) keeps the sign, Volta's (FADD.SAT RZ, x)
    * gives +0, both within [+0.0, 1.0] as CUDA documents it */
   if (family == ISA_FLOAT && k == 18 && (want | got) == 0x80000000u) return 1;
+  if (family == ISA_SFU) { /* documented errors: about 2^-21 absolute, 2 ulps relative */
+    float w = isa_f(want), g = isa_f(got);
+    return fabsf(w - g) <= 1e-5f + 1e-5f * fabsf(w);
+  }
   if (family != ISA_FLOAT || k < 20) return 0;
   float w = isa_f(want), g = isa_f(got);
   if (isnan(w) || isnan(g) || isinf(w) || isinf(g)) return isnan(w) && isnan(g);
