@@ -656,6 +656,23 @@ static void test_register_order(void **state) {
 
 /* ---- malformed specs ---------------------------------------------------------------------- */
 
+/* Spec text refused with exactly `want`: by the parser, or (planned) by tg_plans_init. */
+static void expect_refused(size_t i, const char *text, const char *want, int planned) {
+  rf_diag d = {{0}, 0};
+  tg_spec *s = NULL;
+  int rc = tg_spec_parse("t.spec", text, &s, &d);
+  if (planned) {
+    if (rc < 0) fail_msg("case %zu: %s", i, d.msg);
+    tg_plan *plans = NULL;
+    rc = tg_plans_init(s, &plans, &d);
+    tg_spec_free(s);
+    if (rc != -1 || plans != NULL) fail_msg("case %zu planned: %s", i, text);
+  } else if (rc != -1 || s != NULL) {
+    fail_msg("case %zu parsed: %s", i, text);
+  }
+  if (strcmp(d.msg, want)) fail_msg("case %zu:\n  want: %s\n  got:  %s", i, want, d.msg);
+}
+
 static void test_malformed_specs(void **state) {
   (void)state;
   static const char *const cases[][2] = {
@@ -712,15 +729,40 @@ static void test_malformed_specs(void **state) {
       {"kernel = k\ngrid = 2\nblock = 64\nnregs = 8\nimbalance = st 3 0\n",
        "t.spec:5: expected at most 2 heavy warps (the block has 2 warps), found 3"},
       {"seed = 1\n", "t.spec: expected at least one 'kernel = NAME' section, found none"},
+      {"kernel = k\ngrid = 65536,65536,2\nblock = 32\nnregs = 8\n",
+       "t.spec:2: expected a grid of at most 4294967296 thread blocks (x*y*z), found "
+       "65536,65536,2 for kernel 'k'"},
+      {"grid = 1073741824,1073741824,1073741824\nkernel = k\nblock = 32\nnregs = 8\n",
+       "t.spec:2: expected a grid of at most 4294967296 thread blocks (x*y*z), found "
+       "1073741824,1073741824,1073741824 for kernel 'k'"},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    rf_diag d = {{0}, 0};
-    tg_spec *s = NULL;
-    int rc = tg_spec_parse("t.spec", cases[i][0], &s, &d);
-    if (rc != -1 || s != NULL) fail_msg("case %zu parsed: %s", i, cases[i][0]);
-    if (strcmp(d.msg, cases[i][1]))
-      fail_msg("case %zu:\n  want: %s\n  got:  %s", i, cases[i][1], d.msg);
-  }
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    expect_refused(i, cases[i][0], cases[i][1], 0);
+}
+
+/* Specs that parse but whose addresses or counts would leave 64 bits (or the reader's limits)
+ * are refused when planned, naming the line, never generating wrapped addresses. */
+static void test_oversized_specs(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"kernel = k\ngrid = 1073741824,4\nblock = 1024\nnregs = 8\niters = 1000000\n"
+       "load = global strided stride=1073741824\n",
+       "t.spec:6: expected an access whose addresses fit 64 bits, found one over grid "
+       "(1073741824,4,1), block (1024,1,1), 1000000 iterations, width 4, stride 1073741824"},
+      {"kernel = k\ngrid = 1073741824,4\nblock = 1024\nnregs = 8\niters = 1000000\n"
+       "shmem = 65536\nload = global tiled tile=32 width=16\n",
+       "t.spec:1: expected a kernel of at most 2^64 thread instructions, found 4294967296 "
+       "blocks of 32 warps of up to 113000005 instructions in kernel 'k'"},
+      {"kernel = k\ngrid = 1073741824,4\nblock = 1024\nnregs = 8\niters = 100\n"
+       "load = local strided stride=1073741824 footprint=4096\n",
+       "t.spec:6: expected an access whose addresses fit 64 bits, found one over grid "
+       "(1073741824,4,1), block (1024,1,1), 100 iterations, width 4, stride 1073741824"},
+      {"kernel = k\ngrid = 2\nblock = 32\nnregs = 8\niters = 1000000\nbody = 4096\n",
+       "t.spec:1: expected warps of at most 1073741824 instructions, found 4099000005 in "
+       "kernel 'k' (1000000 iterations)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    expect_refused(i, cases[i][0], cases[i][1], 1);
 }
 
 /* ---- output folder safety ----------------------------------------------------------------- */
@@ -809,6 +851,22 @@ static void test_tracetile(void **state) {
   assert_true(same_file(P("orig/kernel-1.traceg"), P("same/kernel-1.traceg")));
   assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("bad"), 0, &d), -1);
   assert_string_equal(d.msg, "expected --tbs between 1 and 2147483647, found 0");
+  /* an input grid whose product overflows is refused with its sizes as read */
+  FILE *fp = fopen(P("big/kernel-1.traceg"), "w");
+  if (!fp) {
+    assert_int_equal(mkdir(P("big"), 0755), 0);
+    fp = fopen(P("big/kernel-1.traceg"), "w");
+  }
+  assert_non_null(fp);
+  fputs("-kernel name = k\n-grid dim = (2000000000,2000000000,65529)\n#BEGIN_TB\n#END_TB\n", fp);
+  fclose(fp);
+  fp = fopen(P("big/kernelslist.g"), "w");
+  assert_non_null(fp);
+  fputs("kernel-1.traceg\n", fp);
+  fclose(fp);
+  assert_int_equal(tg_tile(P("big/kernelslist.g"), P("bigout"), 2, &d), -1);
+  assert_non_null(strstr(d.msg, "big/kernel-1.traceg:2: -grid dim: expected at most 2147483647 "
+                                "thread blocks (x*y*z), found (2000000000,2000000000,65529)"));
 }
 
 /* ---- the real traces (skipped when ../shared is absent) ----------------------------------- */
@@ -913,6 +971,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_imbalance_st, setup, teardown),
       cmocka_unit_test_setup_teardown(test_register_order, setup, teardown),
       cmocka_unit_test(test_malformed_specs),
+      cmocka_unit_test(test_oversized_specs),
       cmocka_unit_test_setup_teardown(test_output_folder_safety, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tracetile, setup, teardown),
       cmocka_unit_test_setup_teardown(test_real_traces, setup, teardown),

@@ -15,6 +15,11 @@
 #define TRACE_MAX_DST 4
 #define TRACE_MAX_SRC 8
 #define TRACE_RZ 255 /* R255 reads as zero: never a register-file operand */
+/* Limits of a kernel's shape, checked on its header before anything is sized from it. */
+#define TRACE_MAX_THREADS_PER_TB 4096u
+#define TRACE_MAX_TBS (1ull << 32)
+#define TRACE_MAX_WARP_INSTS (1l << 30) /* `insts = n` of one warp */
+#define TRACE_MAX_WARP_MEM_INSTS (1u << 26) /* x 32 addresses: a uint32_t-indexed pool */
 
 /* What an instruction does, as the SM model needs it. */
 typedef enum op_kind {
@@ -80,7 +85,7 @@ typedef struct trace_kernel_info {
   int shmem;           /* bytes per CTA */
   int nregs;           /* registers per thread */
   int binary_version;
-  int stream_id;
+  uint64_t stream_id;  /* NVBit writes the stream's handle */
   uint64_t shmem_base, local_base;
   int tracer_version;
   int lineinfo;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/checked.h"
 #include "../config/config.h"
 
 static const uint8_t tc_magic[8] = {'R', 'F', 'S', 'I', 'M', 'T', 'C', 0};
@@ -104,7 +105,7 @@ static void encode_info(const trace_kernel_info *in, uint8_t *p) {
   p[255] = 0;
   int64_t v[18] = {in->id,         in->grid[0],     in->grid[1],        in->grid[2],
                    in->block[0],   in->block[1],    in->block[2],       in->shmem,
-                   in->nregs,      in->binary_version, in->stream_id,   (int64_t)in->shmem_base,
+                   in->nregs,      in->binary_version, (int64_t)in->stream_id, (int64_t)in->shmem_base,
                    (int64_t)in->local_base, in->tracer_version, in->lineinfo, in->num_tbs,
                    in->threads_per_tb, in->warps_per_tb};
   for (int i = 0; i < 18; i++) st64(p + 256 + 8 * i, (uint64_t)v[i]);
@@ -122,7 +123,7 @@ static int decode_info(const uint8_t *p, trace_kernel_info *in) {
   for (int i = 1; i <= 6; i++)
     if (!in_range(v[i], 1, 0x7fffffff)) return -1;
   if (!in_range(v[0], 0, 0x7fffffff) || !in_range(v[7], 0, 1 << 30) || !in_range(v[8], 0, 255) ||
-      !in_range(v[9], 0, 1000) || !in_range(v[10], INT_MIN, INT_MAX) ||
+      !in_range(v[9], 0, 1000) ||
       !in_range(v[13], 3, 5) || !in_range(v[14], 0, 1))
     return -1;
   in->id = (int)v[0];
@@ -133,15 +134,16 @@ static int decode_info(const uint8_t *p, trace_kernel_info *in) {
   in->shmem = (int)v[7];
   in->nregs = (int)v[8];
   in->binary_version = (int)v[9];
-  in->stream_id = (int)v[10];
+  in->stream_id = (uint64_t)v[10];
   in->shmem_base = (uint64_t)v[11];
   in->local_base = (uint64_t)v[12];
   in->tracer_version = (int)v[13];
   in->lineinfo = (int)v[14];
-  int64_t tbs = (int64_t)in->grid[0] * in->grid[1] * in->grid[2];
-  int64_t threads = (int64_t)in->block[0] * in->block[1] * in->block[2];
-  if (tbs > (1ll << 32) || threads > 4096 || v[15] != tbs || v[16] != threads ||
-      v[17] != (threads + TRACE_WARP_SIZE - 1) / TRACE_WARP_SIZE)
+  uint64_t tbs, threads; /* as the text reader checks the header: products that fit */
+  if (!rf_dim3_product(in->grid, TRACE_MAX_TBS, &tbs) ||
+      !rf_dim3_product(in->block, TRACE_MAX_THREADS_PER_TB, &threads) ||
+      (uint64_t)v[15] != tbs || (uint64_t)v[16] != threads ||
+      (uint64_t)v[17] != (threads + TRACE_WARP_SIZE - 1) / TRACE_WARP_SIZE)
     return -1;
   in->num_tbs = (long)tbs;
   in->threads_per_tb = (int)threads;
@@ -342,8 +344,11 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_inst
     return CORRUPT("warp header past the block's end");
   /* Each instruction takes at least one byte and each memory one three more: counts the block
    * cannot hold are refused before anything is allocated. */
-  if (nmem > n || n + 3 * nmem > (uint64_t)(end - p))
+  if (nmem > n || n > (uint64_t)(end - p) || nmem > ((uint64_t)(end - p) - n) / 3)
     return CORRUPT("warp of %llu instructions (%llu memory) does not fit its block",
+                   (unsigned long long)n, (unsigned long long)nmem);
+  if (n > (uint64_t)TRACE_MAX_WARP_INSTS || nmem > TRACE_MAX_WARP_MEM_INSTS)
+    return CORRUPT("warp of %llu instructions (%llu memory), more than a text trace may hold",
                    (unsigned long long)n, (unsigned long long)nmem);
   w->n = (uint32_t)n;
   w->naddrs = (uint32_t)nmem * TRACE_WARP_SIZE;

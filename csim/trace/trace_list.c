@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/checked.h"
 #include "line_reader.h"
 #include "trace.h"
 #include "trace_parse.h"
@@ -32,6 +33,11 @@ static int parse_memcpy(const char *path, long line, char *s, trace_cmd *c, rf_d
     return rf_fail_at(d, path, line, "expected a hex address, found '%s'", addr);
   if (!tp_parse_u64(tp_trim(bytes), &c->bytes))
     return rf_fail_at(d, path, line, "expected a byte count, found '%s'", bytes);
+  uint64_t end;
+  if (!rf_add_u64(c->addr, c->bytes, &end))
+    return rf_fail_at(d, path, line,
+                      "expected a copy inside the 64-bit address space, found %llu bytes at 0x%llx",
+                      (unsigned long long)c->bytes, (unsigned long long)c->addr);
   c->kind = TRACE_CMD_MEMCPY;
   return 0;
 }

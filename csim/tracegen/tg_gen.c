@@ -18,7 +18,7 @@ int tg_plans_init(const tg_spec *s, tg_plan **plans_out, rf_diag *d) {
   if (!plans) return -1;
   uint64_t next_global = TG_GLOBAL_BASE;
   for (int i = 0; i < s->nkernels; i++)
-    if (tg_plan_init(&plans[i], &s->kernels[i], i, &next_global, d) < 0) {
+    if (tg_plan_init(&plans[i], s->path, &s->kernels[i], i, &next_global, d) < 0) {
       tg_plans_free(plans, i);
       return -1;
     }

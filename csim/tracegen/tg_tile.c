@@ -1,11 +1,15 @@
 #include "tg_tile.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
+#include "../common/checked.h"
+#include "../trace/trace_parse.h"
 #include "tg_outdir.h"
 #include "tg_text.h"
 
@@ -29,14 +33,18 @@ static int starts_trimmed(const char *line, const char *word) {
   return !strncmp(line, word, strlen(word));
 }
 
-static int parse_grid(const char *line, long *product) {
-  long x, y, z;
-  char tail;
+/* "-grid dim = (x,y,z)": the sizes as read (1..INT_MAX each) and, if it is at most what the
+ * output's 1-D grid can index, their product. */
+static int parse_grid(const char *line, int dim[3]) {
   const char *eq = strchr(line, '=');
-  if (!eq || sscanf(eq + 1, " (%ld,%ld,%ld)%c", &x, &y, &z, &tail) < 3) return 0;
-  if (x <= 0 || y <= 0 || z <= 0) return 0;
-  *product = x * y * z;
-  return 1;
+  if (!eq) return 0;
+  char v[96];
+  snprintf(v, sizeof v, "%s", eq + 1);
+  char *t = tg_trim(v);
+  size_t n = strlen(t);
+  if (n < 2 || t[0] != '(' || t[n - 1] != ')') return 0;
+  t[n - 1] = '\0';
+  return tp_parse_int_list(t + 1, 3, 1, INT_MAX, dim);
 }
 
 /* Pass 1: where the header ends and where every block starts and ends. */
@@ -50,9 +58,17 @@ static int scan(tile_in *t, rf_diag *d) {
     if (n < 0) break;
     lineno++;
     if (t->header_end < 0 && starts_trimmed(t->line, "-grid dim")) {
-      if (!parse_grid(t->line, &t->grid_product))
-        return rf_fail_at(d, t->path, lineno, "expected '-grid dim = (x,y,z)', found '%.*s'",
+      int dim[3];
+      uint64_t product;
+      if (!parse_grid(t->line, dim))
+        return rf_fail_at(d, t->path, lineno,
+                          "expected '-grid dim = (x,y,z)' with sizes 1..2147483647, found '%.*s'",
                           (int)strcspn(t->line, "\n"), t->line);
+      if (!rf_dim3_product(dim, INT32_MAX, &product))
+        return rf_fail_at(d, t->path, lineno,
+                          "-grid dim: expected at most 2147483647 thread blocks (x*y*z), found "
+                          "(%d,%d,%d)", dim[0], dim[1], dim[2]);
+      t->grid_product = (long)product;
       have_grid = 1;
     }
     if (starts_trimmed(t->line, "#BEGIN_TB")) {
