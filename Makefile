@@ -38,8 +38,10 @@ endif
 CC      ?= cc
 CFLAGS  ?= -O3 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP $(SAN_FLAGS)
-# csim/hw (unit ports, FST writer) is part of librfsim, so every program links fstapi + zlib.
-LDLIBS  += $(HW_C_LIBS) -lm
+# csim/hw (unit ports, FST writer) is part of librfsim, so every program links fstapi + zlib;
+# csim/trace reads, and csim/tracegen writes, xz-compressed traces with liblzma.
+TRACE_LIBS := -llzma
+LDLIBS  += $(HW_C_LIBS) $(TRACE_LIBS) -lm
 BUILD   := build
 BIN     := bin
 SHARED  ?= ../shared
@@ -87,7 +89,8 @@ SIM_RTL_DEPS      = $(call hw_rtl_objs,$(1)) $(HW_B)/libverilated.a $(HW_B)/libf
 
 $(BIN)/rfsim: $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS))
 	@mkdir -p $(BIN)
-	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) -o $@
+	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) \
+	  $(TRACE_LIBS) -o $@
 
 # The technique tests run policies with their units in -hw rtl and lockstep, so they link the
 # units' RTL; test_warpman also runs bin/rfsim and build/hw/rfsim-broken.
@@ -96,7 +99,7 @@ $(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/t
                              $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS)) \
                              | $(BIN)/rfsim $(HW_B)/rfsim-broken
 	$(HW_CXX) $(SAN_FLAGS) $< $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
-	  $(call hw_rtl_link,$(SIM_UNITS)) -lcmocka -o $@
+	  $(call hw_rtl_link,$(SIM_UNITS)) $(TRACE_LIBS) -lcmocka -o $@
 
 # test_finereg runs bin/rfsim (FineReg's units in lockstep) and build/hw/rfsim-broken
 $(BUILD)/tests/test_finereg: | $(BIN)/rfsim $(HW_B)/rfsim-broken
@@ -107,7 +110,7 @@ $(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o
 $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
                       $(call SIM_RTL_DEPS,$(SIM_BROKEN_UNITS))
 	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
-	  $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) -o $@
+	  $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) $(TRACE_LIBS) -o $@
 
 # tests/run.sh runs the binaries on every core, in the order given: the long ones first
 TESTS_LONG := test_suite_runs test_bootstrap test_sharing test_warpman test_finereg
@@ -197,7 +200,7 @@ $(FUZZ_B)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_B)/csim/hw/wave.o: FUZZ_CFLAGS += -I$(HW_FST_DIR)
 $(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_entry.c $(FUZZ_OBJ) $(HW_B)/libfst.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET_NAME='"$*"' $^ -lz -lm -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET_NAME='"$*"' $^ -lz $(TRACE_LIBS) -lm -o $@
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 	@bash tools/fuzz.sh $(FUZZ_B) $(FUZZ_SECONDS) $(SHARED) $(FUZZ_TARGETS)
 

@@ -101,7 +101,7 @@ static tg_spec *parse_ok(const char *text) {
 static void generate_ok(const char *text, const char *outdir) {
   tg_spec *s = parse_ok(text);
   rf_diag d = {{0}, 0};
-  if (tg_generate(s, outdir, &d) < 0) fail_msg("generation failed: %s", d.msg);
+  if (tg_generate(s, outdir, TG_STREAM_PLAIN, &d) < 0) fail_msg("generation failed: %s", d.msg);
   tg_spec_free(s);
 }
 
@@ -184,7 +184,7 @@ static void test_golden_fixture(void **state) {
   rf_diag d = {{0}, 0};
   tg_spec *s;
   if (tg_spec_load("tests/fixtures/tracegen/tiny.spec", &s, &d) < 0) fail_msg("%s", d.msg);
-  if (tg_generate(s, P("tiny"), &d) < 0) fail_msg("%s", d.msg);
+  if (tg_generate(s, P("tiny"), TG_STREAM_PLAIN, &d) < 0) fail_msg("%s", d.msg);
   tg_spec_free(s);
   static const char *const files[] = {"kernelslist.g", "kernel-1.traceg", "kernel-2.traceg"};
   for (int i = 0; i < 3; i++) {
@@ -801,7 +801,7 @@ static void test_output_folder_safety(void **state) {
   fclose(x);
   tg_spec *s = parse_ok(small_spec);
   rf_diag d = {{0}, 0};
-  assert_int_equal(tg_generate(s, P("out"), &d), -1);
+  assert_int_equal(tg_generate(s, P("out"), TG_STREAM_PLAIN, &d), -1);
   tg_spec_free(s);
   assert_non_null(strstr(d.msg, "found 'notes.txt'"));
   assert_int_equal(access(P("out/notes.txt"), F_OK), 0);

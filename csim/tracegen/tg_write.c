@@ -1,6 +1,7 @@
 #include "tg_write.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #define APPEND(...)                                                       \
@@ -70,7 +71,8 @@ int tg_format_inst(char *buf, size_t size, const tg_inst *in, uint32_t mask,
   return len;
 }
 
-static int put_inst(FILE *f, const tg_plan *p, const tg_inst *in, long tb, int warp, long it) {
+static int put_inst(tg_stream *f, const tg_plan *p, const tg_inst *in, long tb, int warp,
+                    long it) {
   uint64_t addrs[32] = {0};
   char line[TG_LINE_MAX];
   uint32_t mask = tg_plan_inst_mask(p, in, tb, warp);
@@ -78,14 +80,14 @@ static int put_inst(FILE *f, const tg_plan *p, const tg_inst *in, long tb, int w
   int n = tg_format_inst(line, sizeof line, in, mask, addrs);
   if (n < 0 || n >= (int)sizeof line) return -1;
   line[n++] = '\n';
-  return fwrite(line, 1, (size_t)n, f) == (size_t)n ? 0 : -1;
+  return tg_stream_write(f, line, (size_t)n);
 }
 
-static int write_warp(FILE *f, const tg_plan *p, long tb, int warp, long common) {
+static int write_warp(tg_stream *f, const tg_plan *p, long tb, int warp, long common) {
   const tg_program *g = &p->prog;
   long iters = tg_plan_warp_iters(p, tb, warp);
   long expect = tg_program_warp_insts(g, iters, common, p->k->barrier_every);
-  if (fprintf(f, "\nwarp = %d\ninsts = %ld\n", warp, expect) < 0) return -1;
+  if (tg_stream_printf(f, "\nwarp = %d\ninsts = %ld\n", warp, expect) < 0) return -1;
   long written = 0;
   for (int s = 0; s < g->loop_begin; s++, written++)
     if (put_inst(f, p, &g->insts[s], tb, warp, 0) < 0) return -1;
@@ -101,43 +103,45 @@ static int write_warp(FILE *f, const tg_plan *p, long tb, int warp, long common)
   return written == expect ? 0 : -2;
 }
 
-int tg_write_kernel(FILE *f, const char *path, const tg_plan *p, rf_diag *d) {
+int tg_write_kernel(tg_stream *f, const tg_plan *p, rf_diag *d) {
   const tg_kernel_spec *k = p->k;
-  int ok = fprintf(f,
-                   "-kernel name = %s\n-kernel id = %d\n-grid dim = (%d,%d,%d)\n"
-                   "-block dim = (%d,%d,%d)\n-shmem = %d\n-nregs = %d\n-binary version = 61\n"
-                   "-cuda stream id = 0\n-shmem base_addr = 0x%016llx\n"
-                   "-local mem base_addr = 0x%016llx\n-accelsim tracer version = 4\n"
-                   "-enable lineinfo = 0\n\n#traces format = [line_num] PC mask dest_num "
-                   "[reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] "
-                   "[mem_addresses]\n\n\n",
-                   k->name, p->index + 1, k->grid[0], k->grid[1], k->grid[2], k->block[0],
-                   k->block[1], k->block[2], k->shmem, k->nregs,
-                   (unsigned long long)TG_SHMEM_BASE, (unsigned long long)TG_LOCAL_BASE) >= 0;
+  int ok = tg_stream_printf(
+               f,
+               "-kernel name = %s\n-kernel id = %d\n-grid dim = (%d,%d,%d)\n"
+               "-block dim = (%d,%d,%d)\n-shmem = %d\n-nregs = %d\n-binary version = 61\n"
+               "-cuda stream id = 0\n-shmem base_addr = 0x%016llx\n"
+               "-local mem base_addr = 0x%016llx\n-accelsim tracer version = 4\n"
+               "-enable lineinfo = 0\n\n#traces format = [line_num] PC mask dest_num "
+               "[reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] "
+               "[mem_addresses]\n\n\n",
+               k->name, p->index + 1, k->grid[0], k->grid[1], k->grid[2], k->block[0],
+               k->block[1], k->block[2], k->shmem, k->nregs, (unsigned long long)TG_SHMEM_BASE,
+               (unsigned long long)TG_LOCAL_BASE) == 0;
   for (long tb = 0; ok && tb < p->num_tbs; tb++) {
     long x = tb % k->grid[0], y = tb / k->grid[0] % k->grid[1];
     long z = tb / ((long)k->grid[0] * k->grid[1]);
-    ok = fprintf(f, "\n#BEGIN_TB\n\nthread block = %ld,%ld,%ld\n", x, y, z) >= 0;
+    ok = tg_stream_printf(f, "\n#BEGIN_TB\n\nthread block = %ld,%ld,%ld\n", x, y, z) == 0;
     long common = tg_plan_tb_common(p, tb);
     for (int w = 0; ok && w < p->warps; w++) {
       int rc = write_warp(f, p, tb, w, common);
-      if (rc == -2) return rf_fail(d, "%s: internal error: instruction count mismatch", path);
+      if (rc == -2)
+        return rf_fail(d, "%s: internal error: instruction count mismatch", tg_stream_path(f));
       ok = rc == 0;
     }
-    ok = ok && fputs("\n#END_TB\n", f) >= 0;
+    ok = ok && tg_stream_puts(f, "\n#END_TB\n") == 0;
   }
-  return ok ? 0 : rf_fail(d, "%s: write error", path);
+  return ok ? 0 : -1; /* the stream failed: tg_stream_close says why */
 }
 
-int tg_write_list_entry(FILE *f, const tg_plan *p) {
+int tg_write_list_entry(tg_stream *f, const tg_plan *p, const char *kernel_file) {
   const tg_kernel_spec *k = p->k;
   for (int i = 0; i < k->nacc; i++) {
     const tg_access *a = &k->acc[i];
     if (a->is_store || a->space != TG_GLOBAL) continue;
     for (int m = 0; m < (a->pattern == TG_TILED ? 2 : 1); m++)
-      if (fprintf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)p->base[i][m],
-                  (unsigned long long)p->span[i][m]) < 0)
+      if (tg_stream_printf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)p->base[i][m],
+                           (unsigned long long)p->span[i][m]) < 0)
         return -1;
   }
-  return fprintf(f, "kernel-%d.traceg\n", p->index + 1) < 0 ? -1 : 0;
+  return tg_stream_printf(f, "%s\n", kernel_file);
 }

@@ -156,3 +156,66 @@ char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_re
   }
   return text;
 }
+
+/* ---- comparing thread block streams ---- */
+
+static void assert_same_inst(const trace_inst *a, const trace_inst *b) {
+  assert_true(a->pc == b->pc);
+  assert_int_equal(a->mask, b->mask);
+  assert_int_equal(a->addr_off, b->addr_off);
+  assert_int_equal(a->line, b->line);
+  assert_int_equal(a->imm, b->imm);
+  assert_int_equal(a->opcode, b->opcode);
+  assert_int_equal(a->kind, b->kind);
+  assert_int_equal(a->unit, b->unit);
+  assert_int_equal(a->space, b->space);
+  assert_int_equal(a->width, b->width);
+  assert_int_equal(a->ndst, b->ndst);
+  assert_int_equal(a->nsrc, b->nsrc);
+  assert_memory_equal(a->dst, b->dst, sizeof a->dst);
+  assert_memory_equal(a->src, b->src, sizeof a->src);
+  assert_int_equal(a->has_imm, b->has_imm);
+  assert_int_equal(a->is_mem, b->is_mem);
+}
+
+void tu_assert_same_tb(const trace_tb *a, const trace_tb *b) {
+  assert_memory_equal(a->id, b->id, sizeof a->id);
+  assert_int_equal(a->linear_id, b->linear_id);
+  assert_int_equal(a->nwarps, b->nwarps);
+  for (int w = 0; w < a->nwarps; w++) {
+    const trace_warp *x = &a->warps[w], *y = &b->warps[w];
+    assert_int_equal(x->n, y->n);
+    assert_int_equal(x->naddrs, y->naddrs);
+    for (uint32_t i = 0; i < x->n; i++) assert_same_inst(&x->insts[i], &y->insts[i]);
+    if (x->naddrs) assert_memory_equal(x->addrs, y->addrs, x->naddrs * sizeof *x->addrs);
+  }
+}
+
+int tu_compare_kernels(const char *text_path, const char *path, const trace_cache_opts *o,
+                       long *tbs) {
+  rf_diag d;
+  trace_kernel *text, *other;
+  if (trace_kernel_open(text_path, &text, &d) < 0) fail_msg("%s", d.msg);
+  if (trace_kernel_open_cached(path, o, &other, &d) < 0) fail_msg("%s", d.msg);
+  int from_cache = trace_kernel_reads_cache(other);
+  assert_memory_equal(trace_kernel_get_info(text), trace_kernel_get_info(other),
+                      sizeof(trace_kernel_info));
+  long n = 0;
+  for (;;) {
+    trace_tb a, b;
+    int ra = trace_kernel_next_tb(text, &a, &d);
+    if (ra < 0) fail_msg("%s", d.msg);
+    int rb = trace_kernel_next_tb(other, &b, &d);
+    if (rb < 0) fail_msg("%s", d.msg);
+    assert_int_equal(ra, rb);
+    if (ra == 0) break;
+    tu_assert_same_tb(&a, &b);
+    trace_tb_free(&a);
+    trace_tb_free(&b);
+    n++;
+  }
+  trace_kernel_close(text);
+  trace_kernel_close(other);
+  if (tbs) *tbs = n;
+  return from_cache;
+}

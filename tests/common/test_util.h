@@ -33,4 +33,15 @@ struct stats_record;
 char *tu_run_list(const struct gpu_config *c, int mode, const char *list_path,
                   struct stats_record *total);
 
+/* Reads the kernel trace `text_path` as text and `path` (the same trace, or a copy in another
+ * form: xz) through the cache options `o` (NULL: no cache), in lockstep, failing the test at
+ * the first field of a header or thread block that differs. Returns whether the second started
+ * out reading a cache; *tbs (if given) gets the thread-block count. */
+struct trace_cache_opts;
+struct trace_tb;
+int tu_compare_kernels(const char *text_path, const char *path, const struct trace_cache_opts *o,
+                       long *tbs);
+/* Fails the test unless the two thread blocks are equal, field by field. */
+void tu_assert_same_tb(const struct trace_tb *a, const struct trace_tb *b);
+
 #endif
