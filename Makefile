@@ -61,6 +61,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# The trace cache records a hash of the trace reader's sources (and of config.h, whose unit
+# numbers it stores), so that a cache written by another build is rebuilt, never decoded with
+# this one's tables; the object is rebuilt whenever they change.
+TRACE_READER_SRC := $(sort $(wildcard csim/trace/*.c csim/trace/*.h)) csim/config/config.h
+TRACE_READER_ID  := 0x$(shell cat $(TRACE_READER_SRC) | sha256sum | cut -c1-16)ull
+$(BUILD)/csim/trace/trace_cache_file.o: CFLAGS += -DTC_READER_ID=$(TRACE_READER_ID)
+$(BUILD)/csim/trace/trace_cache_file.o: $(TRACE_READER_SRC)
+
 $(BUILD)/librfsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -182,7 +190,8 @@ occupancy-tables: all workloads
 	  -paper traces/paper/resource_sharing_table8.txt \
 	  $(foreach w,$(SPSHARE_SET2),$(BUILD)/traces/spshare_$(w)/kernelslist.g)
 
-bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_ray/kernelslist.g
+bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/matrixmul_x240_xz/kernelslist.g \
+       $(BUILD)/traces/warpman_ray/kernelslist.g
 	@bash tools/bench.sh
 
 # ---- fuzzing: libFuzzer (clang) with AddressSanitizer and UBSan over the parsers users feed ----
@@ -199,6 +208,8 @@ $(FUZZ_B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_B)/csim/hw/wave.o: FUZZ_CFLAGS += -I$(HW_FST_DIR)
+$(FUZZ_B)/csim/trace/trace_cache_file.o: FUZZ_CFLAGS += -DTC_READER_ID=$(TRACE_READER_ID)
+$(FUZZ_B)/csim/trace/trace_cache_file.o: $(TRACE_READER_SRC)
 $(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_entry.c $(FUZZ_OBJ) $(HW_B)/libfst.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET_NAME='"$*"' $^ -lz $(TRACE_LIBS) -lm -o $@
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)

@@ -29,71 +29,14 @@
 
 /* ---- making archives ---- */
 
-/* Compresses the file `src` into `dst` through the writer's stream, in uneven pieces. */
-static void xz_file(const char *src, const char *dst) {
-  FILE *in = fopen(src, "rb");
-  if (!in) fail_msg("%s: cannot open", src);
-  rf_diag d;
-  tg_stream *out = tg_stream_open(dst, TG_STREAM_XZ, &d);
-  if (!out) fail_msg("%s", d.msg);
-  static char buf[77777];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, in)) > 0)
-    assert_int_equal(tg_stream_write(out, buf, got), 0);
-  fclose(in);
-  if (tg_stream_close(out, &d) < 0) fail_msg("%s", d.msg);
-}
-
-/* An xz copy of a trace folder in `dir`: every kernel file compressed to NAME.xz and named so in
- * the copy of kernelslist.g, whose other lines are kept. Writes the copy's list path. */
-static void xz_folder(const char *list, const char *dir, char *out_list, size_t n) {
-  FILE *in = fopen(list, "r");
-  if (!in) fail_msg("%s: cannot open", list);
-  snprintf(out_list, n, "%s/kernelslist.g", dir);
-  FILE *out = fopen(out_list, "w");
-  assert_non_null(out);
-  const char *slash = strrchr(list, '/');
-  int dir_len = slash ? (int)(slash - list) + 1 : 0;
-  char line[4096];
-  while (fgets(line, sizeof line, in)) {
-    line[strcspn(line, "\r\n")] = '\0';
-    if (strncmp(line, "kernel", 6) != 0) {
-      fprintf(out, "%s\n", line);
-      continue;
-    }
-    char src[4096 + 512], dst[4096 + 512];
-    snprintf(src, sizeof src, "%.*s%s", dir_len, list, line);
-    snprintf(dst, sizeof dst, "%s/%s.xz", dir, line);
-    xz_file(src, dst);
-    fprintf(out, "%s.xz\n", line);
-  }
-  fclose(in);
-  assert_int_equal(fclose(out), 0);
-}
-
-/* The kernel files of a list, in order (malloc'd paths). */
-static int kernels_of(const char *list, char ***out) {
-  trace_list *l;
-  rf_diag d;
-  if (trace_list_read(list, &l, &d) < 0) fail_msg("%s (run make workloads)", d.msg);
-  char **paths = calloc((size_t)l->nkernels, sizeof *paths);
-  assert_non_null(paths);
-  int k = 0;
-  for (int i = 0; i < l->ncmds; i++)
-    if (l->cmds[i].kind == TRACE_CMD_KERNEL) paths[k++] = strdup(l->cmds[i].path);
-  trace_list_free(l);
-  *out = paths;
-  return k;
-}
-
 /* The xz copy of `list` reads as the same thread blocks, kernel by kernel. */
 static void same_streams(const char *list) {
   char dir[256], xz_list[512];
   assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
-  xz_folder(list, dir, xz_list, sizeof xz_list);
+  tu_xz_folder(list, dir, xz_list, sizeof xz_list);
   char **text, **xz;
-  int n = kernels_of(list, &text);
-  assert_int_equal(kernels_of(xz_list, &xz), n);
+  int n = tu_list_kernels(list, &text);
+  assert_int_equal(tu_list_kernels(xz_list, &xz), n);
   for (int i = 0; i < n; i++) {
     assert_non_null(strstr(xz[i], ".traceg.xz"));
     tu_compare_kernels(text[i], xz[i], NULL, NULL);
@@ -153,7 +96,7 @@ static void gtx480(gpu_config *c) {
 static void same_stats(const char *list) {
   char dir[256], xz_list[512];
   assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
-  xz_folder(list, dir, xz_list, sizeof xz_list);
+  tu_xz_folder(list, dir, xz_list, sizeof xz_list);
   gpu_config c;
   gtx480(&c);
   stats_record ta, tb;
@@ -222,7 +165,7 @@ static void test_bad_archives(void **state) {
   assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
   snprintf(good, sizeof good, "%s/kernel-1.traceg.xz", dir);
   snprintf(bad, sizeof bad, "%s/kernel-2.traceg.xz", dir);
-  xz_file("build/traces/finereg_fd/kernel-1.traceg", good);
+  tu_xz_file("build/traces/finereg_fd/kernel-1.traceg", good);
   long size = file_size(good);
   read_all(good, msg, sizeof msg);
   assert_string_equal(msg, "");
@@ -296,7 +239,7 @@ static void test_tracegen_xz(void **state) {
   char list[400];
   snprintf(list, sizeof list, "%s/kernelslist.g", xz);
   char **k;
-  int n = kernels_of(list, &k);
+  int n = tu_list_kernels(list, &k);
   assert_int_equal(n, 3);
   for (int i = 0; i < n; i++) {
     char want[64];

@@ -837,7 +837,7 @@ static void test_tracetile(void **state) {
               "load = global coalesced\n",
               P("orig"));
   rf_diag d = {{0}, 0};
-  if (tg_tile(P("orig/kernelslist.g"), P("tiled"), 7, &d) < 0)
+  if (tg_tile(P("orig/kernelslist.g"), P("tiled"), 7, TG_STREAM_PLAIN, &d) < 0)
     fail_msg("%s", d.msg);
   tile_check orig = {0}, tiled = {0};
   for_each_tb(P("orig"), "kernel-1.traceg", orig_tb, &orig);
@@ -846,10 +846,18 @@ static void test_tracetile(void **state) {
   for (int i = 0; i < 7; i++)
     for (int w = 0; w < 3; w++) assert_int_equal(tiled.counts[i][w], orig.counts[i % 3][w]);
   assert_true(same_file(P("orig/kernelslist.g"), P("tiled/kernelslist.g")));
+  /* --xz: the same blocks, from kernel-1.traceg.xz */
+  if (tg_tile(P("orig/kernelslist.g"), P("tiledxz"), 7, TG_STREAM_XZ, &d) < 0) fail_msg("%s", d.msg);
+  char text_path[1100], xz_path[1100];
+  snprintf(text_path, sizeof text_path, "%s", P("tiled/kernel-1.traceg"));
+  snprintf(xz_path, sizeof xz_path, "%s", P("tiledxz/kernel-1.traceg.xz"));
+  long n;
+  tu_compare_kernels(text_path, xz_path, NULL, &n);
+  assert_int_equal(n, 7);
   /* Tiling to the original count reproduces the file byte for byte. */
-  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("same"), 3, &d), 0);
+  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("same"), 3, TG_STREAM_PLAIN, &d), 0);
   assert_true(same_file(P("orig/kernel-1.traceg"), P("same/kernel-1.traceg")));
-  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("bad"), 0, &d), -1);
+  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("bad"), 0, TG_STREAM_PLAIN, &d), -1);
   assert_string_equal(d.msg, "expected --tbs between 1 and 2147483647, found 0");
   /* an input grid whose product overflows is refused with its sizes as read */
   FILE *fp = fopen(P("big/kernel-1.traceg"), "w");
@@ -864,7 +872,7 @@ static void test_tracetile(void **state) {
   assert_non_null(fp);
   fputs("kernel-1.traceg\n", fp);
   fclose(fp);
-  assert_int_equal(tg_tile(P("big/kernelslist.g"), P("bigout"), 2, &d), -1);
+  assert_int_equal(tg_tile(P("big/kernelslist.g"), P("bigout"), 2, TG_STREAM_PLAIN, &d), -1);
   assert_non_null(strstr(d.msg, "big/kernel-1.traceg:2: -grid dim: expected at most 2147483647 "
                                 "thread blocks (x*y*z), found (2000000000,2000000000,65529)"));
 }
@@ -910,7 +918,7 @@ static void test_real_traces(void **state) {
   assert_int_equal(t, 10516);
   /* The benchmark's input: matrixmul tiled to 240 blocks. */
   rf_diag d = {{0}, 0};
-  if (tg_tile(mm, P("mm240"), 240, &d) < 0) fail_msg("%s", d.msg);
+  if (tg_tile(mm, P("mm240"), 240, TG_STREAM_PLAIN, &d) < 0) fail_msg("%s", d.msg);
   info_of_list(P("mm240/kernelslist.g"), &w, &t);
   assert_int_equal(w, 1059840);
   assert_int_equal(t, 139264ull * 240);

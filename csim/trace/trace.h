@@ -6,6 +6,7 @@
 #ifndef RFSIM_TRACE_H
 #define RFSIM_TRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/diag.h"
@@ -119,21 +120,28 @@ typedef struct trace_kernel trace_kernel; /* an open kernel file, positioned bet
 int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d);
 
 /* The binary trace cache (-trace_cache, csim/trace/trace_cache.h has the format): a derived
- * copy of the parsed trace, next to it (kernel-N.traceg.rfc) or in `dir`. ON reads a valid cache
- * or else reads the text and writes the cache while doing so; REBUILD always does the latter;
- * OFF reads the text and writes nothing. The cache is never required: a cache that is missing,
- * stale (the trace's size or mtime differ), of another version, truncated or corrupt, or that
- * cannot be written, means reading the text (from the start, rebuilding the cache, if a block
- * turns out corrupt halfway), with the same thread blocks either way. */
+ * copy of the parsed trace, kept in the user's cache folder (trace_cache_user_dir) or in `dir`,
+ * never beside the trace. ON reads a valid cache or else reads the text and writes the cache
+ * while doing so; REBUILD always does the latter; OFF reads the text and writes nothing. The
+ * cache is never required: a cache that is missing, stale (the trace's identity differs), made
+ * by another rfsim, truncated or corrupt, or that cannot be written, means reading the text
+ * (from the start, rebuilding the cache, if a block turns out corrupt halfway), with the same
+ * thread blocks either way. */
 typedef enum trace_cache_mode {
   TRACE_CACHE_OFF = 0,
   TRACE_CACHE_ON,
   TRACE_CACHE_REBUILD
 } trace_cache_mode;
+#define TRACE_CACHE_MAX_MB_DEFAULT 4096 /* -trace_cache_max_mb */
 typedef struct trace_cache_opts {
   trace_cache_mode mode;
-  const char *dir; /* cache folder, or NULL: next to the trace */
+  const char *dir;    /* cache folder, or NULL: the user's (trace_cache_user_dir) */
+  uint64_t max_bytes; /* the folder's caches are kept under this, the least recently used
+                         deleted first; 0: no bound */
 } trace_cache_opts;
+/* The user's cache folder: $XDG_CACHE_HOME/rfsim if XDG_CACHE_HOME is an absolute path, else
+ * $HOME/.cache/rfsim. -1 (and "") if there is neither: then no cache is kept. */
+int trace_cache_user_dir(char *buf, size_t n);
 /* "on", "off", "rebuild"; 0 or -1. */
 int trace_cache_mode_parse(const char *s, trace_cache_mode *m);
 /* As trace_kernel_open, through the cache (o NULL: OFF). */

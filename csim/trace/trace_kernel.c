@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/checked.h"
@@ -25,8 +24,8 @@ struct trace_kernel {
   int text_open;       /* lr is open and past the header */
   tc_reader *cache_in; /* thread blocks come from the binary cache */
   tc_writer *cache_out;/* thread blocks read from the text also go to a new cache */
-  char *cache_path;
-  tc_source src;
+  tc_place *place;     /* where the cache lives; NULL: no cache */
+  tc_source src;       /* the identity of the file being read */
 };
 
 #define HDR_GRID 1
@@ -171,10 +170,22 @@ static int open_text(trace_kernel *k, rf_diag *d) {
   return read_header(k, d);
 }
 
-/* A cache folder that does not exist yet is made (one level); failing that, no cache. */
-static void start_cache(trace_kernel *k, const trace_cache_opts *o) {
-  if (o->dir && *o->dir) mkdir(o->dir, 0777);
-  k->cache_out = tc_writer_open(k->cache_path, &k->src, &k->info);
+/* The writer makes the cache folder if missing; failing that, no cache. */
+static void start_cache(trace_kernel *k) {
+  k->cache_out = tc_writer_open(k->place, &k->src, &k->info);
+}
+
+/* Where the cache is and the identity of the file the text reader has open (its descriptor:
+ * a trace replaced between an open and a stat cannot get the other's cache). NULL: no cache. */
+static tc_place *place_cache(trace_kernel *k, const trace_cache_opts *o) {
+  rf_diag quiet; /* the cache is never required: its problems only mean reading the text */
+  tc_place *pl = malloc(sizeof *pl);
+  if (!pl || tc_place_of(k->path, o, pl) < 0 ||
+      tc_source_of_fd(trace_input_fd(k->lr.in), k->path, &k->src, &quiet) < 0) {
+    free(pl);
+    return NULL;
+  }
+  return pl;
 }
 
 int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_kernel **out,
@@ -194,17 +205,17 @@ int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_
     trace_kernel_close(k);
     return -1;
   }
-  rf_diag quiet; /* the cache is never required: its problems only mean reading the text */
-  int use_cache = o && o->mode != TRACE_CACHE_OFF && tc_source_of(path, &k->src, &quiet) == 0 &&
-                  (k->cache_path = tc_cache_path(path, o->dir, d)) != NULL;
+  if (o && o->mode != TRACE_CACHE_OFF) k->place = place_cache(k, o);
   trace_kernel_info cached;
-  if (use_cache && o->mode == TRACE_CACHE_ON)
-    k->cache_in = tc_reader_open(k->cache_path, &k->src, &cached, &quiet);
+  rf_diag quiet;
+  if (k->place && o->mode == TRACE_CACHE_ON)
+    k->cache_in = tc_reader_open(k->place->path, &k->src, k->place->source, &cached, &quiet);
   if (k->cache_in && !same_info(&cached, &k->info)) {
     tc_reader_close(k->cache_in);
     k->cache_in = NULL;
   }
-  if (use_cache && !k->cache_in) start_cache(k, o);
+  if (k->cache_in) tc_touch(k->place->path); /* recently used: evicted last */
+  else if (k->place) start_cache(k);
   *out = k;
   return 0;
 }
@@ -223,7 +234,7 @@ void trace_kernel_close(trace_kernel *k) {
   if (k->text_open) line_reader_close(&k->lr);
   tc_reader_close(k->cache_in);
   tc_writer_abort(k->cache_out); /* closed before the end: the cache would be incomplete */
-  free(k->cache_path);
+  free(k->place);
   free(k->tb_seen);
   free(k->path);
   free(k);
@@ -407,11 +418,10 @@ static int fall_back_to_text(trace_kernel *k, rf_diag *d) {
   long done = k->tbs_seen;
   tc_reader_close(k->cache_in);
   k->cache_in = NULL;
-  unlink(k->cache_path); /* never trusted again, whether or not the rebuild completes */
+  unlink(k->place->path); /* never trusted again, whether or not the rebuild completes */
   memset(k->tb_seen, 0, (size_t)(k->info.num_tbs + 7) / 8);
   k->tbs_seen = 0;
-  trace_cache_opts o = {TRACE_CACHE_REBUILD, NULL}; /* the folder exists: the cache was there */
-  start_cache(k, &o);
+  start_cache(k);
   /* the text is still at its first thread block */
   for (long i = 0; i < done; i++) {
     trace_tb tb;

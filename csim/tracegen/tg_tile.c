@@ -149,7 +149,8 @@ static int tile_kernel(const char *in_path, tg_stream *out, long ntbs, rf_diag *
 
 static int is_kernel_line(const char *s) { return !strncmp(s, "kernel", 6) && !strchr(s, ' '); }
 
-static int tile_all(const char *list, char *text, tg_outdir *o, long ntbs, rf_diag *d) {
+static int tile_all(const char *list, char *text, tg_outdir *o, long ntbs, tg_stream_kind kind,
+                    rf_diag *d) {
   char path[TG_PATH_MAX + 96];
   tg_stream *lf = tg_outdir_open(o, "kernelslist.g", TG_STREAM_PLAIN, path, sizeof path, d);
   if (!lf) return -1;
@@ -165,10 +166,11 @@ static int tile_all(const char *list, char *text, tg_outdir *o, long ntbs, rf_di
     p = nl ? nl + 1 : NULL;
     if (*s == '\0' && !p) break;
     if (is_kernel_line(s)) {
-      const char *base = strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
-      char in_path[TG_PATH_MAX], out_path[TG_PATH_MAX + 96];
+      const char *slash = strrchr(s, '/');
+      char in_path[TG_PATH_MAX], out_path[TG_PATH_MAX + 96], base[512];
       snprintf(in_path, sizeof in_path, "%.*s%s", dir_len, list, s);
-      tg_stream *kf = tg_outdir_open(o, base, TG_STREAM_PLAIN, out_path, sizeof out_path, d);
+      snprintf(base, sizeof base, "%s%s", slash ? slash + 1 : s, kind == TG_STREAM_XZ ? ".xz" : "");
+      tg_stream *kf = tg_outdir_open(o, base, kind, out_path, sizeof out_path, d);
       if (!kf) { rc = -1; break; }
       rc = tile_kernel(in_path, kf, ntbs, d);
       if (tg_stream_close(kf, rc < 0 ? NULL : d) < 0) rc = -1;
@@ -186,7 +188,8 @@ static int tile_all(const char *list, char *text, tg_outdir *o, long ntbs, rf_di
   return rc;
 }
 
-int tg_tile(const char *kernelslist, const char *outdir, long ntbs, rf_diag *d) {
+int tg_tile(const char *kernelslist, const char *outdir, long ntbs, tg_stream_kind kind,
+            rf_diag *d) {
   if (ntbs < 1 || ntbs > (1l << 31) - 1)
     return rf_fail(d, "expected --tbs between 1 and 2147483647, found %ld", ntbs);
   char *text;
@@ -194,7 +197,7 @@ int tg_tile(const char *kernelslist, const char *outdir, long ntbs, rf_diag *d) 
   tg_outdir o;
   int rc = tg_outdir_begin(&o, outdir, d);
   if (rc == 0) {
-    rc = tile_all(kernelslist, text, &o, ntbs, d);
+    rc = tile_all(kernelslist, text, &o, ntbs, kind, d);
     if (rc == 0) rc = tg_outdir_commit(&o, d);
     tg_outdir_abort(&o);
   }

@@ -14,6 +14,7 @@
 
 #include "../../csim/gpu/gpu.h"
 #include "../../csim/trace/trace.h"
+#include "../../csim/tracegen/tg_stream.h"
 
 int tu_mkdtemp(char *out, size_t n) {
   const char *base = getenv("TMPDIR");
@@ -49,6 +50,24 @@ void tu_rmtree(const char *dir) {
   }
   closedir(dp);
   rmdir(dir);
+}
+
+void tu_private_cache(void) {
+  char cwd[2048], dir[2200];
+  if (!getcwd(cwd, sizeof cwd)) fail_msg("getcwd failed");
+  snprintf(dir, sizeof dir, "%s/build/test-cache", cwd);
+  setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+int tu_count_files(const char *dir, const char *containing) {
+  DIR *dp = opendir(dir);
+  if (!dp) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dp)))
+    if (e->d_name[0] != '.' && strstr(e->d_name, containing)) n++;
+  closedir(dp);
+  return n;
 }
 
 const char *tu_shared_trace(const char *rel, char *buf, size_t n) {
@@ -219,3 +238,63 @@ int tu_compare_kernels(const char *text_path, const char *path, const trace_cach
   if (tbs) *tbs = n;
   return from_cache;
 }
+
+int tu_list_kernels(const char *list_path, char ***out) {
+  trace_list *l;
+  rf_diag d;
+  if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s (run make workloads)", d.msg);
+  char **paths = calloc((size_t)l->nkernels, sizeof *paths);
+  assert_non_null(paths);
+  int n = 0;
+  for (int i = 0; i < l->ncmds; i++)
+    if (l->cmds[i].kind == TRACE_CMD_KERNEL) paths[n++] = strdup(l->cmds[i].path);
+  trace_list_free(l);
+  *out = paths;
+  return n;
+}
+
+/* ---- xz copies ---- */
+
+/* Compresses the file `src` into `dst` through the writer's stream, in uneven pieces. */
+void tu_xz_file(const char *src, const char *dst) {
+  FILE *in = fopen(src, "rb");
+  if (!in) fail_msg("%s: cannot open", src);
+  rf_diag d;
+  tg_stream *out = tg_stream_open(dst, TG_STREAM_XZ, &d);
+  if (!out) fail_msg("%s", d.msg);
+  static char buf[77777];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+    assert_int_equal(tg_stream_write(out, buf, got), 0);
+  fclose(in);
+  if (tg_stream_close(out, &d) < 0) fail_msg("%s", d.msg);
+}
+
+/* An xz copy of a trace folder in `dir`: every kernel file compressed to NAME.xz and named so in
+ * the copy of kernelslist.g, whose other lines are kept. Writes the copy's list path. */
+void tu_xz_folder(const char *list, const char *dir, char *out_list, size_t n) {
+  FILE *in = fopen(list, "r");
+  if (!in) fail_msg("%s: cannot open", list);
+  snprintf(out_list, n, "%s/kernelslist.g", dir);
+  FILE *out = fopen(out_list, "w");
+  assert_non_null(out);
+  const char *slash = strrchr(list, '/');
+  int dir_len = slash ? (int)(slash - list) + 1 : 0;
+  char line[4096];
+  while (fgets(line, sizeof line, in)) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strncmp(line, "kernel", 6) != 0) {
+      fprintf(out, "%s\n", line);
+      continue;
+    }
+    char src[4096 + 512], dst[4096 + 512];
+    snprintf(src, sizeof src, "%.*s%s", dir_len, list, line);
+    snprintf(dst, sizeof dst, "%s/%s.xz", dir, line);
+    tu_xz_file(src, dst);
+    fprintf(out, "%s.xz\n", line);
+  }
+  fclose(in);
+  assert_int_equal(fclose(out), 0);
+}
+
+
