@@ -200,7 +200,7 @@ bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/matrixmu
 FUZZ_B        := $(BUILD)/fuzz
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
-FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache
+FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache xz_trace
 FUZZ_CFLAGS   := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
                  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o

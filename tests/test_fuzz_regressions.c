@@ -65,6 +65,7 @@ static void test_found_inputs_and_seeds(void **state) {
     const char *target, *seed_dir, *suffix;
   } seeds[] = {
       {"kernel_trace", "tests/fixtures/tracegen/tiny", ".traceg"},
+      {"xz_trace", "tests/fixtures/tracegen/tiny", ".traceg"},
       {"kernelslist", "tests/fixtures/tracegen/tiny", ".g"},
       {"config", "configs", ".config"},
       {"tracegen_spec", "traces", ".spec"},

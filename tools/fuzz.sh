@@ -16,6 +16,7 @@ seeds_for() {
     config) ls configs/*.config tests/fixtures/config/*.config ;;
     tracegen_spec) ls traces/*.spec tests/fixtures/tracegen/*.spec ;;
     trace_cache) ls tests/fixtures/fuzz/trace_cache/* ;;
+    xz_trace) ls tests/fixtures/tracegen/tiny/kernel-*.traceg "$shared"/traces/*/kernel-*.traceg ;;
   esac 2> /dev/null
 }
 failed=0

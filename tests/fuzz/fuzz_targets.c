@@ -13,6 +13,7 @@
 #include "../../csim/trace/trace_cache.h"
 #include "../../csim/tracegen/tg_gen.h"
 #include "../../csim/tracegen/tg_spec.h"
+#include "../../csim/tracegen/tg_stream.h"
 
 /* The parsers read files by path (as users give them), so each input is written to a file in
  * a folder of this process's own. */
@@ -35,16 +36,30 @@ static int write_input(const char *name, const uint8_t *data, size_t size, char 
   return 0;
 }
 
+/* Counts the thread blocks of k (closing it): the count, or -1 with d. */
+static long count_tbs(trace_kernel *k, rf_diag *d) {
+  long n = 0;
+  trace_tb tb;
+  int r;
+  while ((r = trace_kernel_next_tb(k, &tb, d)) > 0) {
+    trace_tb_free(&tb);
+    n++;
+  }
+  trace_kernel_close(k);
+  return r < 0 ? -1 : n;
+}
+
+/* Reads a whole kernel file: its thread-block count, or -1 with d. */
+static long read_kernel(const char *path, rf_diag *d) {
+  trace_kernel *k;
+  if (trace_kernel_open(path, &k, d) < 0) return -1;
+  return count_tbs(k, d);
+}
+
 static int fuzz_kernel_trace(const uint8_t *data, size_t size, rf_diag *d) {
   char path[512];
   if (write_input("kernel-1.traceg", data, size, path, sizeof path, d) < 0) return -1;
-  trace_kernel *k;
-  if (trace_kernel_open(path, &k, d) < 0) return 1;
-  trace_tb tb;
-  int r;
-  while ((r = trace_kernel_next_tb(k, &tb, d)) > 0) trace_tb_free(&tb);
-  trace_kernel_close(k);
-  return r < 0;
+  return read_kernel(path, d) < 0;
 }
 
 static int fuzz_kernelslist(const uint8_t *data, size_t size, rf_diag *d) {
@@ -110,18 +125,6 @@ static const char cache_fuzz_trace[] =
     "#BEGIN_TB\nthread block = 0,0,0\nwarp = 1\ninsts = 1\n"
     "0000 ffffffff 0 EXIT 0 0\nwarp = 0\ninsts = 0\n#END_TB\n";
 
-/* Counts the thread blocks of k (closing it): the count, or -1 with d. */
-static long count_tbs(trace_kernel *k, rf_diag *d) {
-  long n = 0;
-  trace_tb tb;
-  int r;
-  while ((r = trace_kernel_next_tb(k, &tb, d)) > 0) {
-    trace_tb_free(&tb);
-    n++;
-  }
-  trace_kernel_close(k);
-  return r < 0 ? -1 : n;
-}
 
 static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
   char trace[512], cdir[600];
@@ -179,12 +182,49 @@ static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
   return 0;
 }
 
+/* ---- xz-compressed kernel traces ----
+ * An input that begins with the xz magic is an archive: written as kernel-1.traceg.xz and read
+ * to its end, it is accepted or refused with a message (a corrupt or truncated archive, or the
+ * text inside it). Any other input is text, and the property is differential: compressed here
+ * with the trace writer's stream and read as kernel-1.traceg.xz, it must give what the same
+ * bytes give read as kernel-1.traceg: as many thread blocks, or the same message at the same
+ * line, so that the decoder's output, cut wherever liblzma cuts it, reads as the text does. */
+static const uint8_t xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+
+
+static int fuzz_xz_trace(const uint8_t *data, size_t size, rf_diag *d) {
+  char path[520], text_path[512];
+  if (size >= sizeof xz_magic && !memcmp(data, xz_magic, sizeof xz_magic)) {
+    if (write_input("kernel-1.traceg.xz", data, size, path, sizeof path, d) < 0) return -1;
+    return read_kernel(path, d) < 0;
+  }
+  if (write_input("kernel-1.traceg", data, size, text_path, sizeof text_path, d) < 0) return -1;
+  snprintf(path, sizeof path, "%s.xz", text_path);
+  rf_diag w;
+  tg_stream *s = tg_stream_open(path, TG_STREAM_XZ, &w);
+  if (!s || tg_stream_write(s, data, size) < 0 || tg_stream_close(s, &w) < 0)
+    return rf_fail(d, "%s", w.msg);
+  rf_diag dt = {{0}, 0};
+  long nt = read_kernel(text_path, &dt), nx = read_kernel(path, d);
+  if (nt != nx)
+    return rf_fail(d, "%s: %ld thread blocks from the archive, %ld from the text (%s)", path, nx,
+                   nt, nt < 0 ? dt.msg : d->msg);
+  if (nt >= 0) return 0;
+  /* the same message, but for the name: "<text_path>.xz:..." against "<text_path>:..." */
+  size_t n = strlen(text_path);
+  if (strncmp(d->msg, path, n + 3) || strcmp(d->msg + n + 3, dt.msg + n))
+    return rf_fail(d, "the archive and the text read differently: '%s' against '%s'", d->msg,
+                   dt.msg);
+  return 1;
+}
+
 const fuzz_target fuzz_targets[] = {
     {"kernel_trace", "kernel-1.traceg", fuzz_kernel_trace},
     {"kernelslist", "kernelslist.g", fuzz_kernelslist},
     {"config", "gpgpusim.config", fuzz_config},
     {"tracegen_spec", "fuzz.spec", fuzz_tracegen_spec},
     {"trace_cache", "kernel-1.traceg.rfc", fuzz_trace_cache},
+    {"xz_trace", "kernel-1.traceg", fuzz_xz_trace},
 };
 const int fuzz_ntargets = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);
 
