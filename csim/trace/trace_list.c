@@ -1,6 +1,7 @@
 /* kernelslist.g: MemcpyHtoD lines and kernel file names, one per line. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,10 @@ int trace_list_read(const char *path, trace_list **out, rf_diag *d) {
     s = tp_trim(s);
     if (*s == '\0' || *s == '#') continue;
     if (l->ncmds == cap) {
+      if (cap > INT_MAX / 2) {
+        rc = rf_fail_at(d, path, r.lineno, "expected at most %d commands, found more", cap);
+        break;
+      }
       cap = cap ? cap * 2 : 16;
       trace_cmd *nc = rf_realloc(l->cmds, (size_t)cap, sizeof *nc, d);
       if (!nc) { rc = -1; break; }
