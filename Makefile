@@ -39,8 +39,10 @@ endif
 CC      ?= cc
 CFLAGS  ?= -O3 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP $(SAN_FLAGS)
-# csim/hw (unit ports, FST writer) is part of librfsim, so every program links fstapi + zlib.
-LDLIBS  += $(HW_C_LIBS) -lm
+# csim/hw (unit ports, FST writer) is part of librfsim, so every program links fstapi + zlib;
+# csim/trace reads, and csim/tracegen writes, xz-compressed traces with liblzma.
+TRACE_LIBS := -llzma
+LDLIBS  += $(HW_C_LIBS) $(TRACE_LIBS) -lm
 BUILD   := build
 BIN     := bin
 SHARED  ?= ../shared
@@ -57,7 +59,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # writer, position-independent, exporting only the runtime's symbols under its version node.
 CUDART_LIB  := $(BIN)/cudart/libcudart.so.11.0
 CUDART_SRC  := $(sort $(wildcard csim/cudart/*.c) $(wildcard csim/sass/*.c)) \
-               csim/tracegen/tg_line.c csim/common/diag.c
+               csim/tracegen/tg_line.c csim/tracegen/tg_stream.c csim/common/diag.c
 CUDART_OBJ  := $(CUDART_SRC:%.c=$(BUILD)/pic/%.o)
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -65,7 +67,7 @@ $(BUILD)/pic/%.o: %.c
 $(CUDART_LIB): $(CUDART_OBJ) csim/cudart/libcudart.map
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.11.0 \
-	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ -lm
+	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ $(TRACE_LIBS) -lm
 
 .PHONY: fidelity paper-table cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
@@ -74,6 +76,14 @@ all: $(BIN)/rfsim $(TOOLS) $(CUDART_LIB)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# The trace cache records a hash of the trace reader's sources (and of config.h, whose unit
+# numbers it stores), so that a cache written by another build is rebuilt, never decoded with
+# this one's tables; the object is rebuilt whenever they change.
+TRACE_READER_SRC := $(sort $(wildcard csim/trace/*.c csim/trace/*.h)) csim/config/config.h
+TRACE_READER_ID  := 0x$(shell cat $(TRACE_READER_SRC) | sha256sum | cut -c1-16)ull
+$(BUILD)/csim/trace/trace_cache_file.o: CFLAGS += -DTC_READER_ID=$(TRACE_READER_ID)
+$(BUILD)/csim/trace/trace_cache_file.o: $(TRACE_READER_SRC)
 
 $(BUILD)/librfsim.a: $(LIB_OBJ)
 	@rm -f $@
@@ -104,7 +114,8 @@ SIM_RTL_DEPS      = $(call hw_rtl_objs,$(1)) $(HW_B)/libverilated.a $(HW_B)/libf
 
 $(BIN)/rfsim: $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS))
 	@mkdir -p $(BIN)
-	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) -o $@
+	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a $(call hw_rtl_link,$(SIM_UNITS)) \
+	  $(TRACE_LIBS) -o $@
 
 # The technique tests run policies with their units in -hw rtl and lockstep, so they link the
 # units' RTL; test_warpman also runs bin/rfsim and build/hw/rfsim-broken.
@@ -113,7 +124,7 @@ $(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/t
                              $(BUILD)/librfsim.a $(call SIM_RTL_DEPS,$(SIM_UNITS)) \
                              | $(BIN)/rfsim $(HW_B)/rfsim-broken
 	$(HW_CXX) $(SAN_FLAGS) $< $(BUILD)/tests/common/test_util.o $(BUILD)/librfsim.a \
-	  $(call hw_rtl_link,$(SIM_UNITS)) -lcmocka -o $@
+	  $(call hw_rtl_link,$(SIM_UNITS)) $(TRACE_LIBS) -lcmocka -o $@
 
 # test_finereg runs bin/rfsim (FineReg's units in lockstep) and build/hw/rfsim-broken
 $(BUILD)/tests/test_finereg: | $(BIN)/rfsim $(HW_B)/rfsim-broken
@@ -124,7 +135,7 @@ $(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o $(BUILD
 $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
                       $(call SIM_RTL_DEPS,$(SIM_BROKEN_UNITS))
 	$(HW_CXX) $(SAN_FLAGS) $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
-	  $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) -o $@
+	  $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) $(TRACE_LIBS) -o $@
 
 # tests/run.sh runs the binaries on every core, in the order given: the long ones first
 TESTS_LONG := test_suite_runs test_bootstrap test_sharing test_warpman test_finereg
@@ -215,7 +226,8 @@ occupancy-tables: all workloads
 	  -paper traces/paper/resource_sharing_table8.txt \
 	  $(foreach w,$(SPSHARE_SET2),$(BUILD)/traces/spshare_$(w)/kernelslist.g)
 
-bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_ray/kernelslist.g
+bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/matrixmul_x240_xz/kernelslist.g \
+       $(BUILD)/traces/warpman_ray/kernelslist.g
 	@bash tools/bench.sh
 
 # ---- fuzzing: libFuzzer (clang) with AddressSanitizer and UBSan over the parsers users feed ----
@@ -224,7 +236,7 @@ bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_
 FUZZ_B        := $(BUILD)/fuzz
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
-FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache sass_listing cubin
+FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache xz_trace sass_listing cubin
 FUZZ_CFLAGS   := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
                  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o \
@@ -233,8 +245,10 @@ $(FUZZ_B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_B)/csim/hw/wave.o: FUZZ_CFLAGS += -I$(HW_FST_DIR)
+$(FUZZ_B)/csim/trace/trace_cache_file.o: FUZZ_CFLAGS += -DTC_READER_ID=$(TRACE_READER_ID)
+$(FUZZ_B)/csim/trace/trace_cache_file.o: $(TRACE_READER_SRC)
 $(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_entry.c $(FUZZ_OBJ) $(HW_B)/libfst.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET_NAME='"$*"' $^ -lz -lm -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_TARGET_NAME='"$*"' $^ -lz $(TRACE_LIBS) -lm -o $@
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 	@bash tools/fuzz.sh $(FUZZ_B) $(FUZZ_SECONDS) $(SHARED) $(FUZZ_TARGETS)
 

@@ -1,7 +1,8 @@
 /* rfsim command line, in Accel-Sim's form:
  *   rfsim -trace path/kernelslist.g -config configs/gtx480.config [-config more.config]
  *         [-option value ...] [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst
- *         [-wave_window START:END]]
+ *         [-wave_window START:END]] [-trace_cache on|off|rebuild] [-trace_cache_dir DIR]
+ *         [-trace_cache_max_mb N]
  * Config files apply in the order given, then command-line options override them. -hw, -wave
  * and -wave_window say how to run, not what GPU to model, so they are options of the run only
  * (not config rows). */
@@ -22,8 +23,10 @@
 #include "trace/trace.h"
 
 static void usage(FILE *out) {
-  char policies[256];
+  char policies[256], cache_dir[4096];
   policy_list(policies, sizeof policies);
+  if (trace_cache_user_dir(cache_dir, sizeof cache_dir) < 0)
+    snprintf(cache_dir, sizeof cache_dir, "none here: set XDG_CACHE_HOME or HOME");
   fprintf(out,
           "usage: rfsim -trace KERNELSLIST -config FILE [-config FILE ...] [-option value ...]\n"
           "             [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst]\n"
@@ -39,12 +42,16 @@ static void usage(FILE *out) {
           "                     stall reason and residency; FILE.gtkw opens it\n"
           "  -wave_window S:E   record only cycles S..E (either may be empty: 0 / the end)\n"
           "  -trace_cache M     binary cache of each parsed kernel trace: on (default: use it,\n"
-          "                     or build it while reading the text), off, rebuild\n"
-          "  -trace_cache_dir D keep the caches in folder D instead of next to the traces\n"
+          "                     or build it while reading the text), off (write nothing),\n"
+          "                     rebuild. Kept in the user's cache folder, %s,\n"
+          "                     never beside the traces (kernel-N.traceg or .traceg.xz)\n"
+          "  -trace_cache_dir D keep the caches in folder D instead (made if missing)\n"
+          "  -trace_cache_max_mb N  keep the folder's caches under N MB, deleting the least\n"
+          "                     recently used first (default %d; 0: no bound)\n"
           "  -rfsim_policy P    resource policy: %s\n"
           "  -dump_config       print the effective configuration and exit\n"
           "Stats are printed to standard output as `name = value` lines.\n",
-          policies);
+          cache_dir, TRACE_CACHE_MAX_MB_DEFAULT, policies);
 }
 
 typedef struct cli {
@@ -102,6 +109,17 @@ static int parse_window(const char *v, uint64_t *from, uint64_t *to, rf_diag *d)
 bad:
   return rf_fail(d, "command line: -wave_window: expected START:END in cycles with START <= END "
                     "(either may be empty), found '%s'", v);
+}
+
+/* -trace_cache_max_mb: whole megabytes (2^20 bytes), 0 for no bound. */
+static int parse_max_mb(const char *v, uint64_t *bytes, rf_diag *d) {
+  char *end;
+  unsigned long long mb = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+  if (v[0] < '0' || v[0] > '9' || *end != '\0' || mb > (UINT64_MAX >> 20))
+    return rf_fail(d, "command line: -trace_cache_max_mb: expected a size in MB from 0 (no "
+                      "bound) to %llu, found '%s'", (unsigned long long)(UINT64_MAX >> 20), v);
+  *bytes = (uint64_t)mb << 20;
+  return 0;
 }
 
 static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
@@ -168,6 +186,7 @@ int main(int argc, char **argv) {
   cli o = {0};
   o.wave_to = WAVE_NO_END;
   o.trace_cache.mode = TRACE_CACHE_ON;
+  o.trace_cache.max_bytes = (uint64_t)TRACE_CACHE_MAX_MB_DEFAULT << 20;
   rf_diag d = {{0}, 0};
   gpu_config cfg;
   config_defaults(&cfg);
@@ -206,6 +225,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-stats_json")) o.stats_json = v;
     else if (!strcmp(a, "-wave")) o.wave = v;
     else if (!strcmp(a, "-trace_cache_dir")) o.trace_cache.dir = v;
+    else if (!strcmp(a, "-trace_cache_max_mb") &&
+             parse_max_mb(v, &o.trace_cache.max_bytes, &d) < 0)
+      bad_run_option = 1;
     else if (!strcmp(a, "-trace_cache") && trace_cache_mode_parse(v, &o.trace_cache.mode) < 0) {
       rf_fail(&d, "command line: -trace_cache: expected on, off or rebuild, found '%s'", v);
       bad_run_option = 1;
@@ -234,7 +256,8 @@ int main(int argc, char **argv) {
     const char *v = argv[++i];
     if (!strcmp(a, "-trace") || !strcmp(a, "-config") || !strcmp(a, "-stats_json") ||
         !strcmp(a, "-wave") || !strcmp(a, "-wave_window") || !strcmp(a, "-hw") ||
-        !strcmp(a, "-trace_cache") || !strcmp(a, "-trace_cache_dir"))
+        !strcmp(a, "-trace_cache") || !strcmp(a, "-trace_cache_dir") ||
+        !strcmp(a, "-trace_cache_max_mb"))
       continue;
     int r = config_set(&cfg, a, v, "command line", 0, NULL, &d);
     if (r == 1) {

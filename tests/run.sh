@@ -14,6 +14,9 @@ jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $jobs in
   '' | *[!0-9]* | 0) echo "tests/run.sh: TEST_JOBS='$jobs': expected a number of jobs >= 1" >&2; exit 2 ;;
 esac
+# the trace cache of every test goes to build/test-cache, never to the user's ~/.cache/rfsim
+# (tests that run bin/rfsim set the same themselves: tu_private_cache)
+export XDG_CACHE_HOME="$PWD/build/test-cache"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -116,11 +116,12 @@ static void test_no_root_no_sudo_prints_apt_line(void **state) {
     int rc = run_logged(dir, cmd, &log);
     if (rc == 0) fail_msg("`make %s` without root or sudo exited 0:\n%s", goals[g], log);
     const char *want =
-        "rfsim: installing missing Debian packages: build-essential zlib1g-dev libcmocka-dev "
-        "verilator yosys iverilog gtkwave opensta qflow-tech-osu018 gnuplot-nox xvfb\n"
+        "rfsim: installing missing Debian packages: build-essential zlib1g-dev liblzma-dev "
+        "libcmocka-dev verilator yosys iverilog gtkwave opensta qflow-tech-osu018 gnuplot-nox "
+        "xvfb\n"
         "rfsim: cannot install (not root, no password-less sudo). Please run:\n"
-        "  sudo apt-get install build-essential zlib1g-dev libcmocka-dev verilator yosys "
-        "iverilog gtkwave opensta qflow-tech-osu018 gnuplot-nox xvfb\n";
+        "  sudo apt-get install build-essential zlib1g-dev liblzma-dev libcmocka-dev verilator "
+        "yosys iverilog gtkwave opensta qflow-tech-osu018 gnuplot-nox xvfb\n";
     if (strncmp(log, want, strlen(want)) != 0)
       fail_msg("`make %s` said:\n%s\nexpected it to begin with:\n%s", goals[g], log, want);
     snprintf(cmd, sizeof cmd, "%s/build", dir);

@@ -696,6 +696,7 @@ static void test_broken_units_stop_the_simulator(void **state) {
 }
 
 int main(void) {
+  tu_private_cache();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_all_live_degrades_to_baseline),
       cmocka_unit_test(test_reductions_under_every_policy),

@@ -1,6 +1,7 @@
-/* The inputs fuzzing found (tests/fixtures/fuzz/<target>/, see `make fuzz`) and the seeds it
- * starts from, replayed through the same target functions: each must be accepted, or rejected
- * with a message that names the file it came from. Under `make test-sanitize` the same replay
+/* The inputs fuzzing found (tests/fixtures/fuzz/<target>/, see `make fuzz`), the corpus its
+ * campaigns grew (tests/fixtures/fuzz-corpus/<target>/, minimized) and the seeds it starts from,
+ * replayed through the same target functions: each must be accepted, or rejected with a message
+ * that names the file it came from. Under `make test-sanitize` the same replay
  * runs with AddressSanitizer and UBSan. */
 #include <dirent.h>
 #include <setjmp.h>
@@ -65,18 +66,22 @@ static void test_found_inputs_and_seeds(void **state) {
     const char *target, *seed_dir, *suffix;
   } seeds[] = {
       {"kernel_trace", "tests/fixtures/tracegen/tiny", ".traceg"},
+      {"xz_trace", "tests/fixtures/tracegen/tiny", ".traceg"},
       {"kernelslist", "tests/fixtures/tracegen/tiny", ".g"},
       {"config", "configs", ".config"},
       {"tracegen_spec", "traces", ".spec"},
       {"sass_listing", "tests/fixtures/sass", ".sass"},
       {"cubin", "tests/fixtures/sass", ".cubin"},
   };
-  int found = 0, seeded = 0;
+  int found = 0, seeded = 0, corpus = 0;
   for (int i = 0; i < fuzz_ntargets; i++) {
     char dir[256];
     snprintf(dir, sizeof dir, "tests/fixtures/fuzz/%s", fuzz_targets[i].name);
     found += replay_dir(&fuzz_targets[i], dir, "");
+    snprintf(dir, sizeof dir, "tests/fixtures/fuzz-corpus/%s", fuzz_targets[i].name);
+    corpus += replay_dir(&fuzz_targets[i], dir, "");
   }
+  assert_true(corpus > 100 * fuzz_ntargets / 2);
   for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
     seeded += replay_dir(fuzz_target_find(seeds[i].target), seeds[i].seed_dir, seeds[i].suffix);
   assert_true(found > 0);

@@ -64,7 +64,7 @@ static int load_fixture(const char *name, sass_module *m, sass_devmem *mem, rf_d
 /* runs kernel `name` of m with two pointer parameters */
 /* a launch; trace_nregs: the registers per thread its trace header gives (0: the cubin's) */
 static int run2(sass_module *m, sass_devmem *mem, const char *name, uint64_t p0, uint64_t p1,
-                uint32_t blocks, uint32_t threads, uint32_t dyn, FILE *trace, int trace_nregs,
+                uint32_t blocks, uint32_t threads, uint32_t dyn, tg_stream *trace, int trace_nregs,
                 rf_diag *d, sass_run_stats *st) {
   int k = sass_module_kernel(m, name);
   assert_true(k >= 0);
@@ -88,7 +88,7 @@ static const char *const isa_kernels[ISA_FAMILIES] = {
     "_Z9isa_pairsPKjPj", "_Z7isa_sfuPKjPj"};
 
 /* one family: inputs in, 0xee.. out, launch, compare with the reference */
-static int run_family(sass_module *m, sass_devmem *mem, int f, FILE *trace, int trace_nregs,
+static int run_family(sass_module *m, sass_devmem *mem, int f, tg_stream *trace, int trace_nregs,
                       sass_run_stats *st) {
   uint32_t in[ISA_THREADS * ISA_IN], out[ISA_THREADS * ISA_OUT];
   uint64_t din, dout;
@@ -142,56 +142,70 @@ static void test_isa_families_sm70(void **state) {
   isa_families("isa70", 70);
 }
 
-/* loads the isa fixture into m and mem and runs a family, its trace at path (trace_nregs as
- * run2 takes it); the caller unloads */
+/* loads the isa fixture into m and mem and runs a family, its trace at path (xz-compressed if
+ * path ends in .xz; trace_nregs as run2 takes it); the caller unloads */
 static void trace_family(const char *path, int family, int trace_nregs, sass_module *m,
                          sass_devmem *mem, sass_run_stats *st) {
   sass_devmem_init(mem, 1ull << 30);
   rf_diag d;
   if (load_fixture("isa", m, mem, &d) < 0) fail_msg("%s", d.msg);
   set_ctab(m, mem);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
+  size_t n = strlen(path);
+  int xz = n > 3 && !strcmp(path + n - 3, ".xz");
+  tg_stream *f = tg_stream_open(path, xz ? TG_STREAM_XZ : TG_STREAM_PLAIN, &d);
+  if (!f) fail_msg("%s", d.msg);
   assert_int_equal(run_family(m, mem, family, f, trace_nregs, st), 0);
-  assert_int_equal(fclose(f), 0);
+  if (tg_stream_close(f, &d) < 0) fail_msg("%s", d.msg);
 }
 
-/* the same launch twice gives the same trace byte for byte, and rfsim's reader reads back every
- * executed warp instruction, in blocks of the launch's shape */
-static void test_trace_reads_back(void **state) {
-  (void)state;
-  char dir[256], path[512];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
-  char *text[2] = {NULL, NULL};
-  sass_run_stats st = {0};
-  for (int run = 0; run < 2; run++) {
-    sass_devmem mem;
-    sass_module m;
-    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-    trace_family(path, ISA_CTRL, 0, &m, &mem, &st);
-    size_t n;
-    text[run] = slurp(path, &n);
-    sass_module_unload(&m);
-    sass_devmem_free_all(&mem);
-  }
-  assert_string_equal(text[0], text[1]);
+/* reads a trace back through rfsim's reader: its thread blocks (each of the launch's shape)
+ * and warp instructions */
+static void read_back(const char *path, uint64_t *tbs, uint64_t *insts) {
   trace_kernel *k;
   rf_diag d;
   if (trace_kernel_open(path, &k, &d) < 0) fail_msg("%s", d.msg);
   trace_tb tb;
   memset(&tb, 0, sizeof tb);
-  uint64_t insts = 0, tbs = 0;
+  *tbs = *insts = 0;
   int rc;
   while ((rc = trace_kernel_next_tb(k, &tb, &d)) == 1) {
-    tbs++;
+    ++*tbs;
     assert_int_equal(tb.nwarps, ISA_BLOCK / 32);
-    for (int w = 0; w < tb.nwarps; w++) insts += tb.warps[w].n;
+    for (int w = 0; w < tb.nwarps; w++) *insts += tb.warps[w].n;
     trace_tb_free(&tb);
   }
   if (rc < 0) fail_msg("%s", d.msg);
-  assert_int_equal(tbs, ISA_THREADS / ISA_BLOCK);
-  assert_int_equal(insts, st.warp_insts);
   trace_kernel_close(k);
+}
+
+/* the same launch twice gives the same trace byte for byte; rfsim's reader reads back every
+ * executed warp instruction, in blocks of the launch's shape, from it and from the xz form
+ * (rfsim-trace -xz) */
+static void test_trace_reads_back(void **state) {
+  (void)state;
+  char dir[256], path[3][512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  char *text[2] = {NULL, NULL};
+  sass_run_stats st[3];
+  memset(st, 0, sizeof st);
+  for (int run = 0; run < 3; run++) {
+    sass_devmem mem;
+    sass_module m;
+    snprintf(path[run], sizeof path[run], "%s/kernel-%d.traceg%s", dir, run + 1,
+             run == 2 ? ".xz" : "");
+    trace_family(path[run], ISA_CTRL, 0, &m, &mem, &st[run]);
+    size_t n;
+    if (run < 2) text[run] = slurp(path[run], &n);
+    sass_module_unload(&m);
+    sass_devmem_free_all(&mem);
+  }
+  assert_string_equal(text[0], text[1]);
+  for (int run = 0; run < 3; run += 2) {
+    uint64_t tbs, insts;
+    read_back(path[run], &tbs, &insts);
+    assert_int_equal(tbs, ISA_THREADS / ISA_BLOCK);
+    assert_int_equal(insts, st[run].warp_insts);
+  }
   free(text[0]);
   free(text[1]);
   tu_rmtree(dir);

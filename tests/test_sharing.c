@@ -342,6 +342,7 @@ static void test_32_cta_slot_configs(void **st) {
 }
 
 int main(void) {
+  tu_private_cache();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_resident_tbs_follow_the_plan),
       cmocka_unit_test(test_unshared_rows_are_the_baseline),

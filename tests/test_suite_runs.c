@@ -148,7 +148,7 @@ static void test_real_traces_calibrated(void **state) {
     assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
     snprintf(list, sizeof list, "%s/x240", dir);
     rf_diag d = {{0}, 0};
-    if (tg_tile(path, list, 240, &d) != 0) fail_msg("%s", d.msg);
+    if (tg_tile(path, list, 240, TG_STREAM_PLAIN, &d) != 0) fail_msg("%s", d.msg);
     snprintf(list, sizeof list, "%s/x240/kernelslist.g", dir);
     gpu_config c;
     load_config(&c, "gtx480");

@@ -385,6 +385,74 @@ static void test_malformed(void **state) {
   }
 }
 
+/* Sizes from the input that overflow, or would: each refused at its line with the values as
+ * read, never a wrapped product (issue 21: a grid of (2000000000,2000000000,65529) was refused
+ * as "found 6213456660981088256" thread blocks). */
+static const char *shape_header(const char *grid, const char *block) {
+  static char buf[512];
+  snprintf(buf, sizeof buf,
+           "-kernel name = k\n-grid dim = %s\n-block dim = %s\n-shmem = 0\n-nregs = 8\n"
+           "-accelsim tracer version = 4\n",
+           grid, block);
+  return buf;
+}
+
+static void test_overflowing_sizes(void **state) {
+  (void)state;
+  static const struct {
+    const char *grid, *block, *body, *message;
+  } cases[] = {
+      {"(2000000000,2000000000,65529)", "(32,1,1)", "",
+       "kernel-1.traceg:2: -grid dim: expected at most 4294967296 thread blocks (x*y*z), found "
+       "(2000000000,2000000000,65529), a product beyond 2^64"},
+      {"(65536,65536,2)", "(32,1,1)", "",
+       "kernel-1.traceg:2: -grid dim: expected at most 4294967296 thread blocks (x*y*z), found "
+       "(65536,65536,2) = 8589934592"},
+      {"(1,1,1)", "(2147483647,2147483647,2147483647)", "",
+       "kernel-1.traceg:3: -block dim: expected at most 4096 threads per block (x*y*z), found "
+       "(2147483647,2147483647,2147483647), a product beyond 2^64"},
+      {"(3000000000,1,1)", "(32,1,1)", "",
+       "kernel-1.traceg:2: -grid dim: expected (x,y,z) with sizes 1..2147483647, found "
+       "'(3000000000,1,1)'"},
+      {"(1, 1, 1)", "(32,1,1)",
+       "#BEGIN_TB\nthread block = 4294967296,0,0\n",
+       "kernel-1.traceg:8: expected 'thread block = x,y,z' with ids 0..2147483647, found "
+       "'thread block = 4294967296,0,0'"},
+      {"(1,1,1)", "(32,1,1)", "#BEGIN_TB\nthread block = 0,0,0\nwarp = 99999999999\n",
+       "kernel-1.traceg:9: expected 'warp = N' or #END_TB, found 'warp = 99999999999'"},
+      {"(1,1,1)", "(32,1,1)", "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1073741825\n",
+       "kernel-1.traceg:10: expected 'insts = N' with N 0..1073741824, found 'insts = "
+       "1073741825'"},
+      {"(1,1,1)", "(32,1,1)",
+       "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+       "0000 00000003 1 R1 LDG.E 1 R2 4 1 0xfffffffffffffffc 8\n",
+       "kernel-1.traceg:11: expected each lane's address inside the 64-bit address space, found "
+       "0xfffffffffffffffc + stride 8 for lane 1 (base 0xfffffffffffffffc)"},
+      {"(1,1,1)", "(32,1,1)",
+       "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+       "0000 00000007 1 R1 LDG.E 1 R2 4 2 0x10 -8 -16\n",
+       "kernel-1.traceg:11: expected each lane's address inside the 64-bit address space, found "
+       "0x8 - delta 16 for lane 2 (base 0x10)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char text[2048], msg[512];
+    snprintf(text, sizeof text, "%s%s", shape_header(cases[i].grid, cases[i].block),
+             cases[i].body);
+    counts c;
+    int r = parse_text(text, &c, msg, sizeof msg);
+    if (r != -1 || strcmp(msg, cases[i].message) != 0)
+      fail_msg("case %zu: got status %d, message '%s'; expected '%s'", i, r, msg,
+               cases[i].message);
+  }
+  /* blanks around the numbers of a dimension are read as before */
+  char text[2048], msg[512];
+  snprintf(text, sizeof text, "%s#BEGIN_TB\nthread block = 0, 0 ,0\nwarp = 0\ninsts = 0\n"
+           "#END_TB\n", shape_header("( 1, 1,1 )", "(32, 1, 1)"));
+  counts c;
+  if (parse_text(text, &c, msg, sizeof msg) != 0) fail_msg("%s", msg);
+  assert_int_equal(c.tbs, 1);
+}
+
 static void test_kernelslist_errors(void **state) {
   (void)state;
   char dir[256], path[512];
@@ -403,6 +471,11 @@ static void test_kernelslist_errors(void **state) {
   assert_int_equal(trace_list_read(path, &l, &d), -1);
   assert_non_null(strstr(d.msg, "kernelslist.g:1: expected 'MemcpyHtoD,<addr>,<bytes>' or a "
                                 "kernel file name 'kernel-N.traceg', found 'launch kernel-1'"));
+  assert_int_equal(tu_write(dir, "kernelslist.g",
+                           "MemcpyHtoD,0xfffffffffffff000,4097\nkernel-1.traceg\n"), 0);
+  assert_int_equal(trace_list_read(path, &l, &d), -1);
+  assert_non_null(strstr(d.msg, "kernelslist.g:1: expected a copy inside the 64-bit address "
+                                "space, found 4097 bytes at 0xfffffffffffff000"));
   assert_int_equal(trace_list_read("/nonexistent/kernelslist.g", &l, &d), -1);
   assert_non_null(strstr(d.msg, "/nonexistent/kernelslist.g: cannot open"));
   tu_rmtree(dir);
@@ -416,6 +489,7 @@ int main(void) {
       cmocka_unit_test(test_address_modes_every_mask),
       cmocka_unit_test(test_predicated_off_base_stride_load),
       cmocka_unit_test(test_kernelslist_errors),
+      cmocka_unit_test(test_overflowing_sizes),
   };
   return cmocka_run_group_tests_name("trace reader", tests, NULL, NULL);
 }

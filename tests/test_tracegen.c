@@ -101,7 +101,7 @@ static tg_spec *parse_ok(const char *text) {
 static void generate_ok(const char *text, const char *outdir) {
   tg_spec *s = parse_ok(text);
   rf_diag d = {{0}, 0};
-  if (tg_generate(s, outdir, &d) < 0) fail_msg("generation failed: %s", d.msg);
+  if (tg_generate(s, outdir, TG_STREAM_PLAIN, &d) < 0) fail_msg("generation failed: %s", d.msg);
   tg_spec_free(s);
 }
 
@@ -184,7 +184,7 @@ static void test_golden_fixture(void **state) {
   rf_diag d = {{0}, 0};
   tg_spec *s;
   if (tg_spec_load("tests/fixtures/tracegen/tiny.spec", &s, &d) < 0) fail_msg("%s", d.msg);
-  if (tg_generate(s, P("tiny"), &d) < 0) fail_msg("%s", d.msg);
+  if (tg_generate(s, P("tiny"), TG_STREAM_PLAIN, &d) < 0) fail_msg("%s", d.msg);
   tg_spec_free(s);
   static const char *const files[] = {"kernelslist.g", "kernel-1.traceg", "kernel-2.traceg"};
   for (int i = 0; i < 3; i++) {
@@ -656,6 +656,23 @@ static void test_register_order(void **state) {
 
 /* ---- malformed specs ---------------------------------------------------------------------- */
 
+/* Spec text refused with exactly `want`: by the parser, or (planned) by tg_plans_init. */
+static void expect_refused(size_t i, const char *text, const char *want, int planned) {
+  rf_diag d = {{0}, 0};
+  tg_spec *s = NULL;
+  int rc = tg_spec_parse("t.spec", text, &s, &d);
+  if (planned) {
+    if (rc < 0) fail_msg("case %zu: %s", i, d.msg);
+    tg_plan *plans = NULL;
+    rc = tg_plans_init(s, &plans, &d);
+    tg_spec_free(s);
+    if (rc != -1 || plans != NULL) fail_msg("case %zu planned: %s", i, text);
+  } else if (rc != -1 || s != NULL) {
+    fail_msg("case %zu parsed: %s", i, text);
+  }
+  if (strcmp(d.msg, want)) fail_msg("case %zu:\n  want: %s\n  got:  %s", i, want, d.msg);
+}
+
 static void test_malformed_specs(void **state) {
   (void)state;
   static const char *const cases[][2] = {
@@ -712,15 +729,40 @@ static void test_malformed_specs(void **state) {
       {"kernel = k\ngrid = 2\nblock = 64\nnregs = 8\nimbalance = st 3 0\n",
        "t.spec:5: expected at most 2 heavy warps (the block has 2 warps), found 3"},
       {"seed = 1\n", "t.spec: expected at least one 'kernel = NAME' section, found none"},
+      {"kernel = k\ngrid = 65536,65536,2\nblock = 32\nnregs = 8\n",
+       "t.spec:2: expected a grid of at most 4294967296 thread blocks (x*y*z), found "
+       "65536,65536,2 for kernel 'k'"},
+      {"grid = 1073741824,1073741824,1073741824\nkernel = k\nblock = 32\nnregs = 8\n",
+       "t.spec:2: expected a grid of at most 4294967296 thread blocks (x*y*z), found "
+       "1073741824,1073741824,1073741824 for kernel 'k'"},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    rf_diag d = {{0}, 0};
-    tg_spec *s = NULL;
-    int rc = tg_spec_parse("t.spec", cases[i][0], &s, &d);
-    if (rc != -1 || s != NULL) fail_msg("case %zu parsed: %s", i, cases[i][0]);
-    if (strcmp(d.msg, cases[i][1]))
-      fail_msg("case %zu:\n  want: %s\n  got:  %s", i, cases[i][1], d.msg);
-  }
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    expect_refused(i, cases[i][0], cases[i][1], 0);
+}
+
+/* Specs that parse but whose addresses or counts would leave 64 bits (or the reader's limits)
+ * are refused when planned, naming the line, never generating wrapped addresses. */
+static void test_oversized_specs(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"kernel = k\ngrid = 1073741824,4\nblock = 1024\nnregs = 8\niters = 1000000\n"
+       "load = global strided stride=1073741824\n",
+       "t.spec:6: expected an access whose addresses fit 64 bits, found one over grid "
+       "(1073741824,4,1), block (1024,1,1), 1000000 iterations, width 4, stride 1073741824"},
+      {"kernel = k\ngrid = 1073741824,4\nblock = 1024\nnregs = 8\niters = 1000000\n"
+       "shmem = 65536\nload = global tiled tile=32 width=16\n",
+       "t.spec:1: expected a kernel of at most 2^64 thread instructions, found 4294967296 "
+       "blocks of 32 warps of up to 113000005 instructions in kernel 'k'"},
+      {"kernel = k\ngrid = 1073741824,4\nblock = 1024\nnregs = 8\niters = 100\n"
+       "load = local strided stride=1073741824 footprint=4096\n",
+       "t.spec:6: expected an access whose addresses fit 64 bits, found one over grid "
+       "(1073741824,4,1), block (1024,1,1), 100 iterations, width 4, stride 1073741824"},
+      {"kernel = k\ngrid = 2\nblock = 32\nnregs = 8\niters = 1000000\nbody = 4096\n",
+       "t.spec:1: expected warps of at most 1073741824 instructions, found 4099000005 in "
+       "kernel 'k' (1000000 iterations)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    expect_refused(i, cases[i][0], cases[i][1], 1);
 }
 
 /* ---- output folder safety ----------------------------------------------------------------- */
@@ -759,7 +801,7 @@ static void test_output_folder_safety(void **state) {
   fclose(x);
   tg_spec *s = parse_ok(small_spec);
   rf_diag d = {{0}, 0};
-  assert_int_equal(tg_generate(s, P("out"), &d), -1);
+  assert_int_equal(tg_generate(s, P("out"), TG_STREAM_PLAIN, &d), -1);
   tg_spec_free(s);
   assert_non_null(strstr(d.msg, "found 'notes.txt'"));
   assert_int_equal(access(P("out/notes.txt"), F_OK), 0);
@@ -795,7 +837,7 @@ static void test_tracetile(void **state) {
               "load = global coalesced\n",
               P("orig"));
   rf_diag d = {{0}, 0};
-  if (tg_tile(P("orig/kernelslist.g"), P("tiled"), 7, &d) < 0)
+  if (tg_tile(P("orig/kernelslist.g"), P("tiled"), 7, TG_STREAM_PLAIN, &d) < 0)
     fail_msg("%s", d.msg);
   tile_check orig = {0}, tiled = {0};
   for_each_tb(P("orig"), "kernel-1.traceg", orig_tb, &orig);
@@ -804,11 +846,35 @@ static void test_tracetile(void **state) {
   for (int i = 0; i < 7; i++)
     for (int w = 0; w < 3; w++) assert_int_equal(tiled.counts[i][w], orig.counts[i % 3][w]);
   assert_true(same_file(P("orig/kernelslist.g"), P("tiled/kernelslist.g")));
+  /* --xz: the same blocks, from kernel-1.traceg.xz */
+  if (tg_tile(P("orig/kernelslist.g"), P("tiledxz"), 7, TG_STREAM_XZ, &d) < 0) fail_msg("%s", d.msg);
+  char text_path[1100], xz_path[1100];
+  snprintf(text_path, sizeof text_path, "%s", P("tiled/kernel-1.traceg"));
+  snprintf(xz_path, sizeof xz_path, "%s", P("tiledxz/kernel-1.traceg.xz"));
+  long n;
+  tu_compare_kernels(text_path, xz_path, NULL, &n);
+  assert_int_equal(n, 7);
   /* Tiling to the original count reproduces the file byte for byte. */
-  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("same"), 3, &d), 0);
+  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("same"), 3, TG_STREAM_PLAIN, &d), 0);
   assert_true(same_file(P("orig/kernel-1.traceg"), P("same/kernel-1.traceg")));
-  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("bad"), 0, &d), -1);
+  assert_int_equal(tg_tile(P("orig/kernelslist.g"), P("bad"), 0, TG_STREAM_PLAIN, &d), -1);
   assert_string_equal(d.msg, "expected --tbs between 1 and 2147483647, found 0");
+  /* an input grid whose product overflows is refused with its sizes as read */
+  FILE *fp = fopen(P("big/kernel-1.traceg"), "w");
+  if (!fp) {
+    assert_int_equal(mkdir(P("big"), 0755), 0);
+    fp = fopen(P("big/kernel-1.traceg"), "w");
+  }
+  assert_non_null(fp);
+  fputs("-kernel name = k\n-grid dim = (2000000000,2000000000,65529)\n#BEGIN_TB\n#END_TB\n", fp);
+  fclose(fp);
+  fp = fopen(P("big/kernelslist.g"), "w");
+  assert_non_null(fp);
+  fputs("kernel-1.traceg\n", fp);
+  fclose(fp);
+  assert_int_equal(tg_tile(P("big/kernelslist.g"), P("bigout"), 2, TG_STREAM_PLAIN, &d), -1);
+  assert_non_null(strstr(d.msg, "big/kernel-1.traceg:2: -grid dim: expected at most 2147483647 "
+                                "thread blocks (x*y*z), found (2000000000,2000000000,65529)"));
 }
 
 /* ---- the real traces (skipped when ../shared is absent) ----------------------------------- */
@@ -852,7 +918,7 @@ static void test_real_traces(void **state) {
   assert_int_equal(t, 10516);
   /* The benchmark's input: matrixmul tiled to 240 blocks. */
   rf_diag d = {{0}, 0};
-  if (tg_tile(mm, P("mm240"), 240, &d) < 0) fail_msg("%s", d.msg);
+  if (tg_tile(mm, P("mm240"), 240, TG_STREAM_PLAIN, &d) < 0) fail_msg("%s", d.msg);
   info_of_list(P("mm240/kernelslist.g"), &w, &t);
   assert_int_equal(w, 1059840);
   assert_int_equal(t, 139264ull * 240);
@@ -913,6 +979,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_imbalance_st, setup, teardown),
       cmocka_unit_test_setup_teardown(test_register_order, setup, teardown),
       cmocka_unit_test(test_malformed_specs),
+      cmocka_unit_test(test_oversized_specs),
       cmocka_unit_test_setup_teardown(test_output_folder_safety, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tracetile, setup, teardown),
       cmocka_unit_test_setup_teardown(test_real_traces, setup, teardown),

@@ -599,6 +599,7 @@ static void test_wave_run(void **state) {
 }
 
 int main(void) {
+  tu_private_cache();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_directed_c),
       cmocka_unit_test(test_directed_lockstep),

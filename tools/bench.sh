@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: simulation speed on the matrixmul trace tiled to 240 thread blocks (1,059,840
-# warp instructions) with the GTX 480 config, reading the text (text), building the binary trace
-# cache while reading it (cold) and reading the cache (warm); then the co-simulation overhead: a
+# warp instructions) with the GTX 480 config, reading the text (text), the same trace
+# xz-compressed (xz), building the binary trace cache while reading the text (cold) and reading
+# the cache (warm), and the reader alone on the text and the archive; then the co-simulation overhead: a
 # WarpMan workload (BENCH_HW_TRACE, default warpman_ray, 30 units: wm_check and wm_wlbuf on 15 SMs) with the
 # units as the C reference (-hw c), as Verilated RTL (-hw rtl) and both compared every cycle
 # (-hw lockstep), without and with an FST waveform, as ratios to -hw c. Prints the median of RUNS
@@ -9,6 +10,7 @@
 set -euo pipefail
 hw_trace=${BENCH_HW_TRACE:-build/traces/warpman_ray/kernelslist.g}
 trace=${BENCH_TRACE:-build/traces/matrixmul_x240/kernelslist.g}
+xz_trace=${BENCH_XZ_TRACE:-build/traces/matrixmul_x240_xz/kernelslist.g}
 config=${BENCH_CONFIG:-configs/gtx480.config}
 runs=${RUNS:-5}
 tmp=$(mktemp -d)
@@ -16,12 +18,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Median of RUNS runs of the trace, reading it as LABEL says:
 #   text: -trace_cache off: parse the text only
+#   xz:   -trace_cache off on the same trace as kernel-1.traceg.xz: decode and parse
 #   cold: no cache yet (removed before each run): parse the text and write the binary cache
 #   warm: the cache is there: read it (the default, -trace_cache on)
 # The caches go to a folder of the benchmark's own, so that "cold" is cold.
 speed() {
-  local label=$1 mode=on
+  local label=$1 mode=on trace=$trace
   [ "$label" = text ] && mode=off
+  [ "$label" = xz ] && mode=off && trace=$xz_trace
   : > "$tmp/results"
   for _ in $(seq "$runs"); do
     [ "$label" = cold ] && rm -rf "$tmp/cache"
@@ -44,11 +48,26 @@ speed() {
     }'
 }
 speed text
+speed xz
 speed cold
 speed warm
 cache_mb=$(du -k "$tmp/cache" | awk '{printf "%.1f", $1 / 1024}')
 trace_mb=$(du -ck "$(dirname "$trace")"/*.traceg | awk 'END {printf "%.1f", $1 / 1024}')
-echo "bench: binary trace cache $cache_mb MB for $trace_mb MB of trace text"
+xz_mb=$(du -ck "$(dirname "$xz_trace")"/*.traceg.xz | awk 'END {printf "%.2f", $1 / 1024}')
+echo "bench: binary trace cache $cache_mb MB for $trace_mb MB of trace text ($xz_mb MB as xz)"
+
+# Reading alone (bin/traceinfo reads every thread block through the same reader, no
+# simulation): the text against the xz archive, median wall seconds of RUNS runs each.
+read_s() {
+  local start
+  for _ in $(seq "$runs"); do
+    start=$(date +%s.%N)
+    bin/traceinfo --no-tbs "$1" > /dev/null
+    awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'
+  done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+rt=$(read_s "$trace") rx=$(read_s "$xz_trace")
+awk -v t="$rt" -v x="$rx" 'BEGIN { printf "bench: reading alone (traceinfo): text %.3f s, xz %.3f s (%.2fx)\n", t, x, x / t }'
 
 # ---- co-simulation overhead ----
 # median wall seconds of RUNS runs of rfsim with the given extra options

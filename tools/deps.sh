@@ -3,7 +3,7 @@
 # through sudo; otherwise it names what is missing and stops, so nothing fails later obscurely.
 # Arguments name further packages a goal needs (make fuzz: clang's libFuzzer).
 set -euo pipefail
-packages=(build-essential zlib1g-dev libcmocka-dev verilator yosys iverilog gtkwave opensta
+packages=(build-essential zlib1g-dev liblzma-dev libcmocka-dev verilator yosys iverilog gtkwave opensta
           qflow-tech-osu018 gnuplot-nox xvfb "$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -5,6 +5,10 @@
 # AddressSanitizer/UBSan or is rejected without a message is saved under
 # build/fuzz/artifacts/<target>/; the script names it and how to replay it, and exits 1.
 # Fixed findings are kept as tests/fixtures/fuzz/<target>/ (tests/test_fuzz_regressions.c).
+# The corpus the campaigns have grown is kept, minimized, in tests/fixtures/fuzz-corpus/<target>/:
+# each run starts from it, make test replays it, and with FUZZ_KEEP_CORPUS=1 the run merges
+# into it the inputs that add coverage (libFuzzer -merge=1; inputs over 64 KiB, the real traces
+# among them, are left out), for committing.
 # Usage: tools/fuzz.sh BUILD_FUZZ_DIR SECONDS SHARED TARGET...
 set -uo pipefail
 dir=$1 seconds=$2 shared=$3
@@ -18,6 +22,7 @@ seeds_for() {
     trace_cache) ls tests/fixtures/fuzz/trace_cache/* ;;
     sass_listing) ls tests/fixtures/sass/*.sass ;;
     cubin) ls tests/fixtures/sass/*.cubin ;;
+    xz_trace) ls tests/fixtures/tracegen/tiny/kernel-*.traceg "$shared"/traces/*/kernel-*.traceg ;;
   esac 2> /dev/null
 }
 failed=0
@@ -26,6 +31,7 @@ for t in "$@"; do
   mkdir -p "$corpus" "$artifacts"
   for s in $(seeds_for "$t"); do cp -n "$s" "$corpus/seed-$(basename "$(dirname "$s")")-$(basename "$s")"; done
   [ -d "tests/fixtures/fuzz/$t" ] && cp -n tests/fixtures/fuzz/"$t"/* "$corpus"/ 2> /dev/null
+  [ -d "tests/fixtures/fuzz-corpus/$t" ] && cp -n tests/fixtures/fuzz-corpus/"$t"/* "$corpus"/ 2> /dev/null
   echo "== fuzz $t: ${seconds} s from $(ls "$corpus" | wc -l) inputs"
   log=$dir/$t.log
   "$dir/fuzz_$t" -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
@@ -35,6 +41,14 @@ for t in "$@"; do
     sed 's/^/   /'
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
   echo "   coverage: ${cov:-?}; corpus now $(ls "$corpus" | wc -l) inputs"
+  if [ $rc -eq 0 ] && [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
+    kept=tests/fixtures/fuzz-corpus/$t
+    mkdir -p "$kept"
+    "$dir/fuzz_$t" -merge=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 "$kept" "$corpus" \
+      > "$dir/$t.merge.log" 2>&1 || echo "!! merging the corpus of $t failed: $dir/$t.merge.log"
+    find "$kept" -type f -size +64k -delete
+    echo "   kept corpus: $(ls "$kept" | wc -l) inputs in $kept"
+  fi
   if [ $rc -ne 0 ]; then
     failed=1
     echo "!! fuzz $t found a failing input (exit $rc); last lines of $log:"

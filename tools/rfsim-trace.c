@@ -1,7 +1,7 @@
 /* rfsim-trace: runs a CUDA program without a GPU and writes Accel-Sim traces of its kernels.
  *
- *   rfsim-trace [-o DIR] [-kernels LIST] [-budget N] [-config FILE] [-cuobjdump PATH]
- *               [-regs NAME=N,...] [--] PROGRAM [ARGS...]
+ *   rfsim-trace [-o DIR] [-xz] [-kernels LIST] [-budget N] [-config FILE] [-sm N]
+ *               [-cuobjdump PATH] [-regs NAME=N,...] [--] PROGRAM [ARGS...]
  *
  * The program (built with nvcc -arch=sm_61 -cudart shared) runs against rfsim's stand-in
  * libcudart.so.11.0, which executes its kernels' SASS on the host (csim/sass) and writes
@@ -29,6 +29,8 @@ static void usage(FILE *f) {
           "  runs a CUDA program (nvcc -arch=sm_61 -cudart shared) on rfsim's SASS interpreter\n"
           "  and writes Accel-Sim traces of its kernels\n"
           "  -o DIR          trace folder (default: traces); replaced only if it holds traces\n"
+          "  -xz             write kernel-N.traceg.xz, compressed as the tracer's\n"
+          "                  TRACE_FILE_COMPRESS=1 does (rfsim reads either)\n"
           "  -kernels LIST   launches to trace: numbers, ranges a-b and kernel names, comma-\n"
           "                  separated (default: all); the others still run\n"
           "  -budget N       stop a launch after N warp instructions (default 2000000000)\n"
@@ -104,12 +106,17 @@ static int read_stats(const char *dir, long *kernels, unsigned long long *insts,
 int main(int argc, char **argv) {
   const char *out = "traces", *kernels = NULL, *budget = "2000000000", *config = NULL;
   const char *cuobjdump = "/usr/bin/cuobjdump", *sm = NULL, *regs = NULL;
-  int i = 1;
+  int i = 1, xz = 0;
   for (; i < argc && argv[i][0] == '-'; i += 2) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
       i++;
       break;
+    }
+    if (!strcmp(a, "-xz")) { /* the one option without a value */
+      xz = 1;
+      i--;
+      continue;
     }
     if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
       usage(stdout);
@@ -197,6 +204,7 @@ int main(int argc, char **argv) {
   setenv("LD_LIBRARY_PATH", libpath, 1);
   setenv("RFSIM_TRACE_DIR", o.tmp, 1);
   setenv("RFSIM_TRACE_BUDGET", budget, 1);
+  setenv("RFSIM_TRACE_XZ", xz ? "1" : "0", 1);
   setenv("RFSIM_CUOBJDUMP", cuobjdump, 1);
   if (sm) setenv("RFSIM_TRACE_SM", sm, 1);
   else unsetenv("RFSIM_TRACE_SM");

@@ -1,5 +1,6 @@
 /* tracegen SPEC OUTDIR: writes an Accel-Sim (tracer version 4) trace folder from a workload
  * spec (syntax: traces/README.md). The same spec always gives byte-identical files.
+ * tracegen --xz SPEC OUTDIR: the same with xz-compressed kernel files (kernel-N.traceg.xz).
  * tracegen --count SPEC: prints each kernel's shape and instruction counts without writing. */
 #include <stdio.h>
 #include <string.h>
@@ -32,18 +33,25 @@ static int count(const tg_spec *s, rf_diag *d) {
 int main(int argc, char **argv) {
   int help = argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
   int counting = argc == 3 && !strcmp(argv[1], "--count");
-  if (help || argc != 3) {
-    fprintf(stderr, "usage: tracegen SPEC OUTDIR    write OUTDIR/kernelslist.g, kernel-N.traceg\n"
-                    "       tracegen --count SPEC   print the instruction counts only\n");
+  int xz = argc == 4 && !strcmp(argv[1], "--xz");
+  if (help || (argc != 3 && !xz)) {
+    fprintf(stderr,
+            "usage: tracegen SPEC OUTDIR       write OUTDIR/kernelslist.g, kernel-N.traceg\n"
+            "       tracegen --xz SPEC OUTDIR  the same with kernel-N.traceg.xz (xz-compressed,\n"
+            "                                  named so in kernelslist.g, as Accel-Sim's tracer\n"
+            "                                  writes them with TRACE_FILE_COMPRESS=1)\n"
+            "       tracegen --count SPEC      print the instruction counts only\n");
     return help ? 0 : 2;
   }
+  const char *spec_path = argv[xz || counting ? 2 : 1], *outdir = argv[xz ? 3 : 2];
   rf_diag d = {{0}, 0};
   tg_spec *spec;
-  if (tg_spec_load(argv[counting ? 2 : 1], &spec, &d) < 0) {
+  if (tg_spec_load(spec_path, &spec, &d) < 0) {
     fprintf(stderr, "%s\n", d.msg);
     return 1;
   }
-  int rc = counting ? count(spec, &d) : tg_generate(spec, argv[2], &d);
+  int rc = counting ? count(spec, &d)
+                    : tg_generate(spec, outdir, xz ? TG_STREAM_XZ : TG_STREAM_PLAIN, &d);
   tg_spec_free(spec);
   if (rc < 0) {
     fprintf(stderr, "tracegen: %s\n", d.msg);

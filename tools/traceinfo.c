@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../csim/common/checked.h"
 #include "../csim/common/diag.h"
 #include "../csim/trace/trace.h"
 #include "../csim/tracegen/tg_info.h"
@@ -75,11 +76,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   uint64_t memcpy_bytes = 0, warp_insts = 0, thread_insts = 0;
-  int nmemcpy = 0, rc = 0;
+  int nmemcpy = 0, rc = 0, bytes_fit = 1;
   for (int c = 0; c < l->ncmds; c++)
-    if (l->cmds[c].kind == TRACE_CMD_MEMCPY) nmemcpy++, memcpy_bytes += l->cmds[c].bytes;
-  printf("kernelslist = %s\nkernels = %d\nmemcpy_htod = %d (%llu bytes)\n", list_path,
-         l->nkernels, nmemcpy, (unsigned long long)memcpy_bytes);
+    if (l->cmds[c].kind == TRACE_CMD_MEMCPY) {
+      nmemcpy++;
+      bytes_fit = bytes_fit && rf_add_u64(memcpy_bytes, l->cmds[c].bytes, &memcpy_bytes);
+    }
+  printf("kernelslist = %s\nkernels = %d\nmemcpy_htod = %d (%s%llu bytes)\n", list_path,
+         l->nkernels, nmemcpy, bytes_fit ? "" : "more than ",
+         (unsigned long long)(bytes_fit ? memcpy_bytes : UINT64_MAX));
   for (int c = 0; c < l->ncmds && rc == 0; c++) {
     if (l->cmds[c].kind != TRACE_CMD_KERNEL) continue;
     tg_info s;

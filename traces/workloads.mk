@@ -19,3 +19,10 @@ $(BUILD)/traces/matrixmul_x240/kernelslist.g: $(SHARED)/traces/matrixmul_sm61/ke
     $(BIN)/tracetile
 	@mkdir -p $(BUILD)/traces
 	$(BIN)/tracetile $< $(BUILD)/traces/matrixmul_x240 --tbs 240
+
+# ... and the same as xz-compressed kernel files (kernel-1.traceg.xz), for the reader's speed
+# on archives against the text.
+$(BUILD)/traces/matrixmul_x240_xz/kernelslist.g: $(SHARED)/traces/matrixmul_sm61/kernelslist.g \
+    $(BIN)/tracetile
+	@mkdir -p $(BUILD)/traces
+	$(BIN)/tracetile $< $(BUILD)/traces/matrixmul_x240_xz --tbs 240 --xz

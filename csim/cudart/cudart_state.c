@@ -74,6 +74,8 @@ cudart_state *cudart(void) {
   if (!s.cuobjdump || !*s.cuobjdump) s.cuobjdump = "/usr/bin/cuobjdump";
   s.trace_dir = getenv("RFSIM_TRACE_DIR");
   if (s.trace_dir && !*s.trace_dir) s.trace_dir = NULL;
+  const char *xz = getenv("RFSIM_TRACE_XZ");
+  s.trace_xz = xz && !strcmp(xz, "1");
   s.kernel_filter = getenv("RFSIM_TRACE_KERNELS");
   if (s.kernel_filter && !*s.kernel_filter) s.kernel_filter = NULL;
   const char *sm = getenv("RFSIM_TRACE_SM");

@@ -10,6 +10,7 @@
 #include "../common/diag.h"
 #include "../sass/sass_mem.h"
 #include "../sass/sass_module.h"
+#include "../tracegen/tg_stream.h"
 #include "cudart_abi.h"
 
 /* the device the program sees: a config's SM count and limits (rfsim-trace -config), with the
@@ -60,6 +61,7 @@ typedef struct cudart_state {
   int run_sm;             /* the architecture of the code loaded (device properties) */
   /* tracing (set by rfsim-trace through the environment; off when RFSIM_TRACE_DIR is unset) */
   const char *trace_dir;
+  int trace_xz;           /* kernel-N.traceg.xz (RFSIM_TRACE_XZ=1, rfsim-trace -xz) */
   const char *kernel_filter; /* launch numbers and names to trace; NULL: all */
   const char *regs_spec;     /* NAME=N,...: registers per thread a trace header gives; NULL: none */
   uint64_t budget;
@@ -90,7 +92,7 @@ int cudart_find_kernel(cudart_state *s, const void *func, sass_module **mod, int
 /* tracing: whether launch n of `name` is traced; writing kernelslist.g lines */
 int cudart_trace_wanted(const cudart_state *s, int launch, const char *name);
 void cudart_trace_memcpy(cudart_state *s, uint64_t dst, uint64_t bytes);
-FILE *cudart_trace_open_kernel(cudart_state *s, int id, char *path, size_t size);
-void cudart_trace_close_kernel(cudart_state *s, FILE *f, const char *path, int id);
+tg_stream *cudart_trace_open_kernel(cudart_state *s, int id, char *path, size_t size);
+void cudart_trace_close_kernel(cudart_state *s, tg_stream *f, const char *path, int id);
 
 #endif

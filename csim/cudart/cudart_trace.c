@@ -69,17 +69,22 @@ void cudart_trace_memcpy(cudart_state *s, uint64_t dst, uint64_t bytes) {
   append_list(s, line);
 }
 
-FILE *cudart_trace_open_kernel(cudart_state *s, int id, char *path, size_t size) {
-  snprintf(path, size, "%s/kernel-%d.traceg", s->trace_dir, id);
-  FILE *f = fopen(path, "w");
-  if (!f) cudart_die("%s: cannot create the trace", path);
+static const char *trace_suffix(const cudart_state *s) { return s->trace_xz ? ".xz" : ""; }
+
+tg_stream *cudart_trace_open_kernel(cudart_state *s, int id, char *path, size_t size) {
+  snprintf(path, size, "%s/kernel-%d.traceg%s", s->trace_dir, id, trace_suffix(s));
+  rf_diag d;
+  tg_stream *f = tg_stream_open(path, s->trace_xz ? TG_STREAM_XZ : TG_STREAM_PLAIN, &d);
+  if (!f) cudart_die("%s", d.msg);
   return f;
 }
 
-void cudart_trace_close_kernel(cudart_state *s, FILE *f, const char *path, int id) {
-  if (fclose(f)) cudart_die("%s: write error", path);
+void cudart_trace_close_kernel(cudart_state *s, tg_stream *f, const char *path, int id) {
+  (void)path;
+  rf_diag d;
+  if (tg_stream_close(f, &d) < 0) cudart_die("%s", d.msg);
   char line[64];
-  snprintf(line, sizeof line, "kernel-%d.traceg", id);
+  snprintf(line, sizeof line, "kernel-%d.traceg%s", id, trace_suffix(s));
   append_list(s, line);
   s->traced++;
 }

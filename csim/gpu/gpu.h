@@ -31,8 +31,8 @@ gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d);
 gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag *d);
 void gpu_destroy(gpu *g);
 void gpu_set_observer(gpu *g, gpu_observer obs);
-/* How kernel traces are read (-trace_cache, -trace_cache_dir); default OFF (text only). `o->dir`
- * must outlive the gpu. */
+/* How kernel traces are read (-trace_cache, -trace_cache_dir, -trace_cache_max_mb); default OFF
+ * (text only). `o->dir` must outlive the gpu. */
 void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o);
 /* Runs one kernel trace file to completion; appends its stats to *out (initialised by the
  * caller). Returns -1 with a message on bad input, deadlock (after writing the watchdog report

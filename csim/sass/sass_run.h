@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "../common/diag.h"
+#include "../tracegen/tg_stream.h"
 #include "sass_module.h"
 
 #define SASS_SLICE 64
@@ -20,7 +21,7 @@ typedef struct sass_launch {
   const uint8_t *params; /* the kernel's parameter area, laid out as its cubin says */
   uint32_t params_bytes;
   uint64_t budget;       /* warp instructions before the run stops; 0: no limit */
-  FILE *trace;           /* where kernel-N.traceg goes, or NULL */
+  tg_stream *trace;      /* where kernel-N.traceg(.xz) goes, or NULL */
   const char *trace_path;
   int trace_id;          /* the kernel id the trace header gives */
   int trace_nregs;       /* registers per thread the trace header gives; 0: the cubin's */

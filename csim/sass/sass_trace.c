@@ -5,7 +5,7 @@
 
 #include "../tracegen/tg_line.h"
 
-int sass_trace_begin(sass_sink *s, FILE *f, const char *path, const sass_module *m,
+int sass_trace_begin(sass_sink *s, tg_stream *f, const char *path, const sass_module *m,
                      const sass_kernel *k, const sass_launch *L, rf_diag *d) {
   s->f = f;
   s->path = path;
@@ -46,7 +46,8 @@ int sass_trace_cta(sass_sink *s, const sass_cta *c, rf_diag *d) {
   for (int i = 0; ok && i < c->nwarps; i++) {
     const sass_wtrace *t = &c->w[i].tr;
     if (!t->insts) continue;
-    ok = tg_put_warp_header(s->f, i, (long)t->insts) == 0 && fwrite(t->buf, 1, t->n, s->f) == t->n;
+    ok = tg_put_warp_header(s->f, i, (long)t->insts) == 0 &&
+         tg_stream_write(s->f, t->buf, t->n) == 0;
   }
   ok = ok && tg_put_tb_end(s->f) == 0;
   return ok ? 0 : rf_fail(d, "%s: write error", s->path);

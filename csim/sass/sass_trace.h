@@ -4,18 +4,16 @@
 #ifndef RFSIM_SASS_TRACE_H
 #define RFSIM_SASS_TRACE_H
 
-#include <stdio.h>
-
 #include "sass_ctx.h"
 #include "sass_module.h"
 #include "sass_run.h"
 
 struct sass_sink {
-  FILE *f;
+  tg_stream *f;
   const char *path;
 };
 
-int sass_trace_begin(sass_sink *s, FILE *f, const char *path, const sass_module *m,
+int sass_trace_begin(sass_sink *s, tg_stream *f, const char *path, const sass_module *m,
                      const sass_kernel *k, const sass_launch *L, rf_diag *d);
 int sass_trace_inst(sass_sink *s, sass_wtrace *t, const sass_inst *in, uint32_t mask,
                     const uint64_t addrs[32], rf_diag *d);

@@ -1,30 +1,31 @@
 #include "line_reader.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LINE_READER_BLOCK (1u << 20)
+/* The longest line read (an instruction line is under 1 KB): beyond it the file is refused
+ * rather than buffered whole. */
+#define LINE_READER_MAX_LINE ((size_t)64 << 20)
 
 int line_reader_open(line_reader *r, const char *path, rf_diag *d) {
   memset(r, 0, sizeof *r);
   r->path = path;
-  r->f = fopen(path, "rb");
-  if (!r->f) return rf_fail(d, "%s: cannot open: %s", path, strerror(errno));
+  if (trace_input_open(path, &r->in, d) < 0) return -1;
   r->cap = LINE_READER_BLOCK;
   r->buf = rf_calloc(r->cap + 1, 1, d);
   if (!r->buf) {
-    fclose(r->f);
-    r->f = NULL;
+    trace_input_close(r->in);
+    r->in = NULL;
     return -1;
   }
   return 0;
 }
 
 void line_reader_close(line_reader *r) {
-  if (r->f) fclose(r->f);
+  trace_input_close(r->in);
   free(r->buf);
-  r->f = NULL;
+  r->in = NULL;
   r->buf = NULL;
 }
 
@@ -37,17 +38,18 @@ static int refill(line_reader *r, rf_diag *d) {
     r->end = tail;
   }
   if (r->end == r->cap) {
+    if (r->cap >= LINE_READER_MAX_LINE)
+      return rf_fail_at(d, r->path, r->lineno + 1, "expected a line of at most %zu bytes, found "
+                        "a longer one", LINE_READER_MAX_LINE);
     char *nb = rf_realloc(r->buf, r->cap * 2 + 1, 1, d);
     if (!nb) return -1;
     r->buf = nb;
     r->cap *= 2;
   }
-  size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
-  if (got == 0) {
-    if (ferror(r->f)) return rf_fail(d, "%s: read error: %s", r->path, strerror(errno));
-    r->eof = 1;
-  }
-  r->end += got;
+  long got = trace_input_read(r->in, r->buf + r->end, r->cap - r->end, d);
+  if (got < 0) return -1;
+  if (got == 0) r->eof = 1;
+  r->end += (size_t)got;
   return 0;
 }
 

@@ -1,15 +1,16 @@
 /* Buffered line reader: hands out one line at a time without copying, tracking line numbers
- * for error messages. Large blocks and memchr keep text traces close to disk speed. */
+ * for error messages. Large blocks and memchr keep text traces close to disk speed. The bytes
+ * come through trace_input, so an xz-compressed file reads as its text. */
 #ifndef RFSIM_LINE_READER_H
 #define RFSIM_LINE_READER_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "../common/diag.h"
+#include "trace_input.h"
 
 typedef struct line_reader {
-  FILE *f;
+  trace_input *in;
   char *buf;
   size_t cap, start, end; /* valid bytes are buf[start, end) */
   int eof;

@@ -6,6 +6,7 @@
 #ifndef RFSIM_TRACE_H
 #define RFSIM_TRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/diag.h"
@@ -15,6 +16,11 @@
 #define TRACE_MAX_DST 4
 #define TRACE_MAX_SRC 8
 #define TRACE_RZ 255 /* R255 reads as zero: never a register-file operand */
+/* Limits of a kernel's shape, checked on its header before anything is sized from it. */
+#define TRACE_MAX_THREADS_PER_TB 4096u
+#define TRACE_MAX_TBS (1ull << 32)
+#define TRACE_MAX_WARP_INSTS (1l << 30) /* `insts = n` of one warp */
+#define TRACE_MAX_WARP_MEM_INSTS (1u << 26) /* x 32 addresses: a uint32_t-indexed pool */
 
 /* What an instruction does, as the SM model needs it. */
 typedef enum op_kind {
@@ -80,7 +86,7 @@ typedef struct trace_kernel_info {
   int shmem;           /* bytes per CTA */
   int nregs;           /* registers per thread */
   int binary_version;
-  int stream_id;
+  uint64_t stream_id;  /* NVBit writes the stream's handle */
   uint64_t shmem_base, local_base;
   int tracer_version;
   int lineinfo;
@@ -114,21 +120,28 @@ typedef struct trace_kernel trace_kernel; /* an open kernel file, positioned bet
 int trace_kernel_open(const char *path, trace_kernel **out, rf_diag *d);
 
 /* The binary trace cache (-trace_cache, csim/trace/trace_cache.h has the format): a derived
- * copy of the parsed trace, next to it (kernel-N.traceg.rfc) or in `dir`. ON reads a valid cache
- * or else reads the text and writes the cache while doing so; REBUILD always does the latter;
- * OFF reads the text and writes nothing. The cache is never required: a cache that is missing,
- * stale (the trace's size or mtime differ), of another version, truncated or corrupt, or that
- * cannot be written, means reading the text (from the start, rebuilding the cache, if a block
- * turns out corrupt halfway), with the same thread blocks either way. */
+ * copy of the parsed trace, kept in the user's cache folder (trace_cache_user_dir) or in `dir`,
+ * never beside the trace. ON reads a valid cache or else reads the text and writes the cache
+ * while doing so; REBUILD always does the latter; OFF reads the text and writes nothing. The
+ * cache is never required: a cache that is missing, stale (the trace's identity differs), made
+ * by another rfsim, truncated or corrupt, or that cannot be written, means reading the text
+ * (from the start, rebuilding the cache, if a block turns out corrupt halfway), with the same
+ * thread blocks either way. */
 typedef enum trace_cache_mode {
   TRACE_CACHE_OFF = 0,
   TRACE_CACHE_ON,
   TRACE_CACHE_REBUILD
 } trace_cache_mode;
+#define TRACE_CACHE_MAX_MB_DEFAULT 4096 /* -trace_cache_max_mb */
 typedef struct trace_cache_opts {
   trace_cache_mode mode;
-  const char *dir; /* cache folder, or NULL: next to the trace */
+  const char *dir;    /* cache folder, or NULL: the user's (trace_cache_user_dir) */
+  uint64_t max_bytes; /* the folder's caches are kept under this, the least recently used
+                         deleted first; 0: no bound */
 } trace_cache_opts;
+/* The user's cache folder: $XDG_CACHE_HOME/rfsim if XDG_CACHE_HOME is an absolute path, else
+ * $HOME/.cache/rfsim. -1 (and "") if there is neither: then no cache is kept. */
+int trace_cache_user_dir(char *buf, size_t n);
 /* "on", "off", "rebuild"; 0 or -1. */
 int trace_cache_mode_parse(const char *s, trace_cache_mode *m);
 /* As trace_kernel_open, through the cache (o NULL: OFF). */

@@ -112,7 +112,15 @@ static int parse_addresses(const inst_context *ctx, char **cur, uint32_t mask, u
         if (!tp_parse_i64(tok, &step))
           return FAIL("expected a decimal address delta, found '%s'", tok);
       }
-      a += (uint64_t)step;
+      /* The next lane's address must stay in the 64-bit address space, not wrap around it. */
+      uint64_t next = a + (uint64_t)step;
+      if (step >= 0 ? next < a : next > a)
+        return FAIL("expected each lane's address inside the 64-bit address space, found "
+                    "0x%llx %c %s %llu for lane %d (base 0x%llx)", (unsigned long long)a,
+                    step >= 0 ? '+' : '-', mode == 1 ? "stride" : "delta",
+                    (unsigned long long)(step >= 0 ? (uint64_t)step : 0 - (uint64_t)step), lane,
+                    (unsigned long long)base);
+      a = next;
     }
     addrs[lane] = a;
   }

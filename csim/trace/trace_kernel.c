@@ -1,10 +1,11 @@
 /* kernel-N.traceg: the header, then thread blocks read one at a time. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/checked.h"
 #include "line_reader.h"
 #include "trace.h"
 #include "trace_cache.h"
@@ -16,14 +17,15 @@ struct trace_kernel {
   char *path;
   trace_kernel_info info;
   int at_begin_tb;     /* the header loop consumed the first #BEGIN_TB */
+  long grid_line, block_line; /* header lines of -grid dim and -block dim */
   long tbs_seen;
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
   opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
   int text_open;       /* lr is open and past the header */
   tc_reader *cache_in; /* thread blocks come from the binary cache */
   tc_writer *cache_out;/* thread blocks read from the text also go to a new cache */
-  char *cache_path;
-  tc_source src;
+  tc_place *place;     /* where the cache lives; NULL: no cache */
+  tc_source src;       /* the identity of the file being read */
 };
 
 #define HDR_GRID 1
@@ -32,10 +34,14 @@ struct trace_kernel {
 #define HDR_SHMEM 8
 #define HDR_VERSION 16
 
+/* "(x,y,z)", each a size 1..INT_MAX (blanks allowed around the numbers). */
 static int parse_dim3(const char *v, int dim[3]) {
-  char tail;
-  if (sscanf(v, "(%d,%d,%d)%c", &dim[0], &dim[1], &dim[2], &tail) != 3) return 0;
-  return dim[0] > 0 && dim[1] > 0 && dim[2] > 0;
+  size_t n = strlen(v);
+  char inner[80];
+  if (n < 2 || n - 2 >= sizeof inner || v[0] != '(' || v[n - 1] != ')') return 0;
+  memcpy(inner, v + 1, n - 2);
+  inner[n - 2] = '\0';
+  return tp_parse_int_list(inner, 3, 1, INT_MAX, dim);
 }
 
 static int parse_header_line(trace_kernel *k, char *s, unsigned *seen, rf_diag *d) {
@@ -45,7 +51,6 @@ static int parse_header_line(trace_kernel *k, char *s, unsigned *seen, rf_diag *
   *eq = '\0';
   char *key = tp_trim(s + 1), *val = tp_trim(eq + 1);
   trace_kernel_info *in = &k->info;
-  uint64_t u;
   int ok = 1;
   if (!strcmp(key, "kernel name")) {
     snprintf(in->name, sizeof in->name, "%s", val);
@@ -54,9 +59,11 @@ static int parse_header_line(trace_kernel *k, char *s, unsigned *seen, rf_diag *
   } else if (!strcmp(key, "grid dim")) {
     ok = parse_dim3(val, in->grid);
     *seen |= HDR_GRID;
+    k->grid_line = k->lr.lineno;
   } else if (!strcmp(key, "block dim")) {
     ok = parse_dim3(val, in->block);
     *seen |= HDR_BLOCK;
+    k->block_line = k->lr.lineno;
   } else if (!strcmp(key, "shmem")) {
     ok = tp_parse_int(val, 0, 1 << 30, &in->shmem);
     *seen |= HDR_SHMEM;
@@ -66,8 +73,7 @@ static int parse_header_line(trace_kernel *k, char *s, unsigned *seen, rf_diag *
   } else if (!strcmp(key, "binary version")) {
     ok = tp_parse_int(val, 0, 1000, &in->binary_version);
   } else if (!strcmp(key, "cuda stream id")) {
-    ok = tp_parse_u64(val, &u);
-    in->stream_id = (int)u;
+    ok = tp_parse_u64(val, &in->stream_id); /* NVBit writes the stream's handle: a pointer */
   } else if (!strcmp(key, "shmem base_addr")) {
     ok = tp_parse_hex64(val, &in->shmem_base);
   } else if (!strcmp(key, "local mem base_addr")) {
@@ -83,10 +89,38 @@ static int parse_header_line(trace_kernel *k, char *s, unsigned *seen, rf_diag *
   } /* other keys (nvbit version, future additions) carry nothing the model needs */
   if (!ok)
     return rf_fail_at(d, k->path, k->lr.lineno, "-%s: expected %s, found '%s'", key,
-                      strstr(key, "dim") ? "(x,y,z) with positive sizes"
+                      strstr(key, "dim") ? "(x,y,z) with sizes 1..2147483647"
                       : strstr(key, "base_addr") ? "a hex address" : "a number in range",
                       val);
   return 0;
+}
+
+/* The grid's and the block's products, checked before they are used as sizes: a refusal names
+ * the header line and the dimensions as read, and the product only when it fits 64 bits. */
+static int refuse_product(trace_kernel *k, long line, const char *key, const int dim[3],
+                          uint64_t limit, const char *what, rf_diag *d) {
+  uint64_t p;
+  char product[48] = ", a product beyond 2^64";
+  if (rf_dim3_product(dim, UINT64_MAX, &p))
+    snprintf(product, sizeof product, " = %llu", (unsigned long long)p);
+  return rf_fail_at(d, k->path, line, "-%s: expected at most %llu %s (x*y*z), found (%d,%d,%d)%s",
+                    key, (unsigned long long)limit, what, dim[0], dim[1], dim[2], product);
+}
+
+static int check_shape(trace_kernel *k, rf_diag *d) {
+  trace_kernel_info *in = &k->info;
+  uint64_t tbs, threads;
+  if (!rf_dim3_product(in->block, TRACE_MAX_THREADS_PER_TB, &threads))
+    return refuse_product(k, k->block_line, "block dim", in->block, TRACE_MAX_THREADS_PER_TB,
+                          "threads per block", d);
+  if (!rf_dim3_product(in->grid, TRACE_MAX_TBS, &tbs))
+    return refuse_product(k, k->grid_line, "grid dim", in->grid, TRACE_MAX_TBS,
+                          "thread blocks", d);
+  in->num_tbs = (long)tbs;
+  in->threads_per_tb = (int)threads;
+  in->warps_per_tb = (int)((threads + TRACE_WARP_SIZE - 1) / TRACE_WARP_SIZE);
+  k->tb_seen = rf_calloc((size_t)(in->num_tbs + 7) / 8, 1, d);
+  return k->tb_seen ? 0 : -1;
 }
 
 static int read_header(trace_kernel *k, rf_diag *d) {
@@ -116,19 +150,7 @@ static int read_header(trace_kernel *k, rf_diag *d) {
     if (!(seen & required[i].bit))
       return rf_fail_at(d, k->path, k->lr.lineno, "expected header line '%s', found none",
                         required[i].text);
-  trace_kernel_info *in = &k->info;
-  in->num_tbs = (long)in->grid[0] * in->grid[1] * in->grid[2];
-  long threads = (long)in->block[0] * in->block[1] * in->block[2];
-  if (threads > 4096)
-    return rf_fail_at(d, k->path, 0, "expected at most 4096 threads per block, found %ld",
-                      threads);
-  if (in->num_tbs > (1l << 32))
-    return rf_fail_at(d, k->path, 0, "expected at most 2^32 thread blocks, found %ld",
-                      in->num_tbs);
-  in->threads_per_tb = (int)threads;
-  in->warps_per_tb = (int)((threads + TRACE_WARP_SIZE - 1) / TRACE_WARP_SIZE);
-  k->tb_seen = rf_calloc((size_t)(in->num_tbs + 7) / 8, 1, d);
-  return k->tb_seen ? 0 : -1;
+  return check_shape(k, d);
 }
 
 static int same_info(const trace_kernel_info *a, const trace_kernel_info *b) {
@@ -148,10 +170,22 @@ static int open_text(trace_kernel *k, rf_diag *d) {
   return read_header(k, d);
 }
 
-/* A cache folder that does not exist yet is made (one level); failing that, no cache. */
-static void start_cache(trace_kernel *k, const trace_cache_opts *o) {
-  if (o->dir && *o->dir) mkdir(o->dir, 0777);
-  k->cache_out = tc_writer_open(k->cache_path, &k->src, &k->info);
+/* The writer makes the cache folder if missing; failing that, no cache. */
+static void start_cache(trace_kernel *k) {
+  k->cache_out = tc_writer_open(k->place, &k->src, &k->info);
+}
+
+/* Where the cache is and the identity of the file the text reader has open (its descriptor:
+ * a trace replaced between an open and a stat cannot get the other's cache). NULL: no cache. */
+static tc_place *place_cache(trace_kernel *k, const trace_cache_opts *o) {
+  rf_diag quiet; /* the cache is never required: its problems only mean reading the text */
+  tc_place *pl = malloc(sizeof *pl);
+  if (!pl || tc_place_of(k->path, o, pl) < 0 ||
+      tc_source_of_fd(trace_input_fd(k->lr.in), k->path, &k->src, &quiet) < 0) {
+    free(pl);
+    return NULL;
+  }
+  return pl;
 }
 
 int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_kernel **out,
@@ -171,17 +205,17 @@ int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_
     trace_kernel_close(k);
     return -1;
   }
-  rf_diag quiet; /* the cache is never required: its problems only mean reading the text */
-  int use_cache = o && o->mode != TRACE_CACHE_OFF && tc_source_of(path, &k->src, &quiet) == 0 &&
-                  (k->cache_path = tc_cache_path(path, o->dir, d)) != NULL;
+  if (o && o->mode != TRACE_CACHE_OFF) k->place = place_cache(k, o);
   trace_kernel_info cached;
-  if (use_cache && o->mode == TRACE_CACHE_ON)
-    k->cache_in = tc_reader_open(k->cache_path, &k->src, &cached, &quiet);
+  rf_diag quiet;
+  if (k->place && o->mode == TRACE_CACHE_ON)
+    k->cache_in = tc_reader_open(k->place->path, &k->src, k->place->source, &cached, &quiet);
   if (k->cache_in && !same_info(&cached, &k->info)) {
     tc_reader_close(k->cache_in);
     k->cache_in = NULL;
   }
-  if (use_cache && !k->cache_in) start_cache(k, o);
+  if (k->cache_in) tc_touch(k->place->path); /* recently used: evicted last */
+  else if (k->place) start_cache(k);
   *out = k;
   return 0;
 }
@@ -200,7 +234,7 @@ void trace_kernel_close(trace_kernel *k) {
   if (k->text_open) line_reader_close(&k->lr);
   tc_reader_close(k->cache_in);
   tc_writer_abort(k->cache_out); /* closed before the end: the cache would be incomplete */
-  free(k->cache_path);
+  free(k->place);
   free(k->tb_seen);
   free(k->path);
   free(k);
@@ -232,7 +266,7 @@ static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d
 /* The `insts = n` header is not trusted for the allocation: the array grows with the lines
  * actually read, so a corrupt count (fuzzing found `insts = 53000000` in a 2 KB file) costs a
  * file:line error, not gigabytes. */
-static int read_warp(trace_kernel *k, trace_warp *w, long ninsts, rf_diag *d) {
+static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d) {
   long inst_cap = 0;
   uint32_t addr_cap = 0;
   inst_context ctx = {k->opcodes, k->path, 0, k->info.tracer_version, k->info.lineinfo,
@@ -243,8 +277,8 @@ static int read_warp(trace_kernel *k, trace_warp *w, long ninsts, rf_diag *d) {
     if (next_line(k, &s, "an instruction line", d) < 0) return -1;
     if (s[0] == '#' || !strncmp(s, "warp", 4) || !strncmp(s, "insts", 5))
       return rf_fail_at(d, k->path, k->lr.lineno,
-                        "expected %ld instructions for this warp, found %ld before '%s'", ninsts,
-                        i, s);
+                        "expected %lld instructions for this warp, found %ld before '%s'",
+                        (long long)ninsts, i, s);
     ctx.line = k->lr.lineno;
     if (i == inst_cap) {
       inst_cap = inst_cap ? (inst_cap * 2 < ninsts ? inst_cap * 2 : ninsts)
@@ -258,6 +292,11 @@ static int read_warp(trace_kernel *k, trace_warp *w, long ninsts, rf_diag *d) {
     if (trace_parse_inst(&ctx, s, in, lane_addrs, &has_addrs, d) < 0) return -1;
     if (!in->is_mem) continue;
     if (w->naddrs + TRACE_WARP_SIZE > addr_cap) {
+      /* 32 addresses per memory instruction in a uint32_t-indexed pool */
+      if (w->naddrs == TRACE_MAX_WARP_MEM_INSTS * TRACE_WARP_SIZE)
+        return rf_fail_at(d, k->path, k->lr.lineno,
+                          "expected at most %u memory instructions in a warp, found more",
+                          TRACE_MAX_WARP_MEM_INSTS);
       addr_cap = addr_cap ? addr_cap * 2 : 8 * TRACE_WARP_SIZE;
       uint64_t *na = rf_realloc(w->addrs, addr_cap, sizeof *na, d);
       if (!na) return -1;
@@ -275,10 +314,10 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   const trace_kernel_info *in = &k->info;
   char *s;
   if (next_line(k, &s, "'thread block = x,y,z'", d) < 0) return -1;
-  char tail;
-  if (sscanf(s, "thread block = %d,%d,%d%c", &tb->id[0], &tb->id[1], &tb->id[2], &tail) != 3)
-    return rf_fail_at(d, k->path, k->lr.lineno, "expected 'thread block = x,y,z', found '%s'",
-                      s);
+  const char *ids = tp_key_value(s, "thread block");
+  if (!ids || !tp_parse_int_list(ids, 3, 0, INT_MAX, tb->id))
+    return rf_fail_at(d, k->path, k->lr.lineno,
+                      "expected 'thread block = x,y,z' with ids 0..2147483647, found '%s'", s);
   for (int i = 0; i < 3; i++)
     if (tb->id[i] < 0 || tb->id[i] >= in->grid[i])
       return rf_fail_at(d, k->path, k->lr.lineno,
@@ -303,8 +342,8 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
     rc = 0;
     if (!strcmp(s, "#END_TB")) break;
     int w;
-    long ninsts;
-    if (sscanf(s, "warp = %d%c", &w, &tail) != 1) {
+    const char *v = tp_key_value(s, "warp");
+    if (!v || !tp_parse_int(v, 0, INT_MAX, &w)) {
       rc = rf_fail_at(d, k->path, k->lr.lineno, "expected 'warp = N' or #END_TB, found '%s'",
                       s);
       break;
@@ -320,8 +359,11 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
     nseen++;
     if ((rc = next_line(k, &s, "'insts = N'", d)) < 0) break;
     rc = 0;
-    if (sscanf(s, "insts = %ld%c", &ninsts, &tail) != 1 || ninsts < 0 || ninsts > (1l << 30)) {
-      rc = rf_fail_at(d, k->path, k->lr.lineno, "expected 'insts = N', found '%s'", s);
+    int64_t ninsts;
+    v = tp_key_value(s, "insts");
+    if (!v || !tp_parse_i64(v, &ninsts) || ninsts < 0 || ninsts > TRACE_MAX_WARP_INSTS) {
+      rc = rf_fail_at(d, k->path, k->lr.lineno, "expected 'insts = N' with N 0..%ld, found '%s'",
+                      TRACE_MAX_WARP_INSTS, s);
       break;
     }
     if ((rc = read_warp(k, &tb->warps[w], ninsts, d)) < 0) break;
@@ -376,11 +418,10 @@ static int fall_back_to_text(trace_kernel *k, rf_diag *d) {
   long done = k->tbs_seen;
   tc_reader_close(k->cache_in);
   k->cache_in = NULL;
-  unlink(k->cache_path); /* never trusted again, whether or not the rebuild completes */
+  unlink(k->place->path); /* never trusted again, whether or not the rebuild completes */
   memset(k->tb_seen, 0, (size_t)(k->info.num_tbs + 7) / 8);
   k->tbs_seen = 0;
-  trace_cache_opts o = {TRACE_CACHE_REBUILD, NULL}; /* the folder exists: the cache was there */
-  start_cache(k, &o);
+  start_cache(k);
   /* the text is still at its first thread block */
   for (long i = 0; i < done; i++) {
     trace_tb tb;

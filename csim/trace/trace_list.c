@@ -1,9 +1,11 @@
 /* kernelslist.g: MemcpyHtoD lines and kernel file names, one per line. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/checked.h"
 #include "line_reader.h"
 #include "trace.h"
 #include "trace_parse.h"
@@ -32,6 +34,11 @@ static int parse_memcpy(const char *path, long line, char *s, trace_cmd *c, rf_d
     return rf_fail_at(d, path, line, "expected a hex address, found '%s'", addr);
   if (!tp_parse_u64(tp_trim(bytes), &c->bytes))
     return rf_fail_at(d, path, line, "expected a byte count, found '%s'", bytes);
+  uint64_t end;
+  if (!rf_add_u64(c->addr, c->bytes, &end))
+    return rf_fail_at(d, path, line,
+                      "expected a copy inside the 64-bit address space, found %llu bytes at 0x%llx",
+                      (unsigned long long)c->bytes, (unsigned long long)c->addr);
   c->kind = TRACE_CMD_MEMCPY;
   return 0;
 }
@@ -54,6 +61,10 @@ int trace_list_read(const char *path, trace_list **out, rf_diag *d) {
     s = tp_trim(s);
     if (*s == '\0' || *s == '#') continue;
     if (l->ncmds == cap) {
+      if (cap > INT_MAX / 2) {
+        rc = rf_fail_at(d, path, r.lineno, "expected at most %d commands, found more", cap);
+        break;
+      }
       cap = cap ? cap * 2 : 16;
       trace_cmd *nc = rf_realloc(l->cmds, (size_t)cap, sizeof *nc, d);
       if (!nc) { rc = -1; break; }

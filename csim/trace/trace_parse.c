@@ -56,6 +56,36 @@ int tp_parse_int(const char *s, int lo, int hi, int *v) {
   return 1;
 }
 
+int tp_parse_int_list(const char *s, int n, int lo, int hi, int *v) {
+  for (int i = 0; i < n; i++) {
+    const char *end = strchr(s, ',');
+    if ((end != NULL) != (i < n - 1)) return 0;
+    if (!end) end = s + strlen(s);
+    while (s < end && (*s == ' ' || *s == '\t')) s++;
+    size_t len = (size_t)(end - s);
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t')) len--;
+    char num[24];
+    if (len == 0 || len >= sizeof num) return 0;
+    memcpy(num, s, len);
+    num[len] = '\0';
+    if (!tp_parse_int(num, lo, hi, &v[i])) return 0;
+    s = end + (*end == ',');
+  }
+  return 1;
+}
+
+char *tp_key_value(char *line, const char *key) {
+  char *eq = strchr(line, '=');
+  if (!eq) return NULL;
+  size_t n = strlen(key);
+  char *k = line;
+  while (*k == ' ' || *k == '\t') k++;
+  if (strncmp(k, key, n)) return NULL;
+  for (char *p = k + n; p < eq; p++)
+    if (*p != ' ' && *p != '\t') return NULL;
+  return tp_trim(eq + 1);
+}
+
 char *tp_next_token(char **cursor) {
   char *p = *cursor;
   while (*p == ' ' || *p == '\t') p++;

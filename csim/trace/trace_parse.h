@@ -11,6 +11,12 @@ int tp_parse_hex64(const char *s, uint64_t *v);
 int tp_parse_u64(const char *s, uint64_t *v);
 int tp_parse_i64(const char *s, int64_t *v);
 int tp_parse_int(const char *s, int lo, int hi, int *v);
+/* `n` integers in [lo, hi] separated by commas, each with optional blanks around it
+ * ("1, 2,3"); the whole of s must be used. */
+int tp_parse_int_list(const char *s, int n, int lo, int hi, int *v);
+/* A "key = value" line whose trimmed key is `key`: returns the trimmed value (in place), or NULL
+ * if the line is not one. */
+char *tp_key_value(char *line, const char *key);
 
 /* Tokenizer over a mutable line: returns the next space-separated token (NUL-terminated in
  * place) or NULL at the end. */

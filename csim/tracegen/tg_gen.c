@@ -1,5 +1,6 @@
 #include "tg_gen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,7 @@ int tg_plans_init(const tg_spec *s, tg_plan **plans_out, rf_diag *d) {
   if (!plans) return -1;
   uint64_t next_global = TG_GLOBAL_BASE;
   for (int i = 0; i < s->nkernels; i++)
-    if (tg_plan_init(&plans[i], &s->kernels[i], i, &next_global, d) < 0) {
+    if (tg_plan_init(&plans[i], s->path, &s->kernels[i], i, &next_global, d) < 0) {
       tg_plans_free(plans, i);
       return -1;
     }
@@ -54,34 +55,37 @@ void tg_plan_counts(const tg_plan *p, tg_counts *c) {
   if (c->warps == 0) c->min_warp = 0;
 }
 
-static int write_all(const tg_spec *s, const tg_plan *plans, tg_outdir *o, rf_diag *d) {
-  char path[TG_PATH_MAX + 96];
-  for (int i = 0; i < s->nkernels; i++) {
-    char name[32];
-    snprintf(name, sizeof name, "kernel-%d.traceg", i + 1);
-    FILE *f = tg_outdir_open(o, name, path, sizeof path, d);
-    if (!f) return -1;
-    /* Traces are large and written sequentially: a big buffer saves syscalls. */
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
-    int rc = tg_write_kernel(f, path, &plans[i], d);
-    if (tg_close_checked(f, path, rc < 0 ? NULL : d) < 0 || rc < 0) return -1;
-  }
-  FILE *f = tg_outdir_open(o, "kernelslist.g", path, sizeof path, d);
-  if (!f) return -1;
-  int rc = 0;
-  for (int i = 0; i < s->nkernels && rc == 0; i++) rc = tg_write_list_entry(f, &plans[i]);
-  if (rc < 0) rf_fail(d, "%s: write error", path);
-  if (tg_close_checked(f, path, rc < 0 ? NULL : d) < 0 || rc < 0) return -1;
-  return 0;
+static void kernel_file(char *buf, size_t n, int i, tg_stream_kind kind) {
+  snprintf(buf, n, "kernel-%d.traceg%s", i + 1, kind == TG_STREAM_XZ ? ".xz" : "");
 }
 
-int tg_generate(const tg_spec *s, const char *outdir, rf_diag *d) {
+static int write_all(const tg_spec *s, const tg_plan *plans, tg_outdir *o, tg_stream_kind kind,
+                     rf_diag *d) {
+  char path[TG_PATH_MAX + 96], name[40];
+  for (int i = 0; i < s->nkernels; i++) {
+    kernel_file(name, sizeof name, i, kind);
+    tg_stream *f = tg_outdir_open(o, name, kind, path, sizeof path, d);
+    if (!f) return -1;
+    int rc = tg_write_kernel(f, &plans[i], d);
+    if (tg_stream_close(f, d) < 0 || rc < 0) return -1; /* the close says why a stream failed */
+  }
+  tg_stream *f = tg_outdir_open(o, "kernelslist.g", TG_STREAM_PLAIN, path, sizeof path, d);
+  if (!f) return -1;
+  int rc = 0;
+  for (int i = 0; i < s->nkernels && rc == 0; i++) {
+    kernel_file(name, sizeof name, i, kind);
+    rc = tg_write_list_entry(f, &plans[i], name);
+  }
+  return tg_stream_close(f, d) < 0 || rc < 0 ? -1 : 0;
+}
+
+int tg_generate(const tg_spec *s, const char *outdir, tg_stream_kind kind, rf_diag *d) {
   tg_plan *plans;
   if (tg_plans_init(s, &plans, d) < 0) return -1;
   tg_outdir o;
   int rc = tg_outdir_begin(&o, outdir, d);
   if (rc == 0) {
-    rc = write_all(s, plans, &o, d);
+    rc = write_all(s, plans, &o, kind, d);
     if (rc == 0) rc = tg_outdir_commit(&o, d);
     tg_outdir_abort(&o);
   }

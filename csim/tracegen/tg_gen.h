@@ -7,6 +7,7 @@
 #include "../common/diag.h"
 #include "tg_plan.h"
 #include "tg_spec.h"
+#include "tg_stream.h"
 
 /* Plans every kernel of a spec (regions laid out one after another). *plans_out holds
  * s->nkernels entries; free with tg_plans_free. */
@@ -21,7 +22,8 @@ typedef struct tg_counts {
 } tg_counts;
 void tg_plan_counts(const tg_plan *p, tg_counts *c);
 
-/* Writes OUTDIR/kernelslist.g and OUTDIR/kernel-N.traceg. */
-int tg_generate(const tg_spec *s, const char *outdir, rf_diag *d);
+/* Writes OUTDIR/kernelslist.g and OUTDIR/kernel-N.traceg (TG_STREAM_XZ: kernel-N.traceg.xz,
+ * named so in kernelslist.g, as Accel-Sim's tracer writes them with TRACE_FILE_COMPRESS=1). */
+int tg_generate(const tg_spec *s, const char *outdir, tg_stream_kind kind, rf_diag *d);
 
 #endif

@@ -129,8 +129,8 @@ int tg_format_line(char *buf, size_t size, const tg_line_inst *li) {
   return lb_len(&b, buf);
 }
 
-int tg_put_kernel_header(FILE *f, const tg_kernel_header *h) {
-  return fprintf(f,
+int tg_put_kernel_header(tg_stream *f, const tg_kernel_header *h) {
+  return tg_stream_printf(f,
                  "-kernel name = %s\n-kernel id = %d\n-grid dim = (%u,%u,%u)\n"
                  "-block dim = (%u,%u,%u)\n-shmem = %u\n-nregs = %u\n-binary version = %d\n"
                  "-cuda stream id = 0\n-shmem base_addr = 0x%016llx\n"
@@ -144,12 +144,12 @@ int tg_put_kernel_header(FILE *f, const tg_kernel_header *h) {
                  h->tracer_version) < 0 ? -1 : 0;
 }
 
-int tg_put_tb_begin(FILE *f, long x, long y, long z) {
-  return fprintf(f, "\n#BEGIN_TB\n\nthread block = %ld,%ld,%ld\n", x, y, z) < 0 ? -1 : 0;
+int tg_put_tb_begin(tg_stream *f, long x, long y, long z) {
+  return tg_stream_printf(f, "\n#BEGIN_TB\n\nthread block = %ld,%ld,%ld\n", x, y, z) < 0 ? -1 : 0;
 }
 
-int tg_put_warp_header(FILE *f, int warp, long insts) {
-  return fprintf(f, "\nwarp = %d\ninsts = %ld\n", warp, insts) < 0 ? -1 : 0;
+int tg_put_warp_header(tg_stream *f, int warp, long insts) {
+  return tg_stream_printf(f, "\nwarp = %d\ninsts = %ld\n", warp, insts) < 0 ? -1 : 0;
 }
 
-int tg_put_tb_end(FILE *f) { return fputs("\n#END_TB\n", f) < 0 ? -1 : 0; }
+int tg_put_tb_end(tg_stream *f) { return tg_stream_puts(f, "\n#END_TB\n"); }

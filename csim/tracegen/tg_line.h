@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+
+#include "tg_stream.h"
 
 #define TG_LINE_MAX 1024
 #define TG_LINE_MAX_SRC 5
@@ -38,9 +39,10 @@ int tg_format_addrs(char *buf, size_t size, uint32_t mask, const uint64_t addrs[
 /* One instruction line without the newline; its length, or -1 if it does not fit. */
 int tg_format_line(char *buf, size_t size, const tg_line_inst *li);
 
-int tg_put_kernel_header(FILE *f, const tg_kernel_header *h);
-int tg_put_tb_begin(FILE *f, long x, long y, long z);
-int tg_put_warp_header(FILE *f, int warp, long insts);
-int tg_put_tb_end(FILE *f);
+/* The headers, written through the stream both writers use (plain text or xz): 0 or -1. */
+int tg_put_kernel_header(tg_stream *f, const tg_kernel_header *h);
+int tg_put_tb_begin(tg_stream *f, long x, long y, long z);
+int tg_put_warp_header(tg_stream *f, int warp, long insts);
+int tg_put_tb_end(tg_stream *f);
 
 #endif

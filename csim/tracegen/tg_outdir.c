@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,11 +13,13 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* Trace files, and the binary trace caches rfsim keeps next to them (kernel-N.traceg.rfc, or
- * one being written: kernel-N.traceg.rfc.partial.<pid>), which are derived from them. */
+/* Trace files (text or xz), and the binary trace caches rfsim once kept next to them
+ * (kernel-N.traceg.rfc, or one being written: kernel-N.traceg.rfc.partial.<pid>), which are
+ * derived from them; rfsim now keeps its caches in the user's cache folder. */
 static int is_trace_file(const char *name) {
   return !strcmp(name, "kernelslist.g") || ends_with(name, ".traceg") ||
-         ends_with(name, ".traceg.rfc") || strstr(name, ".traceg.rfc.partial.") != NULL;
+         ends_with(name, ".traceg.xz") || ends_with(name, ".traceg.rfc") ||
+         strstr(name, ".traceg.rfc.partial.") != NULL;
 }
 
 /* mkdir -p of the folder that will hold `path`. */
@@ -74,16 +77,14 @@ int tg_outdir_begin(tg_outdir *o, const char *final, rf_diag *d) {
   return 0;
 }
 
-FILE *tg_outdir_open(tg_outdir *o, const char *name, char *path_out, size_t path_size,
-                     rf_diag *d) {
+tg_stream *tg_outdir_open(tg_outdir *o, const char *name, tg_stream_kind kind, char *path_out,
+                          size_t path_size, rf_diag *d) {
   int n = snprintf(path_out, path_size, "%s/%s", o->tmp, name);
   if (n < 0 || (size_t)n >= path_size) {
     rf_fail(d, "%s/%s: path too long", o->tmp, name);
     return NULL;
   }
-  FILE *f = fopen(path_out, "w");
-  if (!f) rf_fail(d, "%s: cannot create: %s", path_out, strerror(errno));
-  return f;
+  return tg_stream_open(path_out, kind, d);
 }
 
 /* Checks that an existing OUTDIR holds only trace files before it is replaced. */
@@ -140,8 +141,3 @@ void tg_outdir_abort(tg_outdir *o) {
   o->tmp[0] = '\0';
 }
 
-int tg_close_checked(FILE *f, const char *path, rf_diag *d) {
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad) return rf_fail(d, "%s: write error", path);
-  return 0;
-}

@@ -5,9 +5,10 @@
 #ifndef RFSIM_TG_OUTDIR_H
 #define RFSIM_TG_OUTDIR_H
 
-#include <stdio.h>
+#include <stddef.h>
 
 #include "../common/diag.h"
+#include "tg_stream.h"
 
 #define TG_PATH_MAX 4096
 
@@ -18,13 +19,10 @@ typedef struct tg_outdir {
 
 int tg_outdir_begin(tg_outdir *o, const char *final, rf_diag *d);
 /* Opens `name` for writing inside the temporary folder; *path_out gets its full path. */
-FILE *tg_outdir_open(tg_outdir *o, const char *name, char *path_out, size_t path_size,
-                     rf_diag *d);
+tg_stream *tg_outdir_open(tg_outdir *o, const char *name, tg_stream_kind kind, char *path_out,
+                          size_t path_size, rf_diag *d);
 int tg_outdir_commit(tg_outdir *o, rf_diag *d);
 /* Removes the temporary folder and what was written to it. */
 void tg_outdir_abort(tg_outdir *o);
-
-/* Closes f and reports any write error that stdio buffered (e.g. a full disk). */
-int tg_close_checked(FILE *f, const char *path, rf_diag *d);
 
 #endif

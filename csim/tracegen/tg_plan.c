@@ -2,31 +2,63 @@
 
 #include <string.h>
 
+#include "../common/checked.h"
+#include "../trace/trace.h"
 #include "tg_access.h"
 #include "tg_rng.h"
 
 #define TAG_ITERS 0x69746572ull  /* "iter" */
 #define TAG_RANDOM 0x72616e64ull /* "rand" */
 
-static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
-/* Bytes an access spans when the spec gives no footprint: enough that nothing repeats. */
-static uint64_t natural_span(const tg_plan *p, const tg_access *a) {
-  uint64_t w = (uint64_t)a->width;
-  if (a->space == TG_SHARED) return tg_access_shared_span(p->k, a);
-  if (a->space == TG_LOCAL) return 64 * p->grid_threads; /* 64 bytes of stack per thread */
-  uint64_t its = a->when == TG_AT_LOOP ? (uint64_t)p->max_iters : 1;
+/* Every offset a plain access computes before it wraps at its span is below this bound (the
+ * element index is below iterations x threads; see plain_address), so an offset, and a region
+ * end, that fit 64 bits never wrap. 0 if the bound itself does not fit. */
+static int offset_bound(const tg_plan *p, const tg_access *a, uint64_t *bound) {
+  uint64_t w = (uint64_t)a->width, its = a->when == TG_AT_LOOP ? (uint64_t)p->max_iters : 1;
+  uint64_t threads = a->space == TG_SHARED ? (uint64_t)p->threads : p->grid_threads, elems, x;
   if (its == 0) its = 1;
-  uint64_t elems = its * p->grid_threads;
+  if (!rf_mul_u64(its, threads, &elems)) return 0;
   switch (a->pattern) {
-  case TG_STRIDED: return elems * a->stride;
-  case TG_WINDOW: return elems * w + (uint64_t)a->taps * a->stride;
-  case TG_BROADCAST: return its * w;
-  default: return elems * w;
+  case TG_STRIDED: return rf_mul_u64(elems, a->stride, bound);
+  case TG_WINDOW:
+    return rf_mul_u64(elems, w, &x) && rf_mul_u64((uint64_t)a->taps, a->stride, bound) &&
+           rf_add_u64(x, *bound, bound);
+  case TG_BROADCAST: return rf_mul_u64(its, w, bound);
+  default: return rf_mul_u64(elems, w, bound);
   }
 }
 
-static void layout_regions(tg_plan *p, uint64_t *next_global) {
+/* Bytes an access spans when the spec gives no footprint: enough that nothing repeats. */
+static int natural_span(const tg_plan *p, const tg_access *a, uint64_t bound, uint64_t *span) {
+  if (a->space == TG_SHARED) {
+    *span = tg_access_shared_span(p->k, a);
+    return 1;
+  }
+  if (a->space == TG_LOCAL) return rf_mul_u64(64, p->grid_threads, span); /* 64 B per thread */
+  *span = bound;
+  return 1;
+}
+
+/* Moves *next past a region of `span` bytes on the next 1 MiB boundary; 0 if that leaves the
+ * 64-bit address space. */
+static int advance(uint64_t *next, uint64_t span) {
+  uint64_t end;
+  if (!rf_add_u64(*next, span, &end) || !rf_add_u64(end, TG_REGION_ALIGN - 1, &end)) return 0;
+  *next = end / TG_REGION_ALIGN * TG_REGION_ALIGN;
+  return 1;
+}
+
+static int too_large(const char *path, const tg_kernel_spec *k, const tg_access *a,
+                     rf_diag *d) {
+  return rf_fail_at(d, path, a->line,
+                    "expected an access whose addresses fit 64 bits, found one over grid "
+                    "(%d,%d,%d), block (%d,%d,%d), %d iterations, width %d, stride %llu",
+                    k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
+                    k->iters, a->width, (unsigned long long)a->stride);
+}
+
+static int layout_regions(tg_plan *p, const char *path, uint64_t *next_global, rf_diag *d) {
   const tg_kernel_spec *k = p->k;
   uint64_t next_local = TG_LOCAL_BASE;
   for (int i = 0; i < k->nacc; i++) {
@@ -34,16 +66,22 @@ static void layout_regions(tg_plan *p, uint64_t *next_global) {
     if (a->pattern == TG_TILED) {
       /* Blocks beyond one matrix's tile count work on further matrices of a batch. */
       uint64_t tiles = (uint64_t)(k->iters > 0 ? k->iters : 1);
-      uint64_t n = (uint64_t)a->tile * tiles;
+      uint64_t n = (uint64_t)a->tile * tiles, span;
       uint64_t batches = ((uint64_t)p->num_tbs + tiles * tiles - 1) / (tiles * tiles);
+      if (!rf_mul_u64(n, n, &span) || !rf_mul_u64(span, (uint64_t)a->width, &span) ||
+          !rf_mul_u64(span, batches, &span))
+        return too_large(path, k, a, d);
       for (int m = 0; m < 2; m++) {
         p->base[i][m] = *next_global;
-        p->span[i][m] = n * n * (uint64_t)a->width * batches;
-        *next_global = align_up(*next_global + p->span[i][m], TG_REGION_ALIGN);
+        p->span[i][m] = span;
+        if (!advance(next_global, span)) return too_large(path, k, a, d);
       }
       continue;
     }
-    uint64_t span = a->footprint ? a->footprint : natural_span(p, a);
+    uint64_t bound, span;
+    if (!offset_bound(p, a, &bound) || !natural_span(p, a, bound, &span))
+      return too_large(path, k, a, d);
+    if (a->footprint) span = a->footprint;
     span = span / (uint64_t)a->width * (uint64_t)a->width;
     if (span < (uint64_t)a->width) span = (uint64_t)a->width;
     p->span[i][0] = span;
@@ -51,16 +89,17 @@ static void layout_regions(tg_plan *p, uint64_t *next_global) {
       p->base[i][0] = a->offset;
     } else if (a->space == TG_LOCAL) {
       p->base[i][0] = next_local;
-      next_local = align_up(next_local + span, TG_REGION_ALIGN);
+      if (!advance(&next_local, span)) return too_large(path, k, a, d);
     } else {
       p->base[i][0] = *next_global;
-      *next_global = align_up(*next_global + span, TG_REGION_ALIGN);
+      if (!advance(next_global, span)) return too_large(path, k, a, d);
     }
   }
+  return 0;
 }
 
-int tg_plan_init(tg_plan *p, const tg_kernel_spec *k, int index, uint64_t *next_global,
-                 rf_diag *d) {
+int tg_plan_init(tg_plan *p, const char *path, const tg_kernel_spec *k, int index,
+                 uint64_t *next_global, rf_diag *d) {
   memset(p, 0, sizeof *p);
   p->k = k;
   p->index = index;
@@ -74,8 +113,27 @@ int tg_plan_init(tg_plan *p, const tg_kernel_spec *k, int index, uint64_t *next_
   case TG_ST: p->max_iters = k->iters > k->imb_b ? k->iters : k->imb_b; break;
   default: p->max_iters = k->iters; break;
   }
-  layout_regions(p, next_global);
-  return tg_program_build(k, p->seed, &p->prog, d);
+  if (layout_regions(p, path, next_global, d) < 0 || tg_program_build(k, p->seed, &p->prog, d) < 0)
+    return -1;
+  /* The longest warp must be one the trace reader accepts (`insts = n`, n <= 2^30). */
+  long most = tg_program_warp_insts(&p->prog, p->max_iters, p->max_iters, k->barrier_every);
+  if (most > TRACE_MAX_WARP_INSTS) {
+    tg_plan_free(p);
+    return rf_fail_at(d, path, k->line,
+                      "expected warps of at most %ld instructions, found %ld in kernel '%s' (%ld "
+                      "iterations)", TRACE_MAX_WARP_INSTS, most, k->name, p->max_iters);
+  }
+  /* ... and the kernel's thread-instruction count (tg_plan_counts) must fit 64 bits */
+  uint64_t total;
+  if (!rf_mul_u64((uint64_t)p->num_tbs * (uint64_t)p->warps, (uint64_t)most, &total) ||
+      !rf_mul_u64(total, 32, &total)) {
+    tg_plan_free(p);
+    return rf_fail_at(d, path, k->line,
+                      "expected a kernel of at most 2^64 thread instructions, found %ld blocks "
+                      "of %d warps of up to %ld instructions in kernel '%s'", p->num_tbs,
+                      p->warps, most, k->name);
+  }
+  return 0;
 }
 
 void tg_plan_free(tg_plan *p) { tg_program_free(&p->prog); }

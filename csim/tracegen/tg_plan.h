@@ -28,9 +28,11 @@ typedef struct tg_plan {
   uint64_t span[TG_MAX_ACCESSES][2];  /* region bytes; offsets wrap at span[.][0] */
 } tg_plan;
 
-/* *next_global is where the next global region may start; it advances past this kernel's. */
-int tg_plan_init(tg_plan *p, const tg_kernel_spec *k, int index, uint64_t *next_global,
-                 rf_diag *d);
+/* *next_global is where the next global region may start; it advances past this kernel's. A
+ * kernel whose regions or warps would not fit (addresses beyond 64 bits, a warp longer than
+ * the trace reader accepts) is refused naming the spec `path` and line. */
+int tg_plan_init(tg_plan *p, const char *path, const tg_kernel_spec *k, int index,
+                 uint64_t *next_global, rf_diag *d);
 void tg_plan_free(tg_plan *p);
 
 long tg_plan_warp_iters(const tg_plan *p, long tb, int warp);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/checked.h"
+#include "../trace/trace.h"
 #include "tg_access.h"
 #include "tg_text.h"
 
@@ -250,6 +252,12 @@ static int finish_section(parse_state *ps) {
       return rf_fail_at(ps->d, ps->path, k->line, "expected %s for kernel '%s', found none",
                         key_names[key], k->name);
   }
+  uint64_t tbs;
+  if (!rf_dim3_product(k->grid, TRACE_MAX_TBS, &tbs))
+    return rf_fail_at(ps->d, ps->path, ps->key_line[K_GRID] ? ps->key_line[K_GRID] : k->line,
+                      "expected a grid of at most %llu thread blocks (x*y*z), found %d,%d,%d for "
+                      "kernel '%s'", (unsigned long long)TRACE_MAX_TBS, k->grid[0], k->grid[1],
+                      k->grid[2], k->name);
   int threads = k->block[0] * k->block[1] * k->block[2];
   int warps = (threads + 31) / 32;
   if (k->imbalance == TG_ST && k->imb_a > warps) {

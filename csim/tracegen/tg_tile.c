@@ -1,11 +1,15 @@
 #include "tg_tile.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
+#include "../common/checked.h"
+#include "../trace/trace_parse.h"
 #include "tg_outdir.h"
 #include "tg_text.h"
 
@@ -29,14 +33,18 @@ static int starts_trimmed(const char *line, const char *word) {
   return !strncmp(line, word, strlen(word));
 }
 
-static int parse_grid(const char *line, long *product) {
-  long x, y, z;
-  char tail;
+/* "-grid dim = (x,y,z)": the sizes as read (1..INT_MAX each) and, if it is at most what the
+ * output's 1-D grid can index, their product. */
+static int parse_grid(const char *line, int dim[3]) {
   const char *eq = strchr(line, '=');
-  if (!eq || sscanf(eq + 1, " (%ld,%ld,%ld)%c", &x, &y, &z, &tail) < 3) return 0;
-  if (x <= 0 || y <= 0 || z <= 0) return 0;
-  *product = x * y * z;
-  return 1;
+  if (!eq) return 0;
+  char v[96];
+  snprintf(v, sizeof v, "%s", eq + 1);
+  char *t = tg_trim(v);
+  size_t n = strlen(t);
+  if (n < 2 || t[0] != '(' || t[n - 1] != ')') return 0;
+  t[n - 1] = '\0';
+  return tp_parse_int_list(t + 1, 3, 1, INT_MAX, dim);
 }
 
 /* Pass 1: where the header ends and where every block starts and ends. */
@@ -50,9 +58,17 @@ static int scan(tile_in *t, rf_diag *d) {
     if (n < 0) break;
     lineno++;
     if (t->header_end < 0 && starts_trimmed(t->line, "-grid dim")) {
-      if (!parse_grid(t->line, &t->grid_product))
-        return rf_fail_at(d, t->path, lineno, "expected '-grid dim = (x,y,z)', found '%.*s'",
+      int dim[3];
+      uint64_t product;
+      if (!parse_grid(t->line, dim))
+        return rf_fail_at(d, t->path, lineno,
+                          "expected '-grid dim = (x,y,z)' with sizes 1..2147483647, found '%.*s'",
                           (int)strcspn(t->line, "\n"), t->line);
+      if (!rf_dim3_product(dim, INT32_MAX, &product))
+        return rf_fail_at(d, t->path, lineno,
+                          "-grid dim: expected at most 2147483647 thread blocks (x*y*z), found "
+                          "(%d,%d,%d)", dim[0], dim[1], dim[2]);
+      t->grid_product = (long)product;
       have_grid = 1;
     }
     if (starts_trimmed(t->line, "#BEGIN_TB")) {
@@ -87,7 +103,7 @@ static int scan(tile_in *t, rf_diag *d) {
 }
 
 /* Copies [from, to) line by line, applying the rewrite (NULL: verbatim). */
-static int copy_range(tile_in *t, FILE *out, off_t from, off_t to, long tb_id, long ntbs) {
+static int copy_range(tile_in *t, tg_stream *out, off_t from, off_t to, long tb_id, long ntbs) {
   if (fseeko(t->f, from, SEEK_SET) < 0) return -1;
   int block_line_done = 0;
   while (ftello(t->f) < to) {
@@ -95,20 +111,19 @@ static int copy_range(tile_in *t, FILE *out, off_t from, off_t to, long tb_id, l
     if (n < 0) return -1;
     int ok;
     if (tb_id < 0 && starts_trimmed(t->line, "-grid dim")) {
-      ok = fprintf(out, "-grid dim = (%ld,1,1)\n", ntbs) >= 0;
+      ok = tg_stream_printf(out, "-grid dim = (%ld,1,1)\n", ntbs) == 0;
     } else if (tb_id >= 0 && !block_line_done && starts_trimmed(t->line, "thread block")) {
-      ok = fprintf(out, "thread block = %ld,0,0\n", tb_id) >= 0;
+      ok = tg_stream_printf(out, "thread block = %ld,0,0\n", tb_id) == 0;
       block_line_done = 1;
     } else {
-      ok = fwrite(t->line, 1, (size_t)n, out) == (size_t)n;
+      ok = tg_stream_write(out, t->line, (size_t)n) == 0;
     }
     if (!ok) return -1;
   }
   return 0;
 }
 
-static int tile_kernel(const char *in_path, FILE *out, const char *out_path, long ntbs,
-                       rf_diag *d) {
+static int tile_kernel(const char *in_path, tg_stream *out, long ntbs, rf_diag *d) {
   tile_in t = {.path = in_path};
   t.f = fopen(in_path, "rb");
   if (!t.f) return rf_fail(d, "%s: cannot open: %s", in_path, strerror(errno));
@@ -117,13 +132,14 @@ static int tile_kernel(const char *in_path, FILE *out, const char *out_path, lon
     int ok = copy_range(&t, out, 0, t.header_end, -1, ntbs) == 0;
     for (long i = 0; ok && i < ntbs; i++) {
       const tb_span *s = &t.tbs[i % t.ntbs];
-      ok = i == 0 || fputc('\n', out) != EOF; /* blocks are separated by one blank line */
+      ok = i == 0 || tg_stream_puts(out, "\n") == 0; /* blocks are separated by a blank line */
       ok = ok && copy_range(&t, out, s->begin, s->end, i, ntbs) == 0;
     }
     fseeko(t.f, 0, SEEK_END);
     off_t size = ftello(t.f);
     ok = ok && copy_range(&t, out, t.tail_begin, size, -1, ntbs) == 0;
-    if (!ok) rc = rf_fail(d, "%s: read or write error while tiling into %s", in_path, out_path);
+    if (!ok) rc = rf_fail(d, "%s: read or write error while tiling into %s", in_path,
+                          tg_stream_path(out));
   }
   free(t.line);
   free(t.tbs);
@@ -133,9 +149,10 @@ static int tile_kernel(const char *in_path, FILE *out, const char *out_path, lon
 
 static int is_kernel_line(const char *s) { return !strncmp(s, "kernel", 6) && !strchr(s, ' '); }
 
-static int tile_all(const char *list, char *text, tg_outdir *o, long ntbs, rf_diag *d) {
+static int tile_all(const char *list, char *text, tg_outdir *o, long ntbs, tg_stream_kind kind,
+                    rf_diag *d) {
   char path[TG_PATH_MAX + 96];
-  FILE *lf = tg_outdir_open(o, "kernelslist.g", path, sizeof path, d);
+  tg_stream *lf = tg_outdir_open(o, "kernelslist.g", TG_STREAM_PLAIN, path, sizeof path, d);
   if (!lf) return -1;
   const char *slash = strrchr(list, '/');
   int dir_len = slash ? (int)(slash - list) + 1 : 0;
@@ -149,29 +166,30 @@ static int tile_all(const char *list, char *text, tg_outdir *o, long ntbs, rf_di
     p = nl ? nl + 1 : NULL;
     if (*s == '\0' && !p) break;
     if (is_kernel_line(s)) {
-      const char *base = strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
-      char in_path[TG_PATH_MAX], out_path[TG_PATH_MAX + 96];
+      const char *slash = strrchr(s, '/');
+      char in_path[TG_PATH_MAX], out_path[TG_PATH_MAX + 96], base[512];
       snprintf(in_path, sizeof in_path, "%.*s%s", dir_len, list, s);
-      FILE *kf = tg_outdir_open(o, base, out_path, sizeof out_path, d);
+      snprintf(base, sizeof base, "%s%s", slash ? slash + 1 : s, kind == TG_STREAM_XZ ? ".xz" : "");
+      tg_stream *kf = tg_outdir_open(o, base, kind, out_path, sizeof out_path, d);
       if (!kf) { rc = -1; break; }
-      setvbuf(kf, NULL, _IOFBF, 1 << 20);
-      rc = tile_kernel(in_path, kf, out_path, ntbs, d);
-      if (tg_close_checked(kf, out_path, rc < 0 ? NULL : d) < 0) rc = -1;
-      if (rc == 0 && fprintf(lf, "%s\n", base) < 0) rc = rf_fail(d, "%s: write error", path);
+      rc = tile_kernel(in_path, kf, ntbs, d);
+      if (tg_stream_close(kf, rc < 0 ? NULL : d) < 0) rc = -1;
+      if (rc == 0) tg_stream_printf(lf, "%s\n", base);
       nkernels++;
     } else if (*s == '\0' || !strncmp(s, "Memcpy", 6)) {
-      if (fprintf(lf, "%s\n", s) < 0) rc = rf_fail(d, "%s: write error", path);
+      tg_stream_printf(lf, "%s\n", s);
     } else {
       rc = rf_fail_at(d, list, lineno,
                       "expected 'MemcpyHtoD,<addr>,<bytes>' or a kernel file name, found '%s'", s);
     }
   }
   if (rc == 0 && nkernels == 0) rc = rf_fail(d, "%s: expected a kernel, found none", list);
-  if (tg_close_checked(lf, path, rc < 0 ? NULL : d) < 0) rc = -1;
+  if (tg_stream_close(lf, rc < 0 ? NULL : d) < 0) rc = -1; /* names a failed write */
   return rc;
 }
 
-int tg_tile(const char *kernelslist, const char *outdir, long ntbs, rf_diag *d) {
+int tg_tile(const char *kernelslist, const char *outdir, long ntbs, tg_stream_kind kind,
+            rf_diag *d) {
   if (ntbs < 1 || ntbs > (1l << 31) - 1)
     return rf_fail(d, "expected --tbs between 1 and 2147483647, found %ld", ntbs);
   char *text;
@@ -179,7 +197,7 @@ int tg_tile(const char *kernelslist, const char *outdir, long ntbs, rf_diag *d) 
   tg_outdir o;
   int rc = tg_outdir_begin(&o, outdir, d);
   if (rc == 0) {
-    rc = tile_all(kernelslist, text, &o, ntbs, d);
+    rc = tile_all(kernelslist, text, &o, ntbs, kind, d);
     if (rc == 0) rc = tg_outdir_commit(&o, d);
     tg_outdir_abort(&o);
   }

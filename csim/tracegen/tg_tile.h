@@ -7,7 +7,10 @@
 #define RFSIM_TG_TILE_H
 
 #include "../common/diag.h"
+#include "tg_stream.h"
 
-int tg_tile(const char *kernelslist, const char *outdir, long ntbs, rf_diag *d);
+/* kind TG_STREAM_XZ writes kernel-N.traceg.xz (named so in the output's kernelslist.g). */
+int tg_tile(const char *kernelslist, const char *outdir, long ntbs, tg_stream_kind kind,
+            rf_diag *d);
 
 #endif

@@ -1,6 +1,7 @@
 #include "tg_write.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 int tg_format_inst(char *buf, size_t size, const tg_inst *in, uint32_t mask,
@@ -10,7 +11,8 @@ int tg_format_inst(char *buf, size_t size, const tg_inst *in, uint32_t mask,
   return tg_format_line(buf, size, &li);
 }
 
-static int put_inst(FILE *f, const tg_plan *p, const tg_inst *in, long tb, int warp, long it) {
+static int put_inst(tg_stream *f, const tg_plan *p, const tg_inst *in, long tb, int warp,
+                    long it) {
   uint64_t addrs[32] = {0};
   char line[TG_LINE_MAX];
   uint32_t mask = tg_plan_inst_mask(p, in, tb, warp);
@@ -18,10 +20,10 @@ static int put_inst(FILE *f, const tg_plan *p, const tg_inst *in, long tb, int w
   int n = tg_format_inst(line, sizeof line, in, mask, addrs);
   if (n < 0 || n >= (int)sizeof line) return -1;
   line[n++] = '\n';
-  return fwrite(line, 1, (size_t)n, f) == (size_t)n ? 0 : -1;
+  return tg_stream_write(f, line, (size_t)n);
 }
 
-static int write_warp(FILE *f, const tg_plan *p, long tb, int warp, long common) {
+static int write_warp(tg_stream *f, const tg_plan *p, long tb, int warp, long common) {
   const tg_program *g = &p->prog;
   long iters = tg_plan_warp_iters(p, tb, warp);
   long expect = tg_program_warp_insts(g, iters, common, p->k->barrier_every);
@@ -41,7 +43,7 @@ static int write_warp(FILE *f, const tg_plan *p, long tb, int warp, long common)
   return written == expect ? 0 : -2;
 }
 
-int tg_write_kernel(FILE *f, const char *path, const tg_plan *p, rf_diag *d) {
+int tg_write_kernel(tg_stream *f, const tg_plan *p, rf_diag *d) {
   const tg_kernel_spec *k = p->k;
   tg_kernel_header h = {.name = k->name, .id = p->index + 1, .shmem = (uint32_t)k->shmem,
                         .nregs = (uint32_t)k->nregs, .binary_version = 61,
@@ -59,23 +61,24 @@ int tg_write_kernel(FILE *f, const char *path, const tg_plan *p, rf_diag *d) {
     long common = tg_plan_tb_common(p, tb);
     for (int w = 0; ok && w < p->warps; w++) {
       int rc = write_warp(f, p, tb, w, common);
-      if (rc == -2) return rf_fail(d, "%s: internal error: instruction count mismatch", path);
+      if (rc == -2)
+        return rf_fail(d, "%s: internal error: instruction count mismatch", tg_stream_path(f));
       ok = rc == 0;
     }
     ok = ok && tg_put_tb_end(f) == 0;
   }
-  return ok ? 0 : rf_fail(d, "%s: write error", path);
+  return ok ? 0 : -1; /* the stream failed: tg_stream_close says why */
 }
 
-int tg_write_list_entry(FILE *f, const tg_plan *p) {
+int tg_write_list_entry(tg_stream *f, const tg_plan *p, const char *kernel_file) {
   const tg_kernel_spec *k = p->k;
   for (int i = 0; i < k->nacc; i++) {
     const tg_access *a = &k->acc[i];
     if (a->is_store || a->space != TG_GLOBAL) continue;
     for (int m = 0; m < (a->pattern == TG_TILED ? 2 : 1); m++)
-      if (fprintf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)p->base[i][m],
-                  (unsigned long long)p->span[i][m]) < 0)
+      if (tg_stream_printf(f, "MemcpyHtoD,0x%016llx,%llu\n", (unsigned long long)p->base[i][m],
+                           (unsigned long long)p->span[i][m]) < 0)
         return -1;
   }
-  return fprintf(f, "kernel-%d.traceg\n", p->index + 1) < 0 ? -1 : 0;
+  return tg_stream_printf(f, "%s\n", kernel_file);
 }

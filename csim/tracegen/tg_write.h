@@ -7,19 +7,22 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "../common/diag.h"
 #include "tg_line.h"
 #include "tg_plan.h"
+#include "tg_stream.h"
 
 /* Formats one instruction line, without the newline. */
 int tg_format_inst(char *buf, size_t size, const tg_inst *in, uint32_t mask,
                    const uint64_t addrs[32]);
 
-/* The kernel-N.traceg file; `path` names the output in messages. */
-int tg_write_kernel(FILE *f, const char *path, const tg_plan *p, rf_diag *d);
-/* One kernel's kernelslist.g lines: a MemcpyHtoD per global region it loads, then its file. */
-int tg_write_list_entry(FILE *f, const tg_plan *p);
+/* The kernel-N.traceg text, to a plain or an xz stream. 0, or -1: with d set on an internal
+ * inconsistency, or with the stream failed (tg_stream_close says why). */
+int tg_write_kernel(tg_stream *s, const tg_plan *p, rf_diag *d);
+/* One kernel's kernelslist.g lines: a MemcpyHtoD per global region it loads, then its file
+ * name, kernel_file ("kernel-N.traceg" or "kernel-N.traceg.xz"). 0 or -1 (the stream has
+ * failed: tg_stream_close says why). */
+int tg_write_list_entry(tg_stream *s, const tg_plan *p, const char *kernel_file);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "../../csim/gpu/gpu.h"
 #include "../../csim/trace/trace.h"
+#include "../../csim/tracegen/tg_stream.h"
 
 int tu_mkdtemp(char *out, size_t n) {
   const char *base = getenv("TMPDIR");
@@ -49,6 +50,24 @@ void tu_rmtree(const char *dir) {
   }
   closedir(dp);
   rmdir(dir);
+}
+
+void tu_private_cache(void) {
+  char cwd[2048], dir[2200];
+  if (!getcwd(cwd, sizeof cwd)) fail_msg("getcwd failed");
+  snprintf(dir, sizeof dir, "%s/build/test-cache", cwd);
+  setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+int tu_count_files(const char *dir, const char *containing) {
+  DIR *dp = opendir(dir);
+  if (!dp) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dp)))
+    if (e->d_name[0] != '.' && strstr(e->d_name, containing)) n++;
+  closedir(dp);
+  return n;
 }
 
 const char *tu_shared_trace(const char *rel, char *buf, size_t n) {
@@ -156,3 +175,126 @@ char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_re
   }
   return text;
 }
+
+/* ---- comparing thread block streams ---- */
+
+static void assert_same_inst(const trace_inst *a, const trace_inst *b) {
+  assert_true(a->pc == b->pc);
+  assert_int_equal(a->mask, b->mask);
+  assert_int_equal(a->addr_off, b->addr_off);
+  assert_int_equal(a->line, b->line);
+  assert_int_equal(a->imm, b->imm);
+  assert_int_equal(a->opcode, b->opcode);
+  assert_int_equal(a->kind, b->kind);
+  assert_int_equal(a->unit, b->unit);
+  assert_int_equal(a->space, b->space);
+  assert_int_equal(a->width, b->width);
+  assert_int_equal(a->ndst, b->ndst);
+  assert_int_equal(a->nsrc, b->nsrc);
+  assert_memory_equal(a->dst, b->dst, sizeof a->dst);
+  assert_memory_equal(a->src, b->src, sizeof a->src);
+  assert_int_equal(a->has_imm, b->has_imm);
+  assert_int_equal(a->is_mem, b->is_mem);
+}
+
+void tu_assert_same_tb(const trace_tb *a, const trace_tb *b) {
+  assert_memory_equal(a->id, b->id, sizeof a->id);
+  assert_int_equal(a->linear_id, b->linear_id);
+  assert_int_equal(a->nwarps, b->nwarps);
+  for (int w = 0; w < a->nwarps; w++) {
+    const trace_warp *x = &a->warps[w], *y = &b->warps[w];
+    assert_int_equal(x->n, y->n);
+    assert_int_equal(x->naddrs, y->naddrs);
+    for (uint32_t i = 0; i < x->n; i++) assert_same_inst(&x->insts[i], &y->insts[i]);
+    if (x->naddrs) assert_memory_equal(x->addrs, y->addrs, x->naddrs * sizeof *x->addrs);
+  }
+}
+
+int tu_compare_kernels(const char *text_path, const char *path, const trace_cache_opts *o,
+                       long *tbs) {
+  rf_diag d;
+  trace_kernel *text, *other;
+  if (trace_kernel_open(text_path, &text, &d) < 0) fail_msg("%s", d.msg);
+  if (trace_kernel_open_cached(path, o, &other, &d) < 0) fail_msg("%s", d.msg);
+  int from_cache = trace_kernel_reads_cache(other);
+  assert_memory_equal(trace_kernel_get_info(text), trace_kernel_get_info(other),
+                      sizeof(trace_kernel_info));
+  long n = 0;
+  for (;;) {
+    trace_tb a, b;
+    int ra = trace_kernel_next_tb(text, &a, &d);
+    if (ra < 0) fail_msg("%s", d.msg);
+    int rb = trace_kernel_next_tb(other, &b, &d);
+    if (rb < 0) fail_msg("%s", d.msg);
+    assert_int_equal(ra, rb);
+    if (ra == 0) break;
+    tu_assert_same_tb(&a, &b);
+    trace_tb_free(&a);
+    trace_tb_free(&b);
+    n++;
+  }
+  trace_kernel_close(text);
+  trace_kernel_close(other);
+  if (tbs) *tbs = n;
+  return from_cache;
+}
+
+int tu_list_kernels(const char *list_path, char ***out) {
+  trace_list *l;
+  rf_diag d;
+  if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s (run make workloads)", d.msg);
+  char **paths = calloc((size_t)l->nkernels, sizeof *paths);
+  assert_non_null(paths);
+  int n = 0;
+  for (int i = 0; i < l->ncmds; i++)
+    if (l->cmds[i].kind == TRACE_CMD_KERNEL) paths[n++] = strdup(l->cmds[i].path);
+  trace_list_free(l);
+  *out = paths;
+  return n;
+}
+
+/* ---- xz copies ---- */
+
+/* Compresses the file `src` into `dst` through the writer's stream, in uneven pieces. */
+void tu_xz_file(const char *src, const char *dst) {
+  FILE *in = fopen(src, "rb");
+  if (!in) fail_msg("%s: cannot open", src);
+  rf_diag d;
+  tg_stream *out = tg_stream_open(dst, TG_STREAM_XZ, &d);
+  if (!out) fail_msg("%s", d.msg);
+  static char buf[77777];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+    assert_int_equal(tg_stream_write(out, buf, got), 0);
+  fclose(in);
+  if (tg_stream_close(out, &d) < 0) fail_msg("%s", d.msg);
+}
+
+/* An xz copy of a trace folder in `dir`: every kernel file compressed to NAME.xz and named so in
+ * the copy of kernelslist.g, whose other lines are kept. Writes the copy's list path. */
+void tu_xz_folder(const char *list, const char *dir, char *out_list, size_t n) {
+  FILE *in = fopen(list, "r");
+  if (!in) fail_msg("%s: cannot open", list);
+  snprintf(out_list, n, "%s/kernelslist.g", dir);
+  FILE *out = fopen(out_list, "w");
+  assert_non_null(out);
+  const char *slash = strrchr(list, '/');
+  int dir_len = slash ? (int)(slash - list) + 1 : 0;
+  char line[4096];
+  while (fgets(line, sizeof line, in)) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strncmp(line, "kernel", 6) != 0) {
+      fprintf(out, "%s\n", line);
+      continue;
+    }
+    char src[4096 + 512], dst[4096 + 512];
+    snprintf(src, sizeof src, "%.*s%s", dir_len, list, line);
+    snprintf(dst, sizeof dst, "%s/%s.xz", dir, line);
+    tu_xz_file(src, dst);
+    fprintf(out, "%s.xz\n", line);
+  }
+  fclose(in);
+  assert_int_equal(fclose(out), 0);
+}
+
+

@@ -12,8 +12,15 @@ int tu_mkdtemp(char *out, size_t n);
 int tu_write(const char *dir, const char *name, const char *text);
 /* Removes a folder created by tu_mkdtemp with the files written into it. */
 void tu_rmtree(const char *dir);
+/* How many entries of `dir` (not starting with '.') have `containing` in their name; -1 if the
+ * folder cannot be read. */
+int tu_count_files(const char *dir, const char *containing);
 /* Runs `cmd` with system(); its exit status, or -1 if it did not exit normally. */
 int tu_sh(const char *cmd);
+/* Points the user's cache folder (XDG_CACHE_HOME) at build/test-cache, so that a test that
+ * runs bin/rfsim, or reads traces through the default cache folder, never writes to the
+ * user's home (tests/run.sh does the same for every binary). Call first in main(). */
+void tu_private_cache(void);
 /* Path of a file under the shared traces folder (SHARED env var, default ../shared), or NULL
  * if it does not exist. */
 const char *tu_shared_trace(const char *rel, char *buf, size_t n);
@@ -32,5 +39,25 @@ struct gpu_config;
 struct stats_record;
 char *tu_run_list(const struct gpu_config *c, int mode, const char *list_path,
                   struct stats_record *total);
+
+/* Reads the kernel trace `text_path` as text and `path` (the same trace, or a copy in another
+ * form: xz) through the cache options `o` (NULL: no cache), in lockstep, failing the test at
+ * the first field of a header or thread block that differs. Returns whether the second started
+ * out reading a cache; *tbs (if given) gets the thread-block count. */
+struct trace_cache_opts;
+struct trace_tb;
+int tu_compare_kernels(const char *text_path, const char *path, const struct trace_cache_opts *o,
+                       long *tbs);
+/* The kernel files a kernelslist names, in order: their count, and *out a malloc'd array of
+ * malloc'd paths. Fails the test if the list cannot be read. */
+int tu_list_kernels(const char *list_path, char ***out);
+/* Compresses the file `src` into the xz archive `dst` with liblzma (the trace writer's stream,
+ * tg_stream), never the xz program. */
+void tu_xz_file(const char *src, const char *dst);
+/* An xz copy of a trace folder in `dir`: every kernel file compressed to NAME.xz and named so
+ * in the copy of kernelslist.g, whose other lines are kept. Writes the copy's list path. */
+void tu_xz_folder(const char *list, const char *dir, char *out_list, size_t n);
+/* Fails the test unless the two thread blocks are equal, field by field. */
+void tu_assert_same_tb(const struct trace_tb *a, const struct trace_tb *b);
 
 #endif

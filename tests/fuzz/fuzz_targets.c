@@ -1,6 +1,7 @@
 #include "fuzz_targets.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +13,21 @@
 #include "../../csim/trace/trace_cache.h"
 #include "../../csim/tracegen/tg_gen.h"
 #include "../../csim/tracegen/tg_spec.h"
+#include "../../csim/tracegen/tg_stream.h"
 
 /* The parsers read files by path (as users give them), so each input is written to a file in
  * a folder of this process's own. */
+static int input_dir(char *dir, size_t n, rf_diag *d) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, n, "%s/rfsim-fuzz-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+  if (mkdir(dir, 0700) < 0 && errno != EEXIST) return rf_fail(d, "%s: cannot create", dir);
+  return 0;
+}
+
 static int write_input(const char *name, const uint8_t *data, size_t size, char *path,
                        size_t n, rf_diag *d) {
-  const char *tmp = getenv("TMPDIR");
   char dir[256];
-  snprintf(dir, sizeof dir, "%s/rfsim-fuzz-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-  if (mkdir(dir, 0700) < 0 && errno != EEXIST) return rf_fail(d, "%s: cannot create", dir);
+  if (input_dir(dir, sizeof dir, d) < 0) return -1;
   snprintf(path, n, "%s/%s", dir, name);
   FILE *f = fopen(path, "wb");
   if (!f) return rf_fail(d, "%s: cannot create", path);
@@ -29,16 +36,30 @@ static int write_input(const char *name, const uint8_t *data, size_t size, char 
   return 0;
 }
 
+/* Counts the thread blocks of k (closing it): the count, or -1 with d. */
+static long count_tbs(trace_kernel *k, rf_diag *d) {
+  long n = 0;
+  trace_tb tb;
+  int r;
+  while ((r = trace_kernel_next_tb(k, &tb, d)) > 0) {
+    trace_tb_free(&tb);
+    n++;
+  }
+  trace_kernel_close(k);
+  return r < 0 ? -1 : n;
+}
+
+/* Reads a whole kernel file: its thread-block count, or -1 with d. */
+static long read_kernel(const char *path, rf_diag *d) {
+  trace_kernel *k;
+  if (trace_kernel_open(path, &k, d) < 0) return -1;
+  return count_tbs(k, d);
+}
+
 static int fuzz_kernel_trace(const uint8_t *data, size_t size, rf_diag *d) {
   char path[512];
   if (write_input("kernel-1.traceg", data, size, path, sizeof path, d) < 0) return -1;
-  trace_kernel *k;
-  if (trace_kernel_open(path, &k, d) < 0) return 1;
-  trace_tb tb;
-  int r;
-  while ((r = trace_kernel_next_tb(k, &tb, d)) > 0) trace_tb_free(&tb);
-  trace_kernel_close(k);
-  return r < 0;
+  return read_kernel(path, d) < 0;
 }
 
 static int fuzz_kernelslist(const uint8_t *data, size_t size, rf_diag *d) {
@@ -57,7 +78,14 @@ static int fuzz_config(const uint8_t *data, size_t size, rf_diag *d) {
   config_notes notes;
   config_notes_init(&notes, NULL);
   config_defaults(&c);
-  if (config_load_file(&c, path, &notes, d) < 0 || config_validate(&c, d) < 0) return 1;
+  if (config_load_file(&c, path, &notes, d) < 0) return 1;
+  /* A combination the model cannot run is named by its option, not a line (the options of a
+   * run may come from several files and the command line); with one file, that file. */
+  rf_diag v;
+  if (config_validate(&c, &v) < 0) {
+    rf_fail(d, "%s: %s", path, v.msg);
+    return 1;
+  }
   return 0;
 }
 
@@ -80,15 +108,16 @@ static int fuzz_tracegen_spec(const uint8_t *data, size_t size, rf_diag *d) {
 }
 
 /* ---- the binary trace cache ----
- * The input is a cache file for a fixed small kernel trace. Two properties: its first block's
+ * The input is a cache file's body (the kernel info record and the blocks, what follows the
+ * header and the path) for a fixed small kernel trace. Two properties: its first block's
  * payload, given straight to the decoder (checksums bypassed), is decoded or refused without a
- * crash; and the whole file, its header made to match the trace (size, mtime, length, header
- * checksum: what a stale-looking garbage file would otherwise be refused for on open), placed
- * next to the trace, is read without a crash or an error and gives as many thread blocks as
- * the text. (Not that it gives the text's blocks: the checksums are not cryptographic, and
- * libFuzzer, which sees the comparisons, can forge a block that decodes to something valid but
- * different. With a block it does not forge, the reader gives the text's blocks; this is what
- * tests/test_trace_cache.c checks, every 7th byte of a cache flipped.) */
+ * crash; and the whole body, behind a header made to match the trace (its identity, path,
+ * length and checksum: what a garbage file would otherwise be refused for on open), placed
+ * where the trace's cache goes, is read without a crash or an error and gives as many thread
+ * blocks as the text. (Not that it gives the text's blocks: the checksums are not
+ * cryptographic, and libFuzzer, which sees the comparisons, can forge a block that decodes to
+ * something valid but different. With a block it does not forge, the reader gives the text's
+ * blocks; this is what tests/test_trace_cache.c checks, every 7th byte of a cache flipped.) */
 static const char cache_fuzz_trace[] =
     "-kernel name = fuzzed\n-kernel id = 1\n-grid dim = (2,1,1)\n-block dim = (40,1,1)\n"
     "-shmem = 0\n-nregs = 16\n-shmem base_addr = 0x7f0000000000\n"
@@ -103,80 +132,97 @@ static const char cache_fuzz_trace[] =
     "#BEGIN_TB\nthread block = 0,0,0\nwarp = 1\ninsts = 1\n"
     "0000 ffffffff 0 EXIT 0 0\nwarp = 0\ninsts = 0\n#END_TB\n";
 
-static void st_le64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
-  char trace[512], cache[600];
+  char trace[512], cdir[600];
   if (write_input("kernel-1.traceg", (const uint8_t *)cache_fuzz_trace,
-                  sizeof cache_fuzz_trace - 1, trace, sizeof trace, d) < 0)
+                  sizeof cache_fuzz_trace - 1, trace, sizeof trace, d) < 0 ||
+      input_dir(cdir, sizeof cdir - 8, d) < 0)
     return -1;
+  strcat(cdir, "/caches");
   trace_kernel *text;
   if (trace_kernel_open(trace, &text, d) < 0) return -1;
   trace_kernel_info info = *trace_kernel_get_info(text);
   /* 1: the decoder on the first block's payload */
-  const size_t first = TC_HEADER_BYTES + TC_INFO_BYTES + TC_BLOCK_HEADER_BYTES;
+  const size_t first = TC_INFO_BYTES + TC_BLOCK_HEADER_BYTES;
   if (size > first) {
     const uint8_t *bh = data + first - TC_BLOCK_HEADER_BYTES;
-    size_t len = (size_t)bh[4] | (size_t)bh[5] << 8 | (size_t)bh[6] << 16 | (size_t)bh[7] << 24;
+    size_t len = tc_ld32(bh + 4);
     if (len > size - first) len = size - first;
     trace_tb tb;
     rf_diag ignore;
     if (tc_decode_tb(data + first, len, &info, &tb, &ignore) == 0) trace_tb_free(&tb);
   }
-  /* 2: the whole file as the trace's cache */
-  uint8_t *file = malloc(size ? size : 1);
+  /* 2: the body as the trace's cache, behind a header that matches the trace */
+  trace_cache_opts o = {TRACE_CACHE_ON, cdir, 0};
+  tc_place pl;
   tc_source src;
-  if (!file || tc_source_of(trace, &src, d) < 0) {
-    free(file);
+  int fd = open(trace, O_RDONLY);
+  if (fd < 0 || tc_place_of(trace, &o, &pl) < 0 || tc_source_of_fd(fd, trace, &src, d) < 0 ||
+      tc_make_folder(cdir) < 0) {
+    if (fd >= 0) close(fd);
     trace_kernel_close(text);
-    return file ? -1 : rf_fail(d, "out of memory");
+    return rf_fail(d, "%s: cannot prepare its cache", trace);
   }
-  memcpy(file, data, size);
-  if (size >= TC_HEADER_BYTES + TC_INFO_BYTES) {
-    st_le64(file + 16, src.size);
-    st_le64(file + 24, (uint64_t)src.mtime_s);
-    st_le64(file + 32, (uint64_t)src.mtime_ns);
-    st_le64(file + 40, size);
-    st_le64(file + 56, tc_checksum(file, 56) ^
-                           tc_checksum(file + TC_HEADER_BYTES, TC_INFO_BYTES));
-  }
-  snprintf(cache, sizeof cache, "%s%s", trace, TC_SUFFIX);
-  FILE *f = fopen(cache, "wb");
-  int ok = f && fwrite(file, 1, size, f) == size;
+  close(fd);
+  uint8_t rec[TC_INFO_BYTES] = {0}, head[TC_HEADER_BYTES + TC_PATH_MAX];
+  memcpy(rec, data, size < sizeof rec ? size : sizeof rec);
+  size_t hn = tc_header_make(head, sizeof head, &src, pl.source, rec, size, (uint64_t)info.num_tbs);
+  FILE *f = fopen(pl.path, "wb");
+  int ok = f && hn && fwrite(head, 1, hn, f) == hn && fwrite(data, 1, size, f) == size;
   if (f && fclose(f) != 0) ok = 0;
-  free(file);
   if (!ok) {
     trace_kernel_close(text);
-    return rf_fail(d, "%s: cannot write", cache);
+    return rf_fail(d, "%s: cannot write", pl.path);
   }
-  /* writing the cache must not have changed the trace's identity: sleep-free, same second */
-  trace_cache_opts o = {TRACE_CACHE_ON, NULL};
   trace_kernel *cached;
   if (trace_kernel_open_cached(trace, &o, &cached, d) < 0) {
     trace_kernel_close(text);
     return -1;
   }
-  int rc = 0;
-  long na = 0, nb = 0;
-  trace_tb tb;
-  int r;
-  while ((r = trace_kernel_next_tb(text, &tb, d)) > 0) {
-    trace_tb_free(&tb);
-    na++;
+  long na = count_tbs(text, d), nb = na < 0 ? -1 : count_tbs(cached, d);
+  if (na < 0 || nb < 0) {
+    if (na < 0) trace_kernel_close(cached);
+    return -1;
   }
-  if (r == 0)
-    while ((r = trace_kernel_next_tb(cached, &tb, d)) > 0) {
-      trace_tb_free(&tb);
-      nb++;
-    }
-  if (r < 0) rc = -1;
-  else if (na != nb)
-    rc = rf_fail(d, "%s: the cache gave %ld thread blocks, the text %ld", cache, nb, na);
-  trace_kernel_close(cached);
-  trace_kernel_close(text);
-  return rc;
+  if (na != nb) return rf_fail(d, "%s: the cache gave %ld thread blocks, the text %ld", pl.path, nb, na);
+  return 0;
+}
+
+/* ---- xz-compressed kernel traces ----
+ * An input that begins with the xz magic is an archive: written as kernel-1.traceg.xz and read
+ * to its end, it is accepted or refused with a message (a corrupt or truncated archive, or the
+ * text inside it). Any other input is text, and the property is differential: compressed here
+ * with the trace writer's stream and read as kernel-1.traceg.xz, it must give what the same
+ * bytes give read as kernel-1.traceg: as many thread blocks, or the same message at the same
+ * line, so that the decoder's output, cut wherever liblzma cuts it, reads as the text does. */
+static const uint8_t xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+
+
+static int fuzz_xz_trace(const uint8_t *data, size_t size, rf_diag *d) {
+  char path[520], text_path[512];
+  if (size >= sizeof xz_magic && !memcmp(data, xz_magic, sizeof xz_magic)) {
+    if (write_input("kernel-1.traceg.xz", data, size, path, sizeof path, d) < 0) return -1;
+    return read_kernel(path, d) < 0;
+  }
+  if (write_input("kernel-1.traceg", data, size, text_path, sizeof text_path, d) < 0) return -1;
+  snprintf(path, sizeof path, "%s.xz", text_path);
+  rf_diag w;
+  tg_stream *s = tg_stream_open(path, TG_STREAM_XZ, &w);
+  if (!s || tg_stream_write(s, data, size) < 0 || tg_stream_close(s, &w) < 0)
+    return rf_fail(d, "%s", w.msg);
+  rf_diag dt = {{0}, 0};
+  long nt = read_kernel(text_path, &dt), nx = read_kernel(path, d);
+  if (nt != nx)
+    return rf_fail(d, "%s: %ld thread blocks from the archive, %ld from the text (%s)", path, nx,
+                   nt, nt < 0 ? dt.msg : d->msg);
+  if (nt >= 0) return 0;
+  /* the same message, but for the name: "<text_path>.xz:..." against "<text_path>:..." */
+  size_t n = strlen(text_path);
+  if (strncmp(d->msg, path, n + 3) || strcmp(d->msg + n + 3, dt.msg + n))
+    return rf_fail(d, "the archive and the text read differently: '%s' against '%s'", d->msg,
+                   dt.msg);
+  return 1;
 }
 
 const fuzz_target fuzz_targets[] = {
@@ -187,6 +233,7 @@ const fuzz_target fuzz_targets[] = {
     {"trace_cache", "kernel-1.traceg.rfc", fuzz_trace_cache},
     {"sass_listing", "kernel.sass", fuzz_sass_listing},
     {"cubin", "kernel.cubin", fuzz_cubin},
+    {"xz_trace", "kernel-1.traceg", fuzz_xz_trace},
 };
 const int fuzz_ntargets = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);
 
