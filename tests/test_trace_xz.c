@@ -52,6 +52,9 @@ static void test_every_workload_streams(void **state) {
   (void)state;
   DIR *dd = opendir("build/traces");
   if (!dd) fail_msg("build/traces missing (run make workloads)");
+  /* Under the sanitizers (make test-sanitize sets RFSIM_SUITE_ROTATE) every fourth workload:
+   * the decoder and the reader are the same for each, and CI's time is bounded. */
+  int every = getenv("RFSIM_SUITE_ROTATE") ? 4 : 1, seen = 0;
   struct dirent *e;
   int lists = 0;
   while ((e = readdir(dd))) {
@@ -60,11 +63,12 @@ static void test_every_workload_streams(void **state) {
     /* matrixmul_x240 is the tiling of the real trace read below */
     if (e->d_name[0] == '.' || !strcmp(e->d_name, "matrixmul_x240") || access(list, R_OK) != 0)
       continue;
+    if (seen++ % every) continue;
     same_streams(list);
     lists++;
   }
   closedir(dd);
-  assert_true(lists >= 50);
+  assert_true(lists >= 50 / every);
 }
 
 static const char *const real_traces[] = {"matrixmul_sm61/kernelslist.g",

@@ -229,7 +229,9 @@ int tc_writer_add(tc_writer *w, const trace_tb *tb) {
   w->body += sizeof bh + w->buf.n;
   w->ntbs++;
   /* a cache that can never fit the folder's bound is not written on */
-  if (w->place.max_bytes && TC_HEADER_BYTES + w->body > w->place.max_bytes) return -1;
+  if (w->place.max_bytes &&
+      TC_HEADER_BYTES + strlen(w->place.source) + w->body > w->place.max_bytes)
+    return -1;
   return 0;
 }
 
