@@ -43,10 +43,6 @@ void exec_issue(sm *s, int slot, const trace_inst *in) {
   opcoll_issue(s->oc, &oi);
 }
 
-void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now) {
-  if (n > 0) opcoll_write(s->oc, slot, slot % s->cfg->num_sched_per_core, regs, n, now);
-}
-
 /* Functional units of pipeline e take the oldest collected instructions they can. */
 static int execute_alu(sm *s, int e, uint64_t now) {
   int moved = 0, nsched = s->cfg->num_sched_per_core;
@@ -67,7 +63,7 @@ static int execute_alu(sm *s, int e, uint64_t now) {
     if (in->ndst) opcoll_write(s->oc, warp, oi->sched, in->dst, in->ndst, wb);
     opcoll_ex_pop(s->oc, e, slot);
     w->in_oc--;
-    sm_try_finish(s, warp);
+    warp_try_finish(s, warp);
     moved = 1;
   }
   return moved;
@@ -89,7 +85,7 @@ static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
   for (int k = 0; k < in->ndst; k++)
     if (w->reg_ready[in->dst[k]] == REG_IN_PIPELINE) w->reg_ready[in->dst[k]] = now;
   w->sb_pc = UINT32_MAX; /* its loads' registers wait on memory now, or are free */
-  sm_try_finish(s, warp);
+  warp_try_finish(s, warp);
   return 1;
 }
 

@@ -1,5 +1,12 @@
-/* SM internals shared by sm.c (warps, CTAs, issue), sched.c (warp ordering) and ldst.c (the
- * LD/ST unit). Nothing outside csim/core includes this. */
+/* SM internals shared by the files of csim/core. Nothing outside csim/core includes this.
+ * The files call each other one way only (each calls the ones after it, never back):
+ *   sm.c        create, CTA/warp launch, the cycle, the watchdog report
+ *   issue.c     the issue stage (check_issue, stall classification)
+ *   exec.c      the operand collector's SM side and the execute stage
+ *   ldst.c      the LD/ST unit, replies from the memory system
+ *   fetch.c     instruction fetch;  cta_switch.c  CTA switching
+ *   warp.c      barriers, load completion, warps and CTAs leaving the SM
+ *   sched.c     the schedulers' warp lists and order;  opcoll.c / regfile.c  (own headers) */
 #ifndef RFSIM_SM_INTERNAL_H
 #define RFSIM_SM_INTERNAL_H
 
@@ -142,6 +149,9 @@ void sched_remove_warp(sm *s, int slot);
 int sched_order(sm *s, int sched, uint64_t now, int *order);
 void sched_issued(sm *s, int sched, int slot);
 
+/* issue.c: 1 if some scheduler issued, -1 on an internal error. */
+int issue_stage(sm *s, uint64_t now, rf_diag *d);
+
 /* ldst.c */
 int ldst_can_accept(const sm *s);
 int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d);
@@ -158,8 +168,6 @@ static inline int exec_can_issue(const sm *s, int slot, const trace_inst *in) {
 }
 void exec_issue(sm *s, int slot, const trace_inst *in);
 int exec_stage(sm *s, uint64_t now, rf_diag *d);
-/* A load's registers written back at now (claims their bank ports). */
-void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now);
 
 /* fetch.c */
 void fetch_stage(sm *s, uint64_t now);
@@ -185,9 +193,19 @@ int cs_cta_active(const sm *s, int slot);
 void cs_mem_done(sm *s, uint32_t token);
 void cs_report(const sm *s, FILE *out);
 
-/* sm.c */
-void sm_load_done(sm *s, int load, uint64_t now);
+/* warp.c */
+/* Opens every barrier of CTA c at which all its warps that have not exited have arrived. */
+void warp_release_barriers(sm *s, sm_cta *c);
+/* One access of load `load` completed at now; the last one writes its registers back. */
+void warp_load_done(sm *s, int load, uint64_t now);
+/* The warp in `slot` reached the end of its trace. */
+void warp_exit(sm *s, int slot);
 /* Frees the warp's slot if it has exited and nothing it issued is still in flight. */
-void sm_try_finish(sm *s, int slot);
+void warp_try_finish(sm *s, int slot);
+
+/* The warp's next instruction, NULL past the end of its trace. */
+static inline const trace_inst *warp_next_inst(const sm_warp *w) {
+  return w->pc < w->tw->n ? &w->tw->insts[w->pc] : NULL;
+}
 
 #endif
