@@ -25,6 +25,7 @@ void fetch_done(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
   w->fetched += w->fetch_count;
   w->fetching = 0;
+  warp_recheck(s, slot);
   fetch_wake(s, slot);
 }
 
@@ -57,6 +58,7 @@ static int fetch_warp(sm *s, int slot, uint64_t now) {
     __builtin_prefetch(&w->tw->insts[k]);
   if (!s->l1i) {
     w->fetched += n;
+    warp_recheck(s, slot);
     return 1;
   }
   uint64_t line = (uint64_t)s->cfg->l1i.line_size;

@@ -137,6 +137,7 @@ static void ldst_retire_head(sm *s) {
   s->ldst_head = (s->ldst_head + 1) % LDST_QUEUE;
   s->ldst_count--;
   s->warps[e->warp].queued_mem--;
+  warp_recheck(s, e->warp); /* a MEMBAR may go on */
 }
 
 /* A load-path hook (policy_ops.load, e.g. LARF) decides whether a global load goes to memory.

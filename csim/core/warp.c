@@ -14,8 +14,9 @@ void warp_release_barriers(sm *s, sm_cta *c) {
     if (c->at_barrier[b] == 0 || c->at_barrier[b] < c->not_exited) continue;
     for (int i = 0; i < c->nwarps; i++) {
       int slot = c->warp_slot[i];
-      if (slot >= 0 && s->warps[slot].live && s->warps[slot].barrier == b)
-        s->warps[slot].barrier = -1;
+      if (slot < 0 || !s->warps[slot].live || s->warps[slot].barrier != b) continue;
+      s->warps[slot].barrier = -1;
+      warp_recheck(s, slot);
     }
     c->at_barrier[b] = 0;
   }
@@ -56,7 +57,7 @@ void warp_load_done(sm *s, int load, uint64_t now) {
   if (l->hook_ticket >= 0) s->pol->ops->load_done(s->pol, s->id, l->hook_ticket, now);
   sm_warp *w = &s->warps[l->warp];
   for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
-  w->sb_pc = UINT32_MAX;
+  warp_regs_changed(s, l->warp);
   /* the registers written back claim their bank ports */
   if (l->ndst > 0)
     opcoll_write(s->oc, l->warp, l->warp % s->cfg->num_sched_per_core, l->dst, l->ndst, now);
