@@ -91,6 +91,24 @@ int sm_busy(const sm *s) {
          (s->l1i && l1d_busy(s->l1i));
 }
 
+double sm_cta_progress(const sm *s) {
+  double sum = 0.0;
+  for (int i = 0; i < s->n_cta_slots; i++) {
+    const sm_cta *c = &s->ctas[i];
+    if (!c->used) continue;
+    uint64_t done = 0, total = 0;
+    for (int w = 0; w < c->nwarps; w++) {
+      uint32_t n = c->tb.warps[w].n;
+      int slot = c->warp_slot[w];
+      total += n;
+      /* warps launch in order: one without a slot below `launched` has finished */
+      done += slot >= 0 ? s->warps[slot].pc : w < c->launched ? n : 0;
+    }
+    if (total > 0) sum += (double)done / (double)total;
+  }
+  return sum;
+}
+
 int sm_free_cta_slot(const sm *s) {
   for (int i = 0; i < s->n_cta_slots; i++)
     if (!s->ctas[i].used) return i;
