@@ -60,37 +60,18 @@ static void hash_cycle(void *ctx, const gpu *g, uint64_t now) {
   }
 }
 
-/* Every kernel of a kernelslist, then the total, as stats text (malloc'd), and the hash. */
+/* Every kernel of a kernelslist and the total as stats text, then the hash (malloc'd). */
 static char *run_list(const gpu_config *c, const policy_ops *ops, const char *list_path) {
-  rf_diag d = {{0}, 0};
-  trace_list *l;
-  if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s", d.msg);
-  gpu_hw hw = {HW_C, NULL, ops};
-  gpu *g = gpu_create_hw(c, &hw, stderr, &d);
-  if (!g) fail_msg("%s", d.msg);
   uint64_t hash = 0xcbf29ce484222325ull;
-  gpu_set_observer(g, (gpu_observer){hash_cycle, &hash});
-  char *text = NULL;
-  size_t n;
-  FILE *m = open_memstream(&text, &n);
-  for (int i = 0; i < l->ncmds; i++) {
-    if (l->cmds[i].kind != TRACE_CMD_KERNEL) continue;
-    stats_record r;
-    stats_init(&r);
-    if (gpu_run_kernel(g, l->cmds[i].path, &r, &d) < 0) fail_msg("%s: %s", list_path, d.msg);
-    stats_print_text(&r, m);
-    stats_free(&r);
-  }
   stats_record total;
-  stats_init(&total);
-  gpu_total_stats(g, &total);
-  stats_print_text(&total, m);
+  char *text = tu_run_list_with(c, HW_C, ops, hash_cycle, &hash, list_path, &total);
   stats_free(&total);
-  fprintf(m, "issue and stall reason per cycle: hash %016llx\n", (unsigned long long)hash);
-  fclose(m);
-  gpu_destroy(g);
-  trace_list_free(l);
-  return text;
+  size_t n = strlen(text);
+  char *out = realloc(text, n + 64);
+  assert_non_null(out);
+  snprintf(out + n, 64, "issue and stall reason per cycle: hash %016llx\n",
+           (unsigned long long)hash);
+  return out;
 }
 
 /* The baseline and the one-class policy on one list: identical stats, and some instructions. */

@@ -66,7 +66,8 @@ static void park(sm *s, int cta) {
 static void unpark(sm *s, int cta) {
   const sm_cta *c = &s->ctas[cta];
   for (int i = 0; i < c->nwarps; i++)
-    if (c->warp_slot[i] >= 0 && s->warps[c->warp_slot[i]].live) sched_insert_warp(s, c->warp_slot[i]);
+    if (c->warp_slot[i] >= 0 && s->warps[c->warp_slot[i]].live)
+      sched_insert_warp(s, c->warp_slot[i]);
 }
 
 void cs_launched(sm *s, int cta, uint64_t now) {

@@ -201,19 +201,6 @@ static inline int any_bit(const uint64_t *m, int words) {
   return x != 0;
 }
 
-/* The next set bit of mask m at or after position `from` and before `to`, or -1. */
-static inline int next_bit(const uint64_t *m, int from, int to) {
-  while (from < to) {
-    uint64_t x = m[from >> 6] & (~0ull << (from & 63));
-    if (x) {
-      int b = (from & ~63) + __builtin_ctzll(x);
-      return b < to ? b : -1;
-    }
-    from = (from | 63) + 1;
-  }
-  return -1;
-}
-
 /* LRR and GTO without policy classes: the same outcome as walk_all, looking only at the warps
  * the scheduler's `need` mask holds (in its order) and taking the others' answers from its
  * memo masks. The order: GTO tries the warp issued last first, then its list from the start;
@@ -247,7 +234,7 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   }
   for (int pass = 0; pass < 2; pass++) {
     int lo = pass ? 0 : start, hi = pass ? start : n;
-    for (int p = next_bit(sq->need, lo, hi); p >= 0; p = next_bit(sq->need, p + 1, hi)) {
+    for (int p = rf_next_bit(sq->need, lo, hi); p >= 0; p = rf_next_bit(sq->need, p + 1, hi)) {
       if (p == pfirst) continue;
       int slot = sq->warps[p];
       warp_wait why = look(s, q, slot, now, &in);
@@ -271,8 +258,8 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   if (best_rank <= 3 && any_bit(mem, words)) {
     int key = -1; /* where the first warp waiting on memory is (a tie with a scoreboard wait) */
     if (best_rank == 3 && !(pfirst >= 0 && memo_bit(mem, pfirst))) {
-      int p = next_bit(mem, start, n);
-      key = p >= 0 ? p - start : next_bit(mem, 0, start) + n - start;
+      int p = rf_next_bit(mem, start, n);
+      key = p >= 0 ? p - start : rf_next_bit(mem, 0, start) + n - start;
     }
     if (best_rank < 3 || key < best_key) best_rank = 3, best = WAIT_MEMORY;
   }

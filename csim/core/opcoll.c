@@ -68,7 +68,8 @@ struct opcoll {
 static int reg_init(oc_reg *r, int width, rf_diag *d) {
   r->width = width;
   if (width == 0) return 0;
-  if (width > 64) return rf_fail(d, "operand collector: pipeline register width %d, at most 64", width);
+  if (width > 64)
+    return rf_fail(d, "operand collector: pipeline register width %d, at most 64", width);
   r->slot = rf_calloc((size_t)width, sizeof *r->slot, d);
   return r->slot ? 0 : -1;
 }
@@ -155,7 +156,8 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
   int fail = 0;
   for (int u = 0; u < UNIT_COUNT; u++)
     if (u != UNIT_CTRL)
-      fail |= reg_init(&o->id_oc[u], c->width_id_oc[u], d) | reg_init(&o->oc_ex[u], c->width_oc_ex[u], d);
+      fail |= reg_init(&o->id_oc[u], c->width_id_oc[u], d) |
+              reg_init(&o->oc_ex[u], c->width_oc_ex[u], d);
   o->cu = rf_calloc((size_t)total_cu + 1, sizeof *o->cu, d);
   o->disp = rf_calloc((size_t)total_disp + 1, sizeof *o->disp, d);
   o->port = rf_calloc((size_t)total_ports + 1, sizeof *o->port, d);

@@ -32,8 +32,9 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
   s->fetch_cand = rf_calloc((size_t)s->n_warp_slots / 64 + 1, sizeof(uint64_t), d);
-  if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
-      exec_init(s, d) < 0 || cs_create(s, d) < 0) {
+  if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool ||
+      !s->ctas || !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 ||
+      cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
   }
