@@ -2,10 +2,10 @@
  *   rfsim -trace path/kernelslist.g -config configs/gtx480.config [-config more.config]
  *         [-option value ...] [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst
  *         [-wave_window START:END]] [-trace_cache on|off|rebuild] [-trace_cache_dir DIR]
- *         [-trace_cache_max_mb N]
- * Config files apply in the order given, then command-line options override them. -hw, -wave
- * and -wave_window say how to run, not what GPU to model, so they are options of the run only
- * (not config rows). */
+ *         [-trace_cache_max_mb N] [-quiet]
+ * Config files apply in the order given, then command-line options override them. -hw, -wave,
+ * -wave_window and -quiet say how to run, not what GPU to model, so they are options of the run
+ * only (not config rows). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +19,7 @@
 #include "hw/unit.h"
 #include "hw/wave.h"
 #include "policy/policy.h"
+#include "progress/progress.h"
 #include "stats/stats.h"
 #include "trace/trace.h"
 
@@ -30,7 +31,7 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: rfsim -trace KERNELSLIST -config FILE [-config FILE ...] [-option value ...]\n"
           "             [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst]\n"
-          "             [-wave_window START:END]\n"
+          "             [-wave_window START:END] [-quiet]\n"
           "  -trace FILE        Accel-Sim kernelslist.g (tracer versions 3, 4, 5)\n"
           "  -config FILE       GPGPU-Sim style option file; several are applied in order\n"
           "  -option value      any config option; overrides the files\n"
@@ -49,6 +50,8 @@ static void usage(FILE *out) {
           "  -trace_cache_max_mb N  keep the folder's caches under N MB, deleting the least\n"
           "                     recently used first (default %d; 0: no bound)\n"
           "  -rfsim_policy P    resource policy: %s\n"
+          "  -quiet             no progress line (shown on a terminal: kernel, cycles, speed,\n"
+          "                     time left)\n"
           "  -dump_config       print the effective configuration and exit\n"
           "Stats are printed to standard output as `name = value` lines.\n",
           cache_dir, TRACE_CACHE_MAX_MB_DEFAULT, policies);
@@ -63,6 +66,7 @@ typedef struct cli {
   const char **configs;
   int nconfigs;
   int dump_config;
+  int quiet;
   trace_cache_opts trace_cache;
 } cli;
 
@@ -72,11 +76,15 @@ static double seconds_now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+static uint64_t warp_insts_of(const stats_record *r) {
+  for (int i = 0; i < r->n; i++)
+    if (!strcmp(r->e[i].name, "gpgpu_n_tot_w_icount")) return r->e[i].u;
+  return 0;
+}
+
 /* Speed goes to stderr, never into the stats, so that stats stay byte-identical across runs. */
 static void report_speed(const gpu *g, const stats_record *total, double seconds) {
-  uint64_t winsts = 0;
-  for (int i = 0; i < total->n; i++)
-    if (!strcmp(total->e[i].name, "gpgpu_n_tot_w_icount")) winsts = total->e[i].u;
+  uint64_t winsts = warp_insts_of(total);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   fprintf(stderr,
@@ -122,6 +130,22 @@ static int parse_max_mb(const char *v, uint64_t *bytes, rf_diag *d) {
   return 0;
 }
 
+/* The progress line's view of the run (gpu ticker). */
+typedef struct run_progress {
+  progress line;
+  int kernel, nkernels;
+  uint64_t warp_insts_before; /* of the kernels finished */
+} run_progress;
+
+static void progress_tick(void *ctx, const gpu *g) {
+  run_progress *r = ctx;
+  uint64_t winsts;
+  double in_kernel = gpu_kernel_progress(g, &winsts);
+  progress_state st = {r->kernel, r->nkernels, gpu_cycle(g), r->warp_insts_before + winsts,
+                       ((double)(r->kernel - 1) + in_kernel) / (double)r->nkernels};
+  progress_update(&r->line, &st);
+}
+
 static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   double t0 = seconds_now();
   trace_list *list;
@@ -146,17 +170,24 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   }
   stats_record *kstats = rf_calloc((size_t)list->nkernels, sizeof *kstats, d);
   int nk = 0, rc = kstats ? 0 : -1;
+  run_progress prog = {.nkernels = list->nkernels};
+  progress_init(&prog.line, stderr, !o->quiet);
+  if (prog.line.out) gpu_set_ticker(g, (gpu_ticker){progress_tick, &prog});
   for (int i = 0; rc == 0 && i < list->ncmds; i++) {
     const trace_cmd *c = &list->cmds[i];
     if (c->kind != TRACE_CMD_KERNEL) continue;
     stats_init(&kstats[nk]);
+    prog.kernel = nk + 1;
+    progress_tick(&prog, g);
     rc = gpu_run_kernel(g, c->path, &kstats[nk], d);
     if (rc == 0) {
+      prog.warp_insts_before += warp_insts_of(&kstats[nk]);
       stats_print_text(&kstats[nk], stdout);
       fflush(stdout);
     }
     nk++;
   }
+  progress_clear(&prog.line);
   stats_record total;
   stats_init(&total);
   if (rc == 0) {
@@ -208,6 +239,10 @@ int main(int argc, char **argv) {
       o.dump_config = 1;
       continue;
     }
+    if (!strcmp(a, "-quiet")) {
+      o.quiet = 1;
+      continue;
+    }
     if (a[0] != '-' || a[1] == '\0') {
       fprintf(stderr, "rfsim: error: command line: expected an option '-name', found '%s'\n", a);
       free(o.configs);
@@ -252,7 +287,7 @@ int main(int argc, char **argv) {
     rc = config_load_file(&cfg, o.configs[i], &notes, &d);
   for (int i = 1; rc == 0 && i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "-dump_config")) continue;
+    if (!strcmp(a, "-dump_config") || !strcmp(a, "-quiet")) continue;
     const char *v = argv[++i];
     if (!strcmp(a, "-trace") || !strcmp(a, "-config") || !strcmp(a, "-stats_json") ||
         !strcmp(a, "-wave") || !strcmp(a, "-wave_window") || !strcmp(a, "-hw") ||

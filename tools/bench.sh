@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: simulation speed on the matrixmul trace tiled to 240 thread blocks (1,059,840
-# warp instructions) with the GTX 480 config, reading the text (text), the same trace
-# xz-compressed (xz), building the binary trace cache while reading the text (cold) and reading
-# the cache (warm), and the reader alone on the text and the archive; then the co-simulation overhead: a
+# warp instructions) with each of BENCH_CONFIGS (default gtx480 titanx titanv): building the
+# binary trace cache while reading the text (cold) and reading the cache (warm), and with the
+# first config also reading the text only (text) and the same trace xz-compressed (xz), and the
+# reader alone on the text and the archive; then the co-simulation overhead: a
 # WarpMan workload (BENCH_HW_TRACE, default warpman_ray, 30 units: wm_check and wm_wlbuf on 15 SMs) with the
 # units as the C reference (-hw c), as Verilated RTL (-hw rtl) and both compared every cycle
 # (-hw lockstep), without and with an FST waveform, as ratios to -hw c. Prints the median of RUNS
@@ -11,46 +12,48 @@ set -euo pipefail
 hw_trace=${BENCH_HW_TRACE:-build/traces/warpman_ray/kernelslist.g}
 trace=${BENCH_TRACE:-build/traces/matrixmul_x240/kernelslist.g}
 xz_trace=${BENCH_XZ_TRACE:-build/traces/matrixmul_x240_xz/kernelslist.g}
-config=${BENCH_CONFIG:-configs/gtx480.config}
+configs=(${BENCH_CONFIGS:-gtx480 titanx titanv})
+config=configs/${configs[0]}.config # the co-simulation's
 runs=${RUNS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Median of RUNS runs of the trace, reading it as LABEL says:
+# Median of RUNS runs of the trace with config CFG (a name in configs/), reading it as LABEL says:
 #   text: -trace_cache off: parse the text only
 #   xz:   -trace_cache off on the same trace as kernel-1.traceg.xz: decode and parse
 #   cold: no cache yet (removed before each run): parse the text and write the binary cache
 #   warm: the cache is there: read it (the default, -trace_cache on)
 # The caches go to a folder of the benchmark's own, so that "cold" is cold.
 speed() {
-  local label=$1 mode=on trace=$trace
+  local cfg=$1 label=$2 mode=on trace=$trace
   [ "$label" = text ] && mode=off
   [ "$label" = xz ] && mode=off && trace=$xz_trace
   : > "$tmp/results"
   for _ in $(seq "$runs"); do
     [ "$label" = cold ] && rm -rf "$tmp/cache"
     # "rfsim: simulated W warp instructions, C cycles in S s: R warp-inst/s, Y cycles/s, peak RSS M MB"
-    bin/rfsim -trace "$trace" -config "$config" -trace_cache "$mode" \
+    bin/rfsim -trace "$trace" -config "configs/$cfg.config" -trace_cache "$mode" -quiet \
       -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
       sed -E 's/.*simulated ([0-9]+) warp instructions, ([0-9]+) cycles in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\4 \5 \6 \1 \2 \3/' \
       >> "$tmp/results"
   done
-  sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" '
+  sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" -v cfg="$cfg" '
     { rate[NR] = $1; cps[NR] = $2; if ($3 > rss) rss = $3; winsts = $4; cycles = $5; wall[NR] = $6 }
     END {
       m = int((NR + 1) / 2)
-      if (label == "text")
-        printf "bench: %s warp instructions, %s simulated cycles, median of %d runs\n", \
-               winsts, cycles, runs
-      printf "bench: -hw c, %-4s %6.2f M warp-inst/s (min %.2f, max %.2f), %5.3f s wall, " \
-             "%.0f K cycles/s, peak RSS %.1f MB\n", label, rate[m] / 1e6, rate[1] / 1e6, \
+      if (label == "cold")
+        printf "bench: %s: %s warp instructions, %s simulated cycles, median of %d runs\n", \
+               cfg, winsts, cycles, runs
+      printf "bench: %-7s -hw c, %-4s %6.2f M warp-inst/s (min %.2f, max %.2f), %6.3f s wall, " \
+             "%.1f K cycles/s, peak RSS %.1f MB\n", cfg, label, rate[m] / 1e6, rate[1] / 1e6, \
              rate[NR] / 1e6, wall[m], cps[m] / 1e3, rss
     }'
 }
-speed text
-speed xz
-speed cold
-speed warm
+for cfg in "${configs[@]}"; do
+  speed "$cfg" cold
+  speed "$cfg" warm
+  if [ "$cfg" = "${configs[0]}" ]; then speed "$cfg" text; speed "$cfg" xz; fi
+done
 cache_mb=$(du -k "$tmp/cache" | awk '{printf "%.1f", $1 / 1024}')
 trace_mb=$(du -ck "$(dirname "$trace")"/*.traceg | awk 'END {printf "%.1f", $1 / 1024}')
 xz_mb=$(du -ck "$(dirname "$xz_trace")"/*.traceg.xz | awk 'END {printf "%.2f", $1 / 1024}')
@@ -75,7 +78,7 @@ median_s() {
   for _ in $(seq "$runs"); do
     rm -f "$tmp"/w.fst*
     bin/rfsim -trace "$hw_trace" -config "$config" -rfsim_policy warpman -warpman_mode spatial \
-      "$@" 2>&1 >/dev/null | sed -nE 's/^rfsim: simulated .* cycles in ([0-9.]+) s:.*/\1/p'
+      -quiet "$@" 2>&1 >/dev/null | sed -nE 's/^rfsim: simulated .* cycles in ([0-9.]+) s:.*/\1/p'
   done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 cycles=$(bin/rfsim -trace "$hw_trace" -config "$config" -rfsim_policy warpman -warpman_mode spatial 2>/dev/null |

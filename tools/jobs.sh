@@ -3,9 +3,11 @@
 # shell command run from the repository root that writes its own outputs (rfsim runs with
 # -stats_json and redirected text). The same list runs here or on a cluster, unchanged:
 #
-#   tools/jobs.sh run LIST [JOBS]    run every job, JOBS at a time (default: all cores), printing
-#                                    one progress line per finished job; exit 1 if any failed,
-#                                    naming them and their stderr files
+#   tools/jobs.sh run LIST [JOBS]    run every job, JOBS at a time (default: all cores); exit 1 if
+#                                    any failed, naming them and their stderr files. On a
+#                                    terminal one line, rewritten as jobs finish, says how many
+#                                    are done of the total, how many failed and the time left;
+#                                    otherwise (a log) one line per finished job
 #   tools/jobs.sh slurm LIST         write LIST.sbatch, a Slurm array job (--array=1-N) whose task
 #                                    i runs line i of LIST; `sbatch LIST.sbatch` submits it
 #   tools/jobs.sh count LIST         print the number of jobs
@@ -64,17 +66,39 @@ run)
   mkdir -p "$logs"
   declare -A started=() name_of=()
   failed=() done=0 running=0 t0=$(date +%s.%N)
+  tty=0
+  [ -t 1 ] && tty=1
+  # the terminal's line: done of total, failed, elapsed and time left (from the mean so far)
+  show() {
+    local now el
+    now=$(date +%s.%N)
+    el=$(echo "$now - $t0" | bc)
+    awk -v d=$done -v t="$total" -v f=${#failed[@]} -v e="$el" '
+      function hms(s) {
+        s = int(s + 0.5)
+        if (s >= 3600) return sprintf("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+        if (s >= 60) return sprintf("%d:%02d", s / 60, s % 60)
+        return sprintf("%d s", s)
+      }
+      BEGIN {
+        fl = f ? sprintf(" (%d failed)", f) : ""
+        left = d > 0 && d < t ? sprintf(", %s left", hms(e * (t - d) / d)) : ""
+        printf "\r\033[Kjobs: %d of %d runs done%s, %s elapsed%s", d, t, fl, hms(e), left
+      }'
+  }
   finish() { # pid status
     local n=${name_of[$1]} secs
     secs=$(echo "$(date +%s.%N) - ${started[$1]}" | bc)
     done=$((done + 1))
     if [ "$2" -ne 0 ]; then
       failed+=("$n")
+      [ $tty = 1 ] && printf '\r\033[K'
       printf 'jobs: [%*d/%d] %s FAILED (exit %d, %.1f s)\n' ${#total} $done "$total" "$n" "$2" "$secs"
     else
       [ -s "$logs/$n.err" ] || rm -f "$logs/$n.err"
-      printf 'jobs: [%*d/%d] %s (%.1f s)\n' ${#total} $done "$total" "$n" "$secs"
+      [ $tty = 1 ] || printf 'jobs: [%*d/%d] %s (%.1f s)\n' ${#total} $done "$total" "$n" "$secs"
     fi
+    [ $tty = 1 ] && show
     unset "started[$1]" "name_of[$1]"
     running=$((running - 1))
   }
@@ -84,6 +108,7 @@ run)
     st=$?
     finish "$pid" "$st"
   }
+  [ $tty = 1 ] && show
   while IFS=$'\t' read -r n cmd; do
     [ -n "$n" ] || continue
     while [ $running -ge "$jobs" ]; do reap; done
@@ -93,6 +118,7 @@ run)
     running=$((running + 1))
   done < "$list"
   while [ $running -gt 0 ]; do reap; done
+  [ $tty = 1 ] && printf '\r\033[K'
   printf 'jobs: %d jobs in %.1f s on %d cores, %d failed\n' "$total" \
     "$(echo "$(date +%s.%N) - $t0" | bc)" "$jobs" ${#failed[@]}
   if [ ${#failed[@]} -gt 0 ]; then

@@ -13,4 +13,18 @@ static inline int rf_popcount32(uint32_t x) {
   return (int)((x * 0x01010101u) >> 24);
 }
 
+/* The first set bit of the multi-word mask m (bit i of word i / 64) at or after `from` and
+ * before `to`, or -1. */
+static inline int rf_next_bit(const uint64_t *m, int from, int to) {
+  while (from < to) {
+    uint64_t x = m[from >> 6] & (~0ull << (from & 63));
+    if (x) {
+      int b = (from & ~63) + __builtin_ctzll(x);
+      return b < to ? b : -1;
+    }
+    from = (from | 63) + 1;
+  }
+  return -1;
+}
+
 #endif

@@ -56,19 +56,6 @@ int cs_cta_active(const sm *s, int slot) {
   return !s->sw || s->sw->ctas[slot].state == PCTA_ACTIVE;
 }
 
-/* Back into its scheduler's list at its age (GTO's list is oldest first). */
-static void sched_insert(sm *s, int slot) {
-  sm_sched *q = &s->scheds[slot % s->cfg->num_sched_per_core];
-  for (int i = 0; i < q->n; i++)
-    if (q->warps[i] == slot) return;
-  int pos = q->n;
-  while (pos > 0 && s->warps[q->warps[pos - 1]].age > s->warps[slot].age) pos--;
-  memmove(q->warps + pos + 1, q->warps + pos, (size_t)(q->n - pos) * sizeof *q->warps);
-  q->warps[pos] = slot;
-  q->n++;
-  if (pos < q->rr_next) q->rr_next++;
-}
-
 static void park(sm *s, int cta) {
   const sm_cta *c = &s->ctas[cta];
   for (int i = 0; i < c->nwarps; i++)
@@ -79,7 +66,8 @@ static void park(sm *s, int cta) {
 static void unpark(sm *s, int cta) {
   const sm_cta *c = &s->ctas[cta];
   for (int i = 0; i < c->nwarps; i++)
-    if (c->warp_slot[i] >= 0 && s->warps[c->warp_slot[i]].live) sched_insert(s, c->warp_slot[i]);
+    if (c->warp_slot[i] >= 0 && s->warps[c->warp_slot[i]].live)
+      sched_insert_warp(s, c->warp_slot[i]);
 }
 
 void cs_launched(sm *s, int cta, uint64_t now) {

@@ -36,15 +36,11 @@ void exec_issue(sm *s, int slot, const trace_inst *in) {
   oc_inst oi = {.payload = in, .warp = slot, .sched = slot % s->cfg->num_sched_per_core,
                 .cls = s->pipe_cls[in->unit], .nsrc = in->nsrc};
   memcpy(oi.src, in->src, in->nsrc);
+  /* (its pc moved on: check_issue's answer, kept for the old pc, is not used again) */
   for (int i = 0; i < in->ndst; i++) w->reg_ready[in->dst[i]] = REG_IN_PIPELINE;
-  w->sb_pc = UINT32_MAX;
   w->in_oc++;
   if (oi.cls == UNIT_MEM) w->in_oc_mem++;
   opcoll_issue(s->oc, &oi);
-}
-
-void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now) {
-  if (n > 0) opcoll_write(s->oc, slot, slot % s->cfg->num_sched_per_core, regs, n, now);
 }
 
 /* Functional units of pipeline e take the oldest collected instructions they can. */
@@ -63,11 +59,11 @@ static int execute_alu(sm *s, int e, uint64_t now) {
     pipes[i] = now + (uint64_t)s->cfg->initiation[u];
     uint64_t wb = now + (uint64_t)s->cfg->latency[u] + WB_DELAY;
     for (int k = 0; k < in->ndst; k++) w->reg_ready[in->dst[k]] = wb;
-    w->sb_pc = UINT32_MAX; /* the scoreboard answer sm.c keeps for its pc is stale now */
+    warp_regs_changed(s, warp); /* the scoreboard answer issue.c keeps for its pc is stale now */
     if (in->ndst) opcoll_write(s->oc, warp, oi->sched, in->dst, in->ndst, wb);
     opcoll_ex_pop(s->oc, e, slot);
     w->in_oc--;
-    sm_try_finish(s, warp);
+    warp_try_finish(s, warp);
     moved = 1;
   }
   return moved;
@@ -88,8 +84,9 @@ static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
   /* Registers no load will write (no accesses, or not a load) are free now. */
   for (int k = 0; k < in->ndst; k++)
     if (w->reg_ready[in->dst[k]] == REG_IN_PIPELINE) w->reg_ready[in->dst[k]] = now;
-  w->sb_pc = UINT32_MAX; /* its loads' registers wait on memory now, or are free */
-  sm_try_finish(s, warp);
+  warp_regs_changed(s, warp); /* its loads' registers wait on memory now, or are free (and a
+                         * MEMBAR's in_oc_mem dropped) */
+  warp_try_finish(s, warp);
   return 1;
 }
 

@@ -3,6 +3,7 @@
  * instructions), as GPGPU-Sim's fetch/decode stages do. The instructions are issuable from the
  * next cycle on (hit) or from the cycle the miss is filled. With a perfect instruction cache
  * (-gpgpu_perfect_inst_const_cache 1) only the fetch bandwidth remains. */
+#include "../common/bits.h"
 #include "sm_internal.h"
 
 static uint64_t code_addr(const sm *s, const sm_warp *w, uint32_t index) {
@@ -25,6 +26,7 @@ void fetch_done(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
   w->fetched += w->fetch_count;
   w->fetching = 0;
+  warp_recheck(s, slot);
   fetch_wake(s, slot);
 }
 
@@ -32,19 +34,6 @@ void fetch_done(sm *s, int slot) {
 static int wants_fetch(const sm_warp *w) {
   return w->live && !w->exited && !w->fetching && w->fetched - w->pc < IBUFFER_SIZE &&
          w->fetched < w->tw->n;
-}
-
-/* The first candidate slot in [from, to), or -1. */
-static int next_candidate(const uint64_t *cand, int from, int to) {
-  while (from < to) {
-    uint64_t m = cand[from >> 6] & (~0ull << (from & 63));
-    if (m) {
-      int slot = (from & ~63) + __builtin_ctzll(m);
-      return slot < to ? slot : -1;
-    }
-    from = (from | 63) + 1;
-  }
-  return -1;
 }
 
 /* Fetches for one warp; 0 if the L1I cannot take the access (the stage stops), else 1. */
@@ -57,6 +46,7 @@ static int fetch_warp(sm *s, int slot, uint64_t now) {
     __builtin_prefetch(&w->tw->insts[k]);
   if (!s->l1i) {
     w->fetched += n;
+    warp_recheck(s, slot);
     return 1;
   }
   uint64_t line = (uint64_t)s->cfg->l1i.line_size;
@@ -82,8 +72,8 @@ void fetch_stage(sm *s, uint64_t now) {
    * fetch_next moves on after each fetch, but the scan goes on from where it is, as before. */
   for (int pass = 0; pass < 2 && budget > 0; pass++) {
     int from = pass ? 0 : start, to = pass ? start : nslots;
-    for (int slot = next_candidate(s->fetch_cand, from, to); slot >= 0 && budget > 0;
-         slot = next_candidate(s->fetch_cand, slot + 1, to)) {
+    for (int slot = rf_next_bit(s->fetch_cand, from, to); slot >= 0 && budget > 0;
+         slot = rf_next_bit(s->fetch_cand, slot + 1, to)) {
       if (!wants_fetch(&s->warps[slot])) {
         s->fetch_cand[slot >> 6] &= ~(1ull << (slot & 63));
         continue;

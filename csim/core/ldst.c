@@ -137,6 +137,7 @@ static void ldst_retire_head(sm *s) {
   s->ldst_head = (s->ldst_head + 1) % LDST_QUEUE;
   s->ldst_count--;
   s->warps[e->warp].queued_mem--;
+  warp_recheck(s, e->warp); /* a MEMBAR may go on */
 }
 
 /* A load-path hook (policy_ops.load, e.g. LARF) decides whether a global load goes to memory.
@@ -155,9 +156,9 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
   int warp = e->warp;
   e->naccess = e->next = 0; /* SERVED: no access leaves the SM */
   l->remaining = 1;
-  sm_load_done(s, e->load, now);
+  warp_load_done(s, e->load, now);
   ldst_retire_head(s);
-  sm_try_finish(s, warp);
+  warp_try_finish(s, warp);
   return 2;
 }
 
@@ -169,7 +170,7 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
     if (mem_wants_ack(&a)) {
       int slot = (int)(a.token & ~MEM_ACK_TOKEN);
       s->warps[slot].pending_stores--;
-      sm_try_finish(s, slot);
+      warp_try_finish(s, slot);
     } else {
       l1d_fill(a.space == SPACE_INST ? s->l1i : s->l1, &a, now);
     }
@@ -192,10 +193,10 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
     moved = 1;
     if (token == LDST_NO_TOKEN) continue;
     if (token & CS_TOKEN) cs_mem_done(s, token);
-    else sm_load_done(s, (int)token, now);
+    else warp_load_done(s, (int)token, now);
   }
   while (s->nevents > 0 && s->events[0].at <= now) {
-    sm_load_done(s, event_pop(s).load, now);
+    warp_load_done(s, event_pop(s).load, now);
     moved = 1;
   }
   if (s->ldst_count == 0) return moved;
@@ -217,7 +218,7 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
   if (e->next == e->naccess && now >= e->busy_until) {
     ldst_retire_head(s);
     moved = 1;
-    sm_try_finish(s, warp);
+    warp_try_finish(s, warp);
   }
   return moved;
 }

@@ -8,12 +8,11 @@
 
 typedef struct oc_reg {  /* a pipeline register set (GPGPU-Sim's register_set) */
   oc_inst *slot;
-  uint8_t *valid;
+  uint64_t valid;        /* bit i: slot i holds an instruction (widths are at most 64) */
   int width, used;
 } oc_reg;
 
-typedef struct oc_cu {
-  uint8_t busy;
+typedef struct oc_cu {     /* a collector unit; whether it is busy is its set's bit */
   uint8_t out_cls;       /* OC_EX register it dispatches into */
   int remaining;         /* source reads not yet served */
   int reg_id;            /* sub-core model: the scheduler it serves */
@@ -23,7 +22,9 @@ typedef struct oc_cu {
 
 typedef struct oc_set {
   int first, n, per_sched;
-  int collected;         /* busy units whose operands are all read: dispatch looks only then */
+  /* Bit per unit of the set (at most 64): busy; busy with all operands read (dispatch looks
+   * only at these). */
+  uint64_t busy, collected;
 } oc_set;
 
 typedef struct oc_dispatch {
@@ -54,6 +55,7 @@ struct opcoll {
   uint16_t *served;
   uint64_t next_uid;
   int in_id_oc, busy_cu, in_oc_ex;
+  uint32_t sets_collected; /* bit per set whose `collected` is not empty */
   /* Per scheduler, bit cls: its ID_OC slot of pipeline cls is taken (opcoll_issue_blocked).
    * Kept up to date when ID_OC changes, so the issue stage tests a bit per warp instead of
    * searching the register. */
@@ -66,23 +68,30 @@ struct opcoll {
 static int reg_init(oc_reg *r, int width, rf_diag *d) {
   r->width = width;
   if (width == 0) return 0;
+  if (width > 64)
+    return rf_fail(d, "operand collector: pipeline register width %d, at most 64", width);
   r->slot = rf_calloc((size_t)width, sizeof *r->slot, d);
-  r->valid = rf_calloc((size_t)width, sizeof *r->valid, d);
-  return r->slot && r->valid ? 0 : -1;
+  return r->slot ? 0 : -1;
 }
 
-static void reg_free(oc_reg *r) {
-  free(r->slot);
-  free(r->valid);
-}
+static void reg_free(oc_reg *r) { free(r->slot); }
 
-/* Sub-core: slot `sched` only; otherwise any free slot. Returns the slot or -1. */
-static int reg_free_slot(const oc_reg *r, int sub_core, int sched) {
-  if (sub_core) return sched < r->width && !r->valid[sched] ? sched : -1;
+/* Sub-core: slot `sched` only; otherwise the lowest free slot. Returns the slot or -1. */
+static inline int reg_free_slot(const oc_reg *r, int sub_core, int sched) {
+  if (sub_core) return sched < r->width && !(r->valid >> sched & 1) ? sched : -1;
   if (r->used >= r->width) return -1;
-  for (int i = 0; i < r->width; i++)
-    if (!r->valid[i]) return i;
-  return -1;
+  return __builtin_ctzll(~r->valid);
+}
+
+static inline void reg_put(oc_reg *r, int slot, const oc_inst *in) {
+  r->slot[slot] = *in;
+  r->valid |= 1ull << slot;
+  r->used++;
+}
+
+static inline void reg_take(oc_reg *r, int slot) {
+  r->valid &= ~(1ull << slot);
+  r->used--;
 }
 
 /* Recomputes the blocked bit of pipeline cls after its ID_OC slot for scheduler sched changed:
@@ -103,10 +112,14 @@ static inline void update_blocked(opcoll *o, int cls, int sched) {
   }
 }
 
-static int reg_oldest(const oc_reg *r) {
-  int best = -1;
-  for (int i = 0; i < r->width && r->used; i++)
-    if (r->valid[i] && (best < 0 || r->slot[i].uid < r->slot[best].uid)) best = i;
+static inline int reg_oldest(const oc_reg *r) {
+  uint64_t m = r->valid;
+  if (!m) return -1;
+  int best = __builtin_ctzll(m);
+  for (m &= m - 1; m; m &= m - 1) {
+    int i = __builtin_ctzll(m);
+    if (r->slot[i].uid < r->slot[best].uid) best = i;
+  }
   return best;
 }
 
@@ -143,7 +156,8 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
   int fail = 0;
   for (int u = 0; u < UNIT_COUNT; u++)
     if (u != UNIT_CTRL)
-      fail |= reg_init(&o->id_oc[u], c->width_id_oc[u], d) | reg_init(&o->oc_ex[u], c->width_oc_ex[u], d);
+      fail |= reg_init(&o->id_oc[u], c->width_id_oc[u], d) |
+              reg_init(&o->oc_ex[u], c->width_oc_ex[u], d);
   o->cu = rf_calloc((size_t)total_cu + 1, sizeof *o->cu, d);
   o->disp = rf_calloc((size_t)total_disp + 1, sizeof *o->disp, d);
   o->port = rf_calloc((size_t)total_ports + 1, sizeof *o->port, d);
@@ -221,10 +235,8 @@ const uint32_t *opcoll_issue_blocked(const opcoll *o) { return o->blocked; }
 void opcoll_issue(opcoll *o, const oc_inst *in) {
   oc_reg *r = &o->id_oc[in->cls];
   int i = reg_free_slot(r, o->sub_core, in->sched);
-  r->slot[i] = *in;
+  reg_put(r, i, in);
   r->slot[i].uid = o->next_uid++;
-  r->valid[i] = 1;
-  r->used++;
   o->in_id_oc++;
   o->id_oc_busy |= 1u << in->cls;
   update_blocked(o, in->cls, in->sched);
@@ -236,7 +248,7 @@ void opcoll_write(opcoll *o, int warp, int sched, const uint8_t *regs, int n, ui
 
 int opcoll_ex_ready(const opcoll *o, int cls, int slot) {
   const oc_reg *r = &o->oc_ex[cls];
-  if (slot >= 0) return slot < r->width && r->valid[slot] ? slot : -1;
+  if (slot >= 0) return slot < r->width && (r->valid >> slot & 1) ? slot : -1;
   return reg_oldest(r);
 }
 
@@ -245,44 +257,47 @@ const oc_inst *opcoll_ex_inst(const opcoll *o, int cls, int slot) {
 }
 
 void opcoll_ex_pop(opcoll *o, int cls, int slot) {
-  o->oc_ex[cls].valid[slot] = 0;
-  if (--o->oc_ex[cls].used == 0) o->oc_ex_busy &= ~(1u << cls);
+  reg_take(&o->oc_ex[cls], slot);
+  if (o->oc_ex[cls].used == 0) o->oc_ex_busy &= ~(1u << cls);
   o->in_oc_ex--;
 }
 
 uint32_t opcoll_ex_busy(const opcoll *o) { return o->oc_ex_busy; }
 
-static int cu_ready(const opcoll *o, const oc_cu *u) {
-  return u->busy && u->remaining == 0 &&
-         reg_free_slot(&o->oc_ex[u->out_cls], o->sub_core, u->reg_id) >= 0;
-}
-
 /* Once a port of a set finds no unit ready, the set's other ports find none either in this
- * step (a dispatch only empties a unit and fills OC_EX), so they are skipped. */
+ * step (a dispatch only empties a unit and fills OC_EX), so they are skipped. A port tries the
+ * set's collected units round robin from the one after its last, each into its OC_EX register
+ * (its scheduler's slot in the sub-core model). */
 static int dispatch(opcoll *o) {
   int moved = 0;
   uint32_t none_ready = 0; /* bit per set */
-  for (int p = 0; p < o->ndisp; p++) {
+  for (int p = 0; p < o->ndisp && o->sets_collected; p++) {
     oc_dispatch *du = &o->disp[p];
+    if (!(o->sets_collected & ~none_ready & (1u << du->set))) continue;
     oc_set *s = &o->set[du->set];
-    if (s->collected == 0 || (none_ready & (1u << du->set))) continue;
     none_ready |= 1u << du->set; /* cleared below if a unit moves */
     int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
-    int c = (du->last + inc) % s->n;
-    for (int k = 0; k < s->n; k++, c = c + 1 == s->n ? 0 : c + 1) {
+    int start = (du->last + inc) % s->n;
+    /* collected units at start.. then ..start-1, in that order */
+    uint64_t hi = s->collected & (~0ull << start), lo = s->collected & ~(~0ull << start);
+    for (uint64_t m = hi; m || lo; m &= m - 1) {
+      if (!m) {
+        m = lo;
+        lo = 0;
+      }
+      int c = __builtin_ctzll(m);
       oc_cu *u = &o->cu[s->first + c];
-      if (!cu_ready(o, u)) continue;
-      du->last = c;
       oc_reg *r = &o->oc_ex[u->out_cls];
       int slot = reg_free_slot(r, o->sub_core, u->reg_id);
-      r->slot[slot] = u->in;
-      r->valid[slot] = 1;
-      r->used++;
+      if (slot < 0) continue;
+      du->last = c;
+      reg_put(r, slot, &u->in);
       o->in_oc_ex++;
       o->oc_ex_busy |= 1u << u->out_cls;
-      u->busy = 0;
       o->busy_cu--;
-      s->collected--;
+      s->busy &= ~(1ull << c);
+      s->collected &= ~(1ull << c);
+      if (!s->collected) o->sets_collected &= ~(1u << du->set);
       moved = 1;
       none_ready &= ~(1u << du->set);
       break;
@@ -294,20 +309,24 @@ static int dispatch(opcoll *o) {
 static int reads(opcoll *o, uint64_t now, int first_step) {
   int n = rf_arbitrate(o->rf, now, first_step, o->served);
   for (int i = 0; i < n; i++) {
-    oc_cu *u = &o->cu[o->served[i]];
-    if (--u->remaining == 0) o->set[u->set].collected++;
+    int cu = o->served[i];
+    oc_cu *u = &o->cu[cu];
+    if (--u->remaining == 0) {
+      o->set[u->set].collected |= 1ull << (cu - o->set[u->set].first);
+      o->sets_collected |= 1u << u->set;
+    }
   }
   return n > 0;
 }
 
 /* A free unit of set s for scheduler sched, or -1. */
-static int free_cu(const opcoll *o, int s, int sched) {
+static inline int free_cu(const opcoll *o, int s, int sched) {
   const oc_set *set = &o->set[s];
   int lo = o->sub_core ? sched * set->per_sched : 0;
   int hi = o->sub_core ? lo + set->per_sched : set->n;
-  for (int k = lo; k < hi; k++)
-    if (!o->cu[set->first + k].busy) return set->first + k;
-  return -1;
+  uint64_t range = (hi >= 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << lo) - 1);
+  uint64_t free = ~set->busy & range;
+  return free ? set->first + __builtin_ctzll(free) : -1;
 }
 
 /* When pipeline cls's oldest instruction finds no free unit through a port's sets, a later
@@ -317,34 +336,50 @@ static int allocate(opcoll *o) {
   unsigned failed = 0, done = 0;
   int failed_sig[UNIT_COUNT];
   for (int c = 0; c < UNIT_COUNT; c++) failed_sig[c] = -1;
+  int sig = -1;
+  uint32_t skip = 0; /* pipelines with failed_sig[cls] == sig */
   for (int p = 0; p < o->nport && o->in_id_oc; p++) {
     const oc_port *port = &o->port[p];
-    if (!(port->cls_mask & o->id_oc_busy)) continue;
-    for (int i = 0; i < port->n_in; i++) {
+    if (port->sig != sig) {
+      sig = port->sig;
+      skip = 0;
+      for (uint32_t m = failed; m; m &= m - 1)
+        if (failed_sig[__builtin_ctz(m)] == sig) skip |= m & -m;
+    }
+    /* the port's pipelines with instructions waiting, in the port's order (each one's
+     * register is looked at once per port, and only this one can empty it), but not those
+     * that would fail again (`failed` has their bit) */
+    uint32_t todo = port->cls_mask & o->id_oc_busy & ~skip;
+    for (int i = 0; todo; i++) {
       int cls = port->in_cls[i];
-      if (failed_sig[cls] == port->sig) continue; /* would fail again: `failed` has its bit */
+      if (!(todo & (1u << cls))) continue;
+      todo &= ~(1u << cls);
       oc_reg *r = &o->id_oc[cls];
       int slot = reg_oldest(r);
-      if (slot < 0) continue;
       const oc_inst *in = &r->slot[slot];
       int cu = -1;
       for (int k = 0; k < port->nsets && cu < 0; k++) cu = free_cu(o, port->sets[k], in->sched);
       if (cu < 0) {
         failed |= 1u << cls;
-        failed_sig[cls] = port->sig;
+        failed_sig[cls] = sig;
+        skip |= 1u << cls;
         continue;
       }
       failed_sig[cls] = -1;
       oc_cu *u = &o->cu[cu];
-      u->busy = 1;
+      oc_set *set = &o->set[u->set];
       u->out_cls = (uint8_t)cls;
       u->in = *in;
       u->remaining = in->nsrc;
-      if (in->nsrc == 0) o->set[u->set].collected++;
+      set->busy |= 1ull << (cu - set->first);
+      if (in->nsrc == 0) {
+        set->collected |= 1ull << (cu - set->first);
+        o->sets_collected |= 1u << u->set;
+      }
       for (int k = 0; k < in->nsrc; k++)
         rf_read_request(o->rf, rf_bank_of(o->rf, in->src[k], in->warp, in->sched), cu);
-      r->valid[slot] = 0;
-      if (--r->used == 0) o->id_oc_busy &= ~(1u << cls);
+      reg_take(r, slot);
+      if (r->used == 0) o->id_oc_busy &= ~(1u << cls);
       o->in_id_oc--;
       o->busy_cu++;
       update_blocked(o, cls, in->sched);

@@ -1,6 +1,7 @@
 /* Warp schedulers: which order each scheduler tries its warps in this cycle.
  * Warps go to scheduler (slot % num_sched), as in GPGPU-Sim; each scheduler keeps its warps
- * oldest first, so GTO's "oldest" is the list order and LRR rotates over the same list. */
+ * oldest first, so GTO's "oldest" is the list order and LRR rotates over the same list.
+ * Also the issue stage's memo masks (sm_internal.h), which follow the lists. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,20 @@ int sched_init(sm *s, rf_diag *d) {
     if (!s->scheds[q].warps || !s->scheds[q].active) return -1;
     s->scheds[q].last_issued = -1;
   }
+  /* a bit per position in the longest list a scheduler can have */
+  int words = s->memo_words = ((s->n_warp_slots + nq - 1) / nq + 63) / 64;
+  for (int q = 0; q < nq; q++) {
+    s->scheds[q].need = rf_calloc((size_t)words, sizeof(uint64_t), d);
+    s->scheds[q].mask = rf_calloc((size_t)MEMO_MASKS * (size_t)words, sizeof(uint64_t), d);
+    if (!s->scheds[q].need || !s->scheds[q].mask) return -1;
+  }
+  s->pos_of = rf_calloc((size_t)s->n_warp_slots, sizeof(int), d);
+  s->slot_sched = rf_calloc((size_t)s->n_warp_slots, 1, d);
+  if (!s->pos_of || !s->slot_sched) return -1;
+  for (int slot = 0; slot < s->n_warp_slots; slot++) {
+    s->pos_of[slot] = -1;
+    s->slot_sched[slot] = (uint8_t)(slot % nq);
+  }
   return 0;
 }
 
@@ -24,19 +39,67 @@ void sched_free(sm *s) {
   for (int q = 0; q < s->cfg->num_sched_per_core; q++) {
     free(s->scheds[q].warps);
     free(s->scheds[q].active);
+    free(s->scheds[q].need);
+    free(s->scheds[q].mask);
   }
   free(s->scheds);
   s->scheds = NULL;
+  free(s->pos_of);
+  free(s->slot_sched);
+}
+
+/* The memo masks follow the list: a warp leaving position p moves the bits above it down, a
+ * warp entering at p moves them up (the list is shorter than the masks before it enters). */
+static void masks_remove(const sm *s, sm_sched *q, int p) {
+  int words = s->memo_words;
+  for (int k = 0; k <= MEMO_MASKS; k++) {
+    uint64_t *m = k == MEMO_MASKS ? q->need : memo_mask_of(s, q, k);
+    int i = p >> 6, b = p & 63;
+    m[i] = (m[i] & ((1ull << b) - 1)) | ((m[i] >> 1) & (~0ull << b));
+    for (; i + 1 < words; i++) {
+      m[i] |= (m[i + 1] & 1) << 63;
+      m[i + 1] >>= 1;
+    }
+  }
+}
+
+static void masks_insert(const sm *s, sm_sched *q, int p) {
+  int words = s->memo_words;
+  for (int k = 0; k <= MEMO_MASKS; k++) {
+    uint64_t *m = k == MEMO_MASKS ? q->need : memo_mask_of(s, q, k);
+    int i = p >> 6, b = p & 63;
+    for (int j = words - 1; j > i; j--) m[j] = m[j] << 1 | m[j - 1] >> 63;
+    uint64_t low = (1ull << b) - 1;
+    m[i] = (m[i] & low) | (m[i] & ~low) << 1;
+  }
 }
 
 static sm_sched *sched_of(sm *s, int slot) {
   return &s->scheds[slot % s->cfg->num_sched_per_core];
 }
 
-/* New warps are the youngest, so appending keeps the list in age order. */
+/* New warps are the youngest, so appending keeps the list in age order. A warp that enters a
+ * list is looked at by the issue stage before any memo of it is trusted. */
 void sched_add_warp(sm *s, int slot) {
   sm_sched *q = sched_of(s, slot);
+  s->pos_of[slot] = q->n;
   q->warps[q->n++] = slot;
+  warp_recheck(s, slot);
+}
+
+/* Back into its scheduler's list at its age (a CTA switched back in: cta_switch.c). */
+void sched_insert_warp(sm *s, int slot) {
+  sm_sched *q = sched_of(s, slot);
+  if (s->pos_of[slot] >= 0) return;
+  int pos = q->n;
+  while (pos > 0 && s->warps[q->warps[pos - 1]].age > s->warps[slot].age) pos--;
+  memmove(q->warps + pos + 1, q->warps + pos, (size_t)(q->n - pos) * sizeof *q->warps);
+  q->warps[pos] = slot;
+  q->n++;
+  masks_insert(s, q, pos);
+  for (int i = pos; i < q->n; i++) s->pos_of[q->warps[i]] = i;
+  if (pos < q->rr_next) q->rr_next++;
+  warp_recheck(s, slot);
 }
 
 static int remove_from(int *list, int *n, int slot) {
@@ -51,7 +114,11 @@ static int remove_from(int *list, int *n, int slot) {
 
 void sched_remove_warp(sm *s, int slot) {
   sm_sched *q = sched_of(s, slot);
+  warp_recheck(s, slot); /* out of the mask of its memo, into need */
   int pos = remove_from(q->warps, &q->n, slot);
+  if (pos >= 0) masks_remove(s, q, pos);
+  s->pos_of[slot] = -1;
+  for (int i = pos < 0 ? q->n : pos; i < q->n; i++) s->pos_of[q->warps[i]] = i;
   if (pos >= 0 && pos < q->rr_next) q->rr_next--;
   if (q->n == 0 || q->rr_next >= q->n) q->rr_next = 0;
   remove_from(q->active, &q->n_active, slot);
@@ -122,28 +189,14 @@ static void refresh_active_set(sm *s, sm_sched *q) {
   }
 }
 
-/* list[start..n) then list[0..start): two copies, no division per element (this runs for
- * every scheduler every cycle). */
-static int rotate(const int *list, int n, int start, int *order) {
-  if (n <= 0) return 0;
-  start %= n;
-  memcpy(order, list + start, (size_t)(n - start) * sizeof *order);
-  memcpy(order + (n - start), list, (size_t)start * sizeof *order);
-  return n;
-}
-
-static int base_order(sm *s, sm_sched *q, int *order);
-
 /* A policy's warp classes (e.g. owner-warp-first) go first, lowest class first; within a class
- * the base scheduler's order is kept (a stable counting sort). */
+ * the base scheduler's order is kept (a stable counting sort into s->order). */
 #define SCHED_MAX_CLASSES 8
-int sched_order(sm *s, int sched, uint64_t now, int *order) {
-  (void)now;
-  sm_sched *q = &s->scheds[sched];
-  int n = base_order(s, q, order);
+static void sort_by_class(sm *s, sched_walk *wk) {
   int nclass = s->pol->warp_priorities;
-  if (nclass <= 1 || n <= 1 || !s->pol->ops->warp_priority) return n;
   if (nclass > SCHED_MAX_CLASSES) nclass = SCHED_MAX_CLASSES;
+  int n = 0, *order = s->order;
+  for (int slot = sched_walk_next(wk); slot >= 0; slot = sched_walk_next(wk)) order[n++] = slot;
   int count[SCHED_MAX_CLASSES + 1] = {0};
   int *cls = s->order_tmp;
   for (int i = 0; i < n; i++) {
@@ -155,26 +208,28 @@ int sched_order(sm *s, int sched, uint64_t now, int *order) {
   int *sorted = s->order_tmp + n;
   for (int i = 0; i < n; i++) sorted[count[cls[i]]++] = order[i];
   memcpy(order, sorted, (size_t)n * sizeof *order);
-  return n;
+  *wk = (sched_walk){order, n, 0, n, -1, -1};
 }
 
-static int base_order(sm *s, sm_sched *q, int *order) {
+/* The order is a walk over one of the scheduler's lists, not a copy: this runs for every
+ * scheduler every cycle. */
+void sched_order(sm *s, int sched, sched_walk *wk) {
+  sm_sched *q = &s->scheds[sched];
   switch (s->cfg->scheduler) {
-    case SCHED_GTO: {
-      int n = 0;
-      if (q->last_issued >= 0) order[n++] = q->last_issued;
-      for (int i = 0; i < q->n; i++)
-        if (q->warps[i] != q->last_issued) order[n++] = q->warps[i];
-      return n;
-    }
+    case SCHED_GTO: /* the warp issued last, then oldest first */
+      *wk = (sched_walk){q->warps, q->n, 0, q->n, q->last_issued, q->last_issued};
+      break;
     case SCHED_TWO_LEVEL:
       refresh_active_set(s, q);
       if (q->rr_next >= q->n_active) q->rr_next = 0;
-      return rotate(q->active, q->n_active, q->rr_next, order);
+      *wk = (sched_walk){q->active, q->n_active, q->rr_next, q->n_active, -1, -1};
+      break;
     case SCHED_LRR:
     default:
-      return rotate(q->warps, q->n, q->n ? q->rr_next % q->n : 0, order);
+      *wk = (sched_walk){q->warps, q->n, q->n ? q->rr_next % q->n : 0, q->n, -1, -1};
+      break;
   }
+  if (s->pol->warp_priorities > 1 && s->pol->ops->warp_priority && wk->n > 1) sort_by_class(s, wk);
 }
 
 void sched_issued(sm *s, int sched, int slot) {
@@ -182,8 +237,13 @@ void sched_issued(sm *s, int sched, int slot) {
   q->last_issued = s->warps[slot].live ? slot : -1;
   /* GTO orders by age and the last issued warp only: the rotation point is never read. */
   if (s->cfg->scheduler == SCHED_GTO) return;
-  const int *list = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->active : q->warps;
-  int n = s->cfg->scheduler == SCHED_TWO_LEVEL ? q->n_active : q->n;
+  if (s->cfg->scheduler != SCHED_TWO_LEVEL) { /* LRR: after the warp's place in the list */
+    int p = s->pos_of[slot];
+    if (p >= 0) q->rr_next = p + 1 == q->n ? 0 : p + 1;
+    return;
+  }
+  const int *list = q->active;
+  int n = q->n_active;
   /* A slot appears once in the list; the warp that issued is usually a few places after
    * rr_next (where this cycle's order started), so the search starts there. */
   int i = q->rr_next < n ? q->rr_next : 0;

@@ -1,7 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/bits.h"
 #include "sm_internal.h"
 
 const char *warp_wait_name(warp_wait w) {
@@ -33,8 +32,9 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
   s->fetch_cand = rf_calloc((size_t)s->n_warp_slots / 64 + 1, sizeof(uint64_t), d);
-  if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool || !s->ctas || !s->unit_free || sched_init(s, d) < 0 ||
-      exec_init(s, d) < 0 || cs_create(s, d) < 0) {
+  if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool ||
+      !s->ctas || !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 ||
+      cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
   }
@@ -90,6 +90,24 @@ const l1d *sm_get_l1i(const sm *s) { return s->l1i; }
 int sm_busy(const sm *s) {
   return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || l1d_busy(s->l1) ||
          (s->l1i && l1d_busy(s->l1i));
+}
+
+double sm_cta_progress(const sm *s) {
+  double sum = 0.0;
+  for (int i = 0; i < s->n_cta_slots; i++) {
+    const sm_cta *c = &s->ctas[i];
+    if (!c->used) continue;
+    uint64_t done = 0, total = 0;
+    for (int w = 0; w < c->nwarps; w++) {
+      uint32_t n = c->tb.warps[w].n;
+      int slot = c->warp_slot[w];
+      total += n;
+      /* warps launch in order: one without a slot below `launched` has finished */
+      done += slot >= 0 ? s->warps[slot].pc : w < c->launched ? n : 0;
+    }
+    if (total > 0) sum += (double)done / (double)total;
+  }
+  return sum;
 }
 
 int sm_free_cta_slot(const sm *s) {
@@ -155,162 +173,6 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
   return 0;
 }
 
-/* A barrier opens when every warp of the CTA that has not exited has arrived. not_exited starts
- * at the CTA's full warp count, so warps not launched yet (a partial TB under a warp-level
- * policy) count as not arrived and the launched ones wait for them (csim/policy/warpman.c says
- * why that cannot deadlock). */
-static void release_barriers(sm *s, sm_cta *c) {
-  for (int b = 0; b < SM_MAX_BARRIERS; b++) {
-    if (c->at_barrier[b] == 0 || c->at_barrier[b] < c->not_exited) continue;
-    for (int i = 0; i < c->nwarps; i++) {
-      int slot = c->warp_slot[i];
-      if (slot >= 0 && s->warps[slot].live && s->warps[slot].barrier == b)
-        s->warps[slot].barrier = -1;
-    }
-    c->at_barrier[b] = 0;
-  }
-}
-
-static void finish_cta(sm *s, int cta_slot) {
-  sm_cta *c = &s->ctas[cta_slot];
-  if (s->pol->ops->cta_exit) s->pol->ops->cta_exit(s->pol, s->id, cta_slot, c->k, s->now);
-  trace_tb_free(&c->tb);
-  c->used = 0;
-  s->resident_ctas--;
-  s->cnt.ctas_completed++;
-  if (s->resident_ctas == 0 && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
-}
-
-/* A warp leaves its slot once it has exited and nothing it issued can still write back. */
-void sm_try_finish(sm *s, int slot) {
-  sm_warp *w = &s->warps[slot];
-  if (!w->live || !w->exited || w->pending_loads || w->queued_mem || w->in_oc ||
-      w->pending_stores)
-    return;
-  sm_cta *c = &s->ctas[w->cta];
-  int cta = w->cta;
-  w->live = 0;
-  sched_remove_warp(s, slot);
-  s->resident_warps--;
-  s->cnt.warps_completed++;
-  c->warp_slot[w->wid] = -1;
-  c->finished++;
-  if (s->pol->ops->warp_exit)
-    s->pol->ops->warp_exit(s->pol, s->id, cta, w->wid, c->k, s->now);
-  if (c->finished == c->nwarps) finish_cta(s, cta);
-}
-
-void sm_load_done(sm *s, int load, uint64_t now) {
-  sm_load *l = &s->loads[load];
-  if (--l->remaining > 0) return;
-  if (l->hook_ticket >= 0) s->pol->ops->load_done(s->pol, s->id, l->hook_ticket, now);
-  sm_warp *w = &s->warps[l->warp];
-  for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
-  w->sb_pc = UINT32_MAX;
-  exec_written(s, l->warp, l->dst, l->ndst, now);
-  w->pending_loads--;
-  w->long_loads -= l->is_long;
-  int slot = l->warp;
-  l->warp = -1;
-  l->remaining = s->free_load; /* free list threads through `remaining` */
-  s->free_load = load;
-  sm_try_finish(s, slot);
-}
-
-static void do_exit(sm *s, int slot) {
-  sm_warp *w = &s->warps[slot];
-  sm_cta *c = &s->ctas[w->cta];
-  w->exited = 1;
-  c->not_exited--;
-  release_barriers(s, c);
-  sm_try_finish(s, slot);
-}
-
-static const trace_inst *next_inst(const sm_warp *w) {
-  return w->pc < w->tw->n ? &w->tw->insts[w->pc] : NULL;
-}
-
-/* The scoreboard part of check_issue: WAIT_MEMORY if an operand waits on a load, else
- * WAIT_SCOREBOARD if one is written back after `now`. A warp's operand registers change only
- * when it issues (its pc moves on), when an instruction of its leaves the operand collector
- * for a functional unit (its writeback time becomes known, exec.c) or when a load of its
- * completes; each clears sb_pc, so the answer for one pc is kept until then instead of reading
- * the registers every cycle. */
-static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
-  if (w->sb_pc != w->pc) {
-    uint64_t ready = 0;
-    uint8_t mem = 0;
-    for (int i = 0; i < in->nsrc; i++) {
-      uint64_t r = w->reg_ready[in->src[i]];
-      if (r == REG_WAITS_ON_MEMORY) mem = 1;
-      else if (r > ready) ready = r;
-    }
-    for (int i = 0; i < in->ndst; i++) {
-      uint64_t r = w->reg_ready[in->dst[i]];
-      if (r == REG_WAITS_ON_MEMORY) mem = 1;
-      else if (r > ready) ready = r;
-    }
-    w->sb_pc = w->pc;
-    w->sb_ready = ready;
-    w->sb_mem = mem;
-  }
-  if (w->sb_mem) return WAIT_MEMORY;
-  return w->sb_ready > now ? WAIT_SCOREBOARD : WAIT_NONE;
-}
-
-static inline warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now) {
-  sm_warp *w = &s->warps[slot];
-  if (w->barrier >= 0) return WAIT_BARRIER;
-  if (w->exited) return WAIT_EXITED;
-  if (w->pc >= w->fetched) return WAIT_FETCH;
-  if (in->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads || w->in_oc_mem))
-    return WAIT_MEMBAR;
-  warp_wait why = scoreboard_wait(w, in, now);
-  if (why) return why;
-  if (!exec_can_issue(s, slot, in)) return WAIT_PIPELINE;
-  if (s->pol->ops->may_issue) {
-    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc};
-    if (!s->pol->ops->may_issue(s->pol, &pw, in, now)) return WAIT_POLICY;
-  }
-  return WAIT_NONE;
-}
-
-static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d) {
-  sm_warp *w = &s->warps[slot];
-  sm_cta *c = &s->ctas[w->cta];
-  s->cnt.warp_insts++;
-  s->cnt.thread_insts += (uint64_t)rf_popcount32(in->mask);
-  w->pc++;
-  fetch_wake(s, slot);
-  if (s->pol->ops->issued) {
-    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc - 1};
-    s->pol->ops->issued(s->pol, &pw, in, now);
-  }
-  (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
-  (void)d;
-  if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
-  /* The LD/ST unit reads the 32 lane addresses (256 bytes: 4 or 5 cache lines) a few cycles
-   * from now, when it coalesces them or counts bank conflicts: start loading them (a hint
-   * only; those reads missed the cache more than anything else in the run). */
-  if (in->is_mem) {
-    const uint64_t *addrs = w->tw->addrs + in->addr_off;
-    for (int k = 0; k < 32; k += 8) __builtin_prefetch(addrs + k);
-    __builtin_prefetch(addrs + 31);
-  }
-  exec_issue(s, slot, in);
-  if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
-  if (in->kind == OPK_BARRIER) {
-    int b = in->has_imm ? (int)(in->imm % SM_MAX_BARRIERS) : 0;
-    w->barrier = (int8_t)b;
-    c->at_barrier[b]++;
-    release_barriers(s, c);
-  }
-  /* A warp is done when its trace is: an EXIT earlier in the trace only retired some threads
-   * (real traces carry predicated-off `EXIT` with mask 0 ahead of the work of the others). */
-  if (w->pc == w->tw->n) do_exit(s, slot);
-  return 0;
-}
-
 /* Partially launched CTAs (warp-level policies): offer their next warps to the policy. */
 static void admit_pending_warps(sm *s, uint64_t now) {
   if (!s->pol->ops->warp_admit) return;
@@ -321,78 +183,6 @@ static void admit_pending_warps(sm *s, uint64_t now) {
       if (launch_warp(s, i, c->launched, now) < 0) break;
     }
   }
-}
-
-static void count_stall(sm *s, warp_wait worst) {
-  switch (worst) {
-    case WAIT_PIPELINE: s->cnt.stall_pipeline++; break;
-    case WAIT_POLICY: s->cnt.stall_policy++; break;
-    case WAIT_SCOREBOARD:
-    case WAIT_MEMORY: s->cnt.stall_scoreboard++; break;
-    case WAIT_BARRIER:
-    case WAIT_MEMBAR: s->cnt.stall_barrier++; break;
-    default: s->cnt.stall_idle++; break;
-  }
-}
-
-/* Which wait best explains a scheduler's idle cycle: the one closest to issuing. */
-static int wait_rank(warp_wait w) {
-  switch (w) {
-    case WAIT_PIPELINE: return 5;
-    case WAIT_POLICY: return 4;
-    case WAIT_SCOREBOARD: return 3;
-    case WAIT_MEMORY: return 3;
-    case WAIT_MEMBAR: return 2;
-    case WAIT_BARRIER: return 1;
-    default: return 0;
-  }
-}
-
-static int issue_stage(sm *s, uint64_t now, rf_diag *d) {
-  int *order = s->order;
-  int issued_any = 0;
-  s->last_issued = -1;
-  for (int q = 0; q < s->cfg->num_sched_per_core; q++) {
-    int n = sched_order(s, q, now, order);
-    warp_wait worst = WAIT_EMPTY;
-    int issued = 0;
-    for (int i = 0; i < n && !issued; i++) {
-      int slot = order[i];
-      sm_warp *w = &s->warps[slot];
-      if (!w->live) continue;
-      /* Not at a barrier and exited or waiting for fetch: check_issue would say so, and such
-       * waits (rank 0) never change `worst`, so skip them before touching the trace. */
-      if (w->barrier < 0 && (w->exited || w->pc >= w->fetched)) continue;
-      if (w->barrier >= 0) { /* what check_issue answers first, without the instruction */
-        if (w->pc < w->tw->n && wait_rank(WAIT_BARRIER) > wait_rank(worst)) worst = WAIT_BARRIER;
-        continue;
-      }
-      const trace_inst *in = next_inst(w);
-      if (!in) continue;
-      warp_wait why = check_issue(s, slot, in, now);
-      w->policy_held = why == WAIT_POLICY;
-      if (why != WAIT_NONE) {
-        if (wait_rank(why) > wait_rank(worst)) worst = why;
-        continue;
-      }
-      int prev_unit = in->unit;
-      if (issue(s, slot, in, now, d) < 0) return -1;
-      issued = 1;
-      for (int extra = 1; extra < s->cfg->max_insn_issue_per_warp && w->live; extra++) {
-        const trace_inst *in2 = next_inst(w);
-        if (!in2 || (s->cfg->dual_issue_diff_exec_units && in2->unit == prev_unit)) break;
-        if (check_issue(s, slot, in2, now) != WAIT_NONE) break;
-        prev_unit = in2->unit;
-        if (issue(s, slot, in2, now, d) < 0) return -1;
-      }
-      sched_issued(s, q, slot);
-      if (s->last_issued < 0) s->last_issued = slot;
-    }
-    if (issued) issued_any = 1;
-    else count_stall(s, worst);
-    if (q == 0) s->last_stall = issued ? WAIT_NONE : worst;
-  }
-  return issued_any;
 }
 
 int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
@@ -427,7 +217,7 @@ void sm_report_warps(const sm *s, FILE *out) {
     const sm_warp *w = &s->warps[slot];
     if (!w->live) continue;
     const sm_cta *c = &s->ctas[w->cta];
-    const trace_inst *in = next_inst(w);
+    const trace_inst *in = warp_next_inst(w);
     warp_wait why = w->exited ? WAIT_EXITED
                     : w->barrier >= 0 ? WAIT_BARRIER
                     : in ? WAIT_NONE : WAIT_EXITED;

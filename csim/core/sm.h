@@ -67,6 +67,9 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d);
 int sm_resident_ctas(const sm *s);
 int sm_resident_warps(const sm *s); /* launched and not finished */
 int sm_busy(const sm *s);
+/* The resident CTAs' progress: the sum over them of the share of each one's instructions
+ * issued (for a progress line; it walks every resident warp). */
+double sm_cta_progress(const sm *s);
 /* The warp issued this cycle (-1 if none) and the first scheduler's stall reason, for waves. */
 int sm_last_issued_warp(const sm *s);
 warp_wait sm_last_stall(const sm *s);

@@ -1,5 +1,12 @@
-/* SM internals shared by sm.c (warps, CTAs, issue), sched.c (warp ordering) and ldst.c (the
- * LD/ST unit). Nothing outside csim/core includes this. */
+/* SM internals shared by the files of csim/core. Nothing outside csim/core includes this.
+ * The files call each other one way only (each calls the ones after it, never back):
+ *   sm.c        create, CTA/warp launch, the cycle, the watchdog report
+ *   issue.c     the issue stage (check_issue, stall classification)
+ *   exec.c      the operand collector's SM side and the execute stage
+ *   ldst.c      the LD/ST unit, replies from the memory system
+ *   fetch.c     instruction fetch;  cta_switch.c  CTA switching
+ *   warp.c      barriers, load completion, warps and CTAs leaving the SM
+ *   sched.c     the schedulers' warp lists and order;  opcoll.c / regfile.c  (own headers) */
 #ifndef RFSIM_SM_INTERNAL_H
 #define RFSIM_SM_INTERNAL_H
 
@@ -19,32 +26,37 @@
 #define CODE_WINDOW_SHIFT 24
 
 typedef struct sm_warp {
+  /* First what the issue stage reads for every warp every cycle (one cache line). Its memo
+   * (issue.c): check_issue answers skip_why at every cycle before skip_until (0: ask). */
+  uint64_t skip_until;
   uint8_t live;          /* slot holds a launched warp that has not finished */
   uint8_t exited;        /* executed EXIT (or ran out of trace) */
   int8_t barrier;        /* barrier id it waits at, or -1 */
+  uint8_t skip_why;      /* warp_wait */
+  uint8_t policy_held;   /* its last issue check was refused by the policy (a lock): the
+                          * two-level scheduler lets others take its active slot (sched.c) */
+  uint8_t skip_cls;      /* skip_why WAIT_PIPELINE: the pipeline whose ID_OC is full */
+  uint8_t sb_mem;
+  uint8_t fetching;      /* an L1I access for this warp is outstanding */
+  uint8_t fetch_count;   /* instructions that access brings */
+  uint32_t pc;           /* index of the next instruction */
+  uint32_t fetched;      /* instructions [pc, fetched) sit decoded in the instruction buffer */
+  const trace_warp *tw;
+  /* check_issue's scoreboard answer for instruction sb_pc (UINT32_MAX: none): the latest
+   * register-ready cycle of its operands and whether one waits on memory (sb_mem). */
+  uint64_t sb_ready;
+  uint32_t sb_pc;
+  uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
+  uint32_t pending_loads;/* load instructions whose data has not returned */
+  uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
+  uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
+  uint32_t in_oc_mem;    /* of which memory instructions */
+  uint32_t long_loads;   /* ...of which global/local (not shared): cta_switch.c's stall test */
+  uint32_t pending_stores;/* store accesses sent below the L1 and not yet acknowledged */
   int cta;               /* CTA slot */
   int wid;               /* warp id within its CTA */
   uint64_t age;          /* launch order, for GTO and two-level */
-  const trace_warp *tw;
-  uint32_t pc;           /* index of the next instruction */
-  uint32_t fetched;      /* instructions [pc, fetched) sit decoded in the instruction buffer */
-  uint8_t fetching;      /* an L1I access for this warp is outstanding */
-  uint8_t fetch_count;   /* instructions that access brings */
-  uint8_t policy_held;   /* its last issue check was refused by the policy (a lock): the
-                          * two-level scheduler lets others take its active slot (sched.c) */
-  uint32_t pending_loads;/* load instructions whose data has not returned */
-  uint32_t long_loads;   /* ...of which global/local (not shared): cta_switch.c's stall test */
-  uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
-  uint32_t pending_stores;/* store accesses sent below the L1 and not yet acknowledged */
-  uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
-  uint32_t in_oc_mem;    /* of which memory instructions */
-  uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
   uint64_t launch_cycle;
-  /* check_issue's scoreboard answer for instruction sb_pc (UINT32_MAX: none): the latest
-   * register-ready cycle of its operands and whether one waits on memory. */
-  uint32_t sb_pc;
-  uint8_t sb_mem;
-  uint64_t sb_ready;
 } sm_warp;
 
 typedef struct sm_cta {
@@ -92,6 +104,12 @@ typedef struct sm_sched {
   int *active;           /* two-level: active set (warp slots) */
   int n_active;
   int held_next;         /* two-level: where the next policy-held warp is taken from (warps[]) */
+  /* The issue stage's memos (issue.c) by position in `warps` (sm.memo_words words per mask).
+   * Every listed warp is in `need` (the stage looks at it: no memo, or one that ends at a
+   * cycle), or in the one mask[MEMO_*] its kept answer names, or in none (a kept answer of
+   * rank 0: exited, waiting for fetch). pipe_any: bit c set when mask[c] may hold a warp. */
+  uint64_t *need, *mask;
+  uint32_t pipe_any;
 } sm_sched;
 
 struct sm {
@@ -126,6 +144,9 @@ struct sm {
   int resident_ctas, resident_warps;
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
+  int memo_words;         /* words of a scheduler's memo masks (sm_sched) */
+  int *pos_of;            /* per warp slot: its position in its scheduler's list, -1 if none */
+  uint8_t *slot_sched;    /* per warp slot: its scheduler (slot % schedulers) */
   int *order;            /* scratch for sched_order, n_warp_slots entries */
   int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
@@ -137,10 +158,34 @@ struct sm {
 int sched_init(sm *s, rf_diag *d);
 void sched_free(sm *s);
 void sched_add_warp(sm *s, int slot);
+void sched_insert_warp(sm *s, int slot);
 void sched_remove_warp(sm *s, int slot);
-/* Fills order[] with the scheduler's warps in the order it will try them this cycle. */
-int sched_order(sm *s, int sched, uint64_t now, int *order);
+/* The order a scheduler tries its warps in this cycle: `first` (if >= 0), then list[pos..n)
+ * and list[0..pos) except `skip`. sched_walk_next gives the next warp slot, -1 after the last. */
+typedef struct sched_walk {
+  const int *list;
+  int n, pos, left;      /* list length, next position, entries not yet walked */
+  int first, skip;       /* GTO: the warp issued last comes first and is skipped in the list */
+} sched_walk;
+static inline int sched_walk_next(sched_walk *w) {
+  if (w->first >= 0) {
+    int f = w->first;
+    w->first = -1;
+    return f;
+  }
+  while (w->left > 0) {
+    int slot = w->list[w->pos];
+    w->pos = w->pos + 1 == w->n ? 0 : w->pos + 1;
+    w->left--;
+    if (slot != w->skip) return slot;
+  }
+  return -1;
+}
+void sched_order(sm *s, int sched, sched_walk *wk);
 void sched_issued(sm *s, int sched, int slot);
+
+/* issue.c: 1 if some scheduler issued, -1 on an internal error. */
+int issue_stage(sm *s, uint64_t now, rf_diag *d);
 
 /* ldst.c */
 int ldst_can_accept(const sm *s);
@@ -158,8 +203,6 @@ static inline int exec_can_issue(const sm *s, int slot, const trace_inst *in) {
 }
 void exec_issue(sm *s, int slot, const trace_inst *in);
 int exec_stage(sm *s, uint64_t now, rf_diag *d);
-/* A load's registers written back at now (claims their bank ports). */
-void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now);
 
 /* fetch.c */
 void fetch_stage(sm *s, uint64_t now);
@@ -185,9 +228,56 @@ int cs_cta_active(const sm *s, int slot);
 void cs_mem_done(sm *s, uint32_t token);
 void cs_report(const sm *s, FILE *out);
 
-/* sm.c */
-void sm_load_done(sm *s, int load, uint64_t now);
+/* warp.c */
+/* Opens every barrier of CTA c at which all its warps that have not exited have arrived. */
+void warp_release_barriers(sm *s, sm_cta *c);
+/* One access of load `load` completed at now; the last one writes its registers back. */
+void warp_load_done(sm *s, int load, uint64_t now);
+/* The warp in `slot` reached the end of its trace. */
+void warp_exit(sm *s, int slot);
 /* Frees the warp's slot if it has exited and nothing it issued is still in flight. */
-void sm_try_finish(sm *s, int slot);
+void warp_try_finish(sm *s, int slot);
+
+/* The memo masks: pipeline classes 0..UNIT_COUNT-1 (WAIT_PIPELINE), then these. */
+enum { MEMO_MEMORY = UNIT_COUNT, MEMO_MEMBAR, MEMO_BARRIER, MEMO_MASKS };
+static inline void memo_bit_set(uint64_t *m, int p) { m[p >> 6] |= 1ull << (p & 63); }
+static inline void memo_bit_clear(uint64_t *m, int p) { m[p >> 6] &= ~(1ull << (p & 63)); }
+static inline int memo_bit(const uint64_t *m, int p) { return (int)(m[p >> 6] >> (p & 63) & 1); }
+static inline uint64_t *memo_mask_of(const sm *s, const sm_sched *q, int k) {
+  return q->mask + (size_t)k * (size_t)s->memo_words;
+}
+/* The mask a kept answer lives in, -1 for none. */
+static inline int memo_index(warp_wait why, int cls) {
+  switch (why) {
+    case WAIT_PIPELINE: return cls;
+    case WAIT_MEMORY: return MEMO_MEMORY;
+    case WAIT_MEMBAR: return MEMO_MEMBAR;
+    case WAIT_BARRIER: return MEMO_BARRIER;
+    default: return -1;
+  }
+}
+
+/* Something that can end a wait the issue stage keeps (issue.c) happened to the warp in
+ * `slot`: a barrier opened, a fetch completed, a memory counter dropped, it issued. */
+static inline void warp_recheck(sm *s, int slot) {
+  sm_warp *w = &s->warps[slot];
+  int k = memo_index((warp_wait)w->skip_why, w->skip_cls), p = s->pos_of[slot];
+  w->skip_until = 0;
+  w->skip_why = WAIT_NONE;
+  if (p < 0) return;
+  sm_sched *q = &s->scheds[s->slot_sched[slot]];
+  if (k >= 0) memo_bit_clear(memo_mask_of(s, q, k), p);
+  memo_bit_set(q->need, p);
+}
+/* Its registers' ready times changed: check_issue's scoreboard answer is stale too. */
+static inline void warp_regs_changed(sm *s, int slot) {
+  s->warps[slot].sb_pc = UINT32_MAX;
+  warp_recheck(s, slot);
+}
+
+/* The warp's next instruction, NULL past the end of its trace. */
+static inline const trace_inst *warp_next_inst(const sm_warp *w) {
+  return w->pc < w->tw->n ? &w->tw->insts[w->pc] : NULL;
+}
 
 #endif

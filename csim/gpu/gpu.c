@@ -26,6 +26,8 @@ struct gpu {
   uint64_t now;
   int next_sm;            /* dispatcher round-robin start */
   gpu_observer obs;
+  gpu_ticker ticker;
+  const trace_kernel_info *kernel; /* being simulated, or NULL */
   trace_cache_opts trace_cache;
   int nkernels;
   run_sums total;
@@ -75,6 +77,19 @@ void gpu_destroy(gpu *g) {
 }
 
 void gpu_set_observer(gpu *g, gpu_observer obs) { g->obs = obs; }
+void gpu_set_ticker(gpu *g, gpu_ticker t) { g->ticker = t; }
+
+double gpu_kernel_progress(const gpu *g, uint64_t *warp_insts) {
+  *warp_insts = 0;
+  if (!g->kernel || g->kernel->num_tbs <= 0) return 0.0;
+  double tbs = 0.0;
+  for (int i = 0; i < g->n_sms; i++) {
+    const sm_counters *c = sm_get_counters(g->sms[i]);
+    tbs += (double)c->ctas_completed + sm_cta_progress(g->sms[i]);
+    *warp_insts += c->warp_insts;
+  }
+  return tbs / (double)g->kernel->num_tbs;
+}
 uint64_t gpu_cycle(const gpu *g) { return g->now; }
 int gpu_num_sms(const gpu *g) { return g->n_sms; }
 const gpu_config *gpu_get_config(const gpu *g) { return g->cfg; }
@@ -263,6 +278,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
       if (rc < 0) break;
     }
     if (g->obs.cycle) g->obs.cycle(g->obs.ctx, g, g->now);
+    if (g->ticker.tick && (g->now & 1023) == 0) g->ticker.tick(g->ticker.ctx, g);
     g->now++;
     if (progress || g->now <= dispatch_from) {
       last_progress = g->now;
@@ -290,7 +306,9 @@ int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *
   snapshot_memory(g, &before.l1, &before.mem);
   for (int i = 0; i < g->n_sms; i++) sm_reset_counters(g->sms[i]);
   uint64_t start = g->now;
+  g->kernel = k;
   int rc = simulate(g, kt, k, d);
+  g->kernel = NULL;
   r.cycles = g->now - start;
   for (int i = 0; i < g->n_sms; i++) add_counters(&r.sm, sm_get_counters(g->sms[i]));
   snapshot_memory(g, &r.l1, &r.mem);

@@ -31,6 +31,17 @@ gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d);
 gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag *d);
 void gpu_destroy(gpu *g);
 void gpu_set_observer(gpu *g, gpu_observer obs);
+/* Called every 1024 simulated cycles (a progress line); may be NULL. Nothing it does changes
+ * the simulation. */
+typedef struct gpu_ticker {
+  void (*tick)(void *ctx, const gpu *g);
+  void *ctx;
+} gpu_ticker;
+void gpu_set_ticker(gpu *g, gpu_ticker t);
+/* How far the kernel being simulated is: the fraction of its thread blocks done (finished ones,
+ * and each resident one by the share of its instructions issued), 0 between kernels; and the
+ * warp instructions issued so far. */
+double gpu_kernel_progress(const gpu *g, uint64_t *warp_insts);
 /* How kernel traces are read (-trace_cache, -trace_cache_dir, -trace_cache_max_mb); default OFF
  * (text only). `o->dir` must outlive the gpu. */
 void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o);

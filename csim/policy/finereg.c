@@ -62,76 +62,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "finereg_rmu.h"
-#include "liveness.h"
-#include "policy.h"
+#include "finereg_internal.h"
 #include "policy_registry.h"
 
-#define FR_MAX_CTAS 128      /* CTA status monitor entries (sec. V-F) */
-#define FR_MAX_WARPS 512
-#define FR_ENTRY_BYTES 128   /* one warp register: 32 threads x 4 bytes */
-#define FR_PCRF_FIRST 4      /* cycles to the first PCRF tag + register (sec. V-E) */
-#define FR_REG_BITS 6        /* register index field of a PCRF tag */
-#define FR_WARP_BITS 5
-_Static_assert(FR_MAX_CTAS == FR_RMU_CTAS, "the policy's CTAs are fr_status's entries");
-
-typedef struct fr_cta {
-  int used;
-  policy_cta_state state; /* context: in the pipeline (active) or shared memory (pending) */
-  int in_pcrf;        /* registers: live ones in the PCRF (else the whole set in the ACRF) */
-  int entries;        /* PCRF entries it holds */
-  int release;        /* switching out alone: free its slots (and ACRF) when done */
-} fr_cta;
-
-typedef struct fr_stats {
-  uint64_t switches_out, switches_in, reg_moves, reg_restores, rmu_ops;
-  uint64_t moved_entries, full_entries; /* live registers moved out vs. the full contexts */
-  uint64_t restored_entries;
-  uint64_t switch_cycles;               /* latency summed over switches */
-  uint64_t lvc_hits, lvc_misses, unknown_pcs;
-  uint64_t pcrf_full_stalls;            /* SM cycles a stalled CTA could not move for PCRF room */
-  uint64_t pcrf_used_sum, pending_sum, active_sum, sm_cycles;
-  uint64_t pcrf_used_max, pending_max;
-  uint64_t degraded_kernels;
-  uint64_t kernels;
-  uint64_t rmu_runs, rmu_cycles, rmu_cycles_max; /* the units' cycles per switch */
-  uint64_t rmu_refusals;                /* fr_ptrtab.fit_o refused a switch */
-  uint64_t status_waits;                /* decisions put off: fr_status writes still queued */
-  uint64_t not_oldest;                  /* switches whose CTA was not the oldest of its class */
-} fr_stats;
-
-typedef struct fr_sm {
-  int acrf_free;      /* registers */
-  int pcrf_free;      /* entries */
-  int smem_free;
-  int active_ctas, active_warps;  /* holding ACRF space and hardware slots */
-  int resident_ctas, resident_warps;
-  int pending;
-  int busy;           /* a switch is in flight */
-  uint64_t rmu_until; /* a pending CTA's registers are moving to the PCRF until then */
-  int want_in;        /* a ready pending CTA waits for the RMU: no new CTA meanwhile */
-  fr_rmu *rmu;        /* the five units */
-  fr_cta *ctas;
-} fr_sm;
-
-typedef struct fr_state {
-  fr_sm *sm;
-  liveness *live;
-  cta_needs need;
-  int acrf_regs, pcrf_entries, tag_bits;
-  int hw_ctas, hw_warps;
-  int degraded;       /* this kernel runs as the baseline */
-  int analysed;       /* first CTA of the kernel analysed (degradation decided) */
-  int base_max;       /* baseline max CTAs, for a degraded kernel */
-  long remaining;     /* CTAs of the kernel not yet admitted anywhere */
-  uint64_t miss_cycles; /* bit-vector read from off-chip memory */
-  fr_stats kern, total;
-} fr_state;
-
-static fr_state *st(const policy *p) { return p->state; }
-
 static void fr_destroy(policy *p) {
-  fr_state *s = st(p);
+  fr_state *s = fr_st(p);
   if (!s) return;
   for (int i = 0; s->sm && i < p->n_sms; i++) {
     free(s->sm[i].ctas);
@@ -209,7 +144,7 @@ static void add_stats(fr_stats *a, const fr_stats *b) {
 }
 
 static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
-  fr_state *s = st(p);
+  fr_state *s = fr_st(p);
   const char *why;
   s->base_max = policy_max_ctas(p->cfg, k, &why);
   if (s->base_max == 0)
@@ -265,13 +200,9 @@ static int all_live(const fr_state *s, const trace_tb *tb, const trace_kernel_in
   return 1;
 }
 
-static int slot_room(const fr_state *s, const fr_sm *m) {
-  return m->active_ctas < s->hw_ctas && m->active_warps + s->need.warps <= s->hw_warps;
-}
-
 static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
                         const trace_tb *tb, uint64_t now) {
-  fr_state *s = st(p);
+  fr_state *s = fr_st(p);
   fr_sm *m = &s->sm[sm];
   const cta_needs *n = &s->need;
   if (!s->analysed) {
@@ -297,7 +228,7 @@ static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
     m->acrf_free -= n->regs;
     /* beyond the scheduling limit a CTA starts pending: context in shared memory, registers in
      * the ACRF (Table IV: context 1, register 2), ready to be switched in */
-    active = slot_room(s, m);
+    active = fr_slot_room(s, m);
   }
   m->smem_free -= n->shmem;
   m->resident_ctas++;
@@ -316,14 +247,14 @@ static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
 
 static policy_cta_state fr_start_state(policy *p, int sm, int cta_slot, uint64_t now) {
   (void)now;
-  return st(p)->sm[sm].ctas[cta_slot].state;
+  return fr_st(p)->sm[sm].ctas[cta_slot].state;
 }
 
 static void fr_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
                         uint64_t now) {
   (void)k;
   (void)now;
-  fr_state *s = st(p);
+  fr_state *s = fr_st(p);
   fr_sm *m = &s->sm[sm];
   fr_cta *c = &m->ctas[cta_slot];
   if (!c->used) return;
@@ -337,374 +268,16 @@ static void fr_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   fr_rmu_status(m->rmu, cta_slot, 0, 0);
 }
 
-/* ---- the register management unit's answer: which switch, and how long it takes ---- */
-
-static int regs_per_thread(const fr_state *s) { return s->need.regs_per_warp / TRACE_WARP_SIZE; }
-
-/* Live registers (PCRF entries) of a CTA at its warps' next instructions: the registers a
- * switch-out moves. */
-static int live_entries(const fr_state *s, const policy_cta_view *v) {
-  int total = 0, regs = regs_per_thread(s);
-  for (int w = 0; w < v->nwarps; w++) {
-    const policy_warp_pos *pos = &v->warps[w];
-    if (!pos->tw || pos->exited || pos->pc >= pos->tw->n) continue;
-    const live_vec *lv = liveness_at(s->live, pos->tw->insts[pos->pc].pc);
-    total += lv ? live_vec_count_below(lv, regs) : regs; /* a PC never analysed: all live */
-  }
-  return total;
-}
-
-/* The live vector the kernel's table (the liveness pass, the analog of the paper's off-chip
- * table) holds for a PC: the allocated registers' bits (a PC never analysed: all live). */
-static uint64_t table_vec(fr_state *s, uint64_t pc) {
-  int regs = regs_per_thread(s);
-  uint64_t mask = regs >= 64 ? ~0ULL : (1ULL << regs) - 1;
-  const live_vec *lv = liveness_at(s->live, pc);
-  if (!lv) s->kern.unknown_pcs++;
-  return lv ? lv->w[0] & mask : mask;
-}
-
-/* A switch on the units (csim/policy/finereg_rmu.c): `out`'s live registers to the PCRF (NULL:
- * none), `in_slot`'s chain back (-1: none), with sec. V-E's fit when fit_check. Returns 1 with
- * *cycles (the units' cycles plus the register data pipeline after the last entry), 0 when the
- * units refuse (no fit), -1 when a unit failed or disagreed with the bookkeeping here (the
- * cycle hook stops the run). */
-static int rmu_run(fr_state *s, fr_sm *m, const policy_cta_view *out, int in_slot, int fit_check,
-                   uint64_t now, uint64_t *cycles) {
-  fr_rmu_req q;
-  memset(&q, 0, sizeof q);
-  q.out_cta = out ? out->slot : -1;
-  q.in_cta = in_slot >= 0 && m->ctas[in_slot].in_pcrf ? in_slot : -1;
-  q.fit_check = fit_check;
-  q.now = now;
-  q.miss_cycles = s->miss_cycles;
-  if (out) {
-    q.nwarps = out->nwarps < FR_RMU_WARPS ? out->nwarps : FR_RMU_WARPS;
-    for (int w = 0; w < q.nwarps; w++) {
-      const policy_warp_pos *pos = &out->warps[w];
-      if (!pos->tw || pos->exited || pos->pc >= pos->tw->n) continue;
-      q.has[w] = 1;
-      q.pc[w] = (uint32_t)pos->tw->insts[pos->pc].pc;
-      q.vec[w] = table_vec(s, pos->tw->insts[pos->pc].pc);
-    }
-  }
-  fr_rmu_res r;
-  if (fr_rmu_switch(m->rmu, &q, &r) < 0) return -1;
-  s->kern.lvc_hits += r.hits;
-  s->kern.lvc_misses += r.misses;
-  if (!r.fit) {
-    s->kern.rmu_refusals++;
-    return 0;
-  }
-  if (out && r.need != live_entries(s, out)) {
-    fr_rmu_disagree(m->rmu, "live registers of the CTA switched out", r.need,
-                    live_entries(s, out));
-    return -1;
-  }
-  int back = q.in_cta >= 0 ? m->ctas[in_slot].entries : 0;
-  if (r.restored != back) {
-    fr_rmu_disagree(m->rmu, "PCRF chain length walked back", r.restored, back);
-    return -1;
-  }
-  if (r.free_after != m->pcrf_free - r.moved + r.restored) {
-    fr_rmu_disagree(m->rmu, "free PCRF entries", r.free_after,
-                    m->pcrf_free - r.moved + r.restored);
-    return -1;
-  }
-  s->kern.rmu_runs++;
-  s->kern.rmu_cycles += r.cycles;
-  if (r.cycles > s->kern.rmu_cycles_max) s->kern.rmu_cycles_max = r.cycles;
-  *cycles = r.cycles + (r.moved || r.restored ? FR_PCRF_FIRST - 1 : 0);
-  return 1;
-}
-
-static int any_ready(const policy_cta_view *v, int n) {
-  for (int i = 0; i < n; i++)
-    if (v[i].ready) return 1;
-  return 0;
-}
-
-/* CTA switching logic (adopted from Virtual Thread, sec. V): a warp's scheduling context moves
- * to or from shared memory in one cycle (rfsim's estimate, as csim/policy/vt.c). */
-static uint64_t ctx_cycles(const fr_state *s) { return (uint64_t)s->need.warps; }
-static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-static const policy_cta_view *find_view(const policy_cta_view *v, int n, int slot) {
-  for (int i = 0; i < n; i++)
-    if (v[i].slot == slot) return &v[i];
-  return NULL;
-}
-
-/* fr_status's inputs from the cycle's views: stall_i = every warp waits on a load (an active
- * CTA's `stalled`, a pending CTA that is not ready), ready_i = a pending CTA can resume. */
-static void status_vectors(const policy_cta_view *v, int n, uint32_t *stall, uint32_t *ready) {
-  for (int i = 0; i < n; i++) {
-    unsigned id = (unsigned)v[i].slot;
-    if (v[i].stalled || (v[i].state == PCTA_PENDING && !v[i].ready))
-      stall[id / 32] |= 1u << (id % 32);
-    if (v[i].ready) ready[id / 32] |= 1u << (id % 32);
-  }
-}
-
-/* The choice the bookkeeping here implies for fr_status's rule (lowest CTA id of each class;
- * views come in slot order): the unit must give the same, else its fields and the policy's
- * state differ (a disagreement stops the run). */
-static int check_selection(const fr_sm *m, const policy_cta_view *v, int n,
-                           const fr_rmu_sel *sel) {
-  int vic = -1, cand_acrf = -1, cand_pcrf = -1, mov = -1;
-  for (int i = n - 1; i >= 0; i--) {
-    const fr_cta *c = &m->ctas[v[i].slot];
-    if (v[i].stalled) vic = v[i].slot;
-    if (v[i].ready && !c->in_pcrf) cand_acrf = v[i].slot;
-    if (v[i].ready && c->in_pcrf) cand_pcrf = v[i].slot;
-    if (v[i].state == PCTA_PENDING && !v[i].ready && !c->in_pcrf) mov = v[i].slot;
-  }
-  int cand = cand_acrf >= 0 ? cand_acrf : cand_pcrf;
-  int cand_reg = cand_acrf >= 0 ? 2 : cand_pcrf >= 0 ? 1 : 0;
-  const char *what = NULL;
-  long unit = 0, pol = 0;
-  if (sel->vic != vic) {
-    what = "stalled active CTA to switch out (fr_status vic_cta_o)";
-    unit = sel->vic, pol = vic;
-  } else if (sel->cand != cand) {
-    what = "ready pending CTA to switch in (fr_status cand_cta_o)";
-    unit = sel->cand, pol = cand;
-  } else if (sel->cand_reg != cand_reg) {
-    what = "candidate's register field (fr_status cand_reg_o)";
-    unit = sel->cand_reg, pol = cand_reg;
-  } else if (sel->mov != mov) {
-    what = "waiting pending CTA with ACRF registers (fr_status mov_cta_o)";
-    unit = sel->mov, pol = mov;
-  }
-  if (!what) return 0;
-  fr_rmu_disagree(m->rmu, what, unit, pol);
-  return -1;
-}
-
-enum { PLAN_FAIL = -1, PLAN_NONE = 0, PLAN_SWITCH, PLAN_MOVE };
-
-/* The switch decision (the CTA status monitor's and the register management unit's job, sec.
- * V-B, V-C, V-E): which CTAs, from fr_status's searches (*sel); whether the registers fit and
- * how long the move takes, from the units (rmu_run). Returns PLAN_SWITCH with *out filled (a CTA
- * switched out and/or in), PLAN_MOVE with *move the pending CTA whose live registers move from
- * the ACRF to the PCRF (taking *move_cycles), PLAN_NONE, or PLAN_FAIL (a unit failed). */
-static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, const fr_rmu_sel *sel,
-                   uint64_t now, policy_switch *out, const policy_cta_view **move,
-                   uint64_t *move_cycles) {
-  /* the stalled active CTA (vic_*) and the ready pending CTA to resume (cand_*: first one whose
-   * registers are in the ACRF, context 1 register 2, then one whose live registers are in the
-   * PCRF, both 1, sec. V-B), each the lowest CTA id of its class */
-  const policy_cta_view *a = sel->vic >= 0 ? find_view(v, n, sel->vic) : NULL;
-  const policy_cta_view *pd = sel->cand >= 0 ? find_view(v, n, sel->cand) : NULL;
-  const cta_needs *need = &s->need;
-  int acrf_room = m->acrf_free >= need->regs;
-  uint64_t ctx = ctx_cycles(s), c = 0;
-  int rc;
-  if (pd) {
-    const fr_cta *pc = &m->ctas[pd->slot];
-    int regs_ok = !pc->in_pcrf || acrf_room;
-    if (regs_ok && (slot_room(s, m) || a)) {
-      /* the pending CTA's chain (if any) walks back; nothing moves out */
-      if (pc->in_pcrf && (rc = rmu_run(s, m, NULL, pd->slot, 0, now, &c)) <= 0)
-        return rc < 0 ? PLAN_FAIL : PLAN_NONE;
-      if (slot_room(s, m)) { /* resume into a free scheduling slot */
-        out->in_slot = pd->slot;
-        out->in_cycles = max64(ctx, c);
-        return PLAN_SWITCH;
-      }
-      /* swap contexts; the stalled CTA's registers stay in the ACRF */
-      out->out_slot = a->slot;
-      out->in_slot = pd->slot;
-      out->out_cycles = out->in_cycles = max64(2 * ctx, c);
-      return PLAN_SWITCH;
-    }
-    if (a && pc->in_pcrf) { /* Fig. 6b: the stalled CTA's live registers for the pending one's */
-      int live = live_entries(s, a);
-      if (m->pcrf_free + pc->entries >= live) {
-        if ((rc = rmu_run(s, m, a, pd->slot, 1, now, &c)) <= 0) {
-          if (rc == 0) s->kern.pcrf_full_stalls++;
-          return rc < 0 ? PLAN_FAIL : PLAN_NONE;
-        }
-        out->out_slot = a->slot;
-        out->in_slot = pd->slot;
-        out->out_cycles = out->in_cycles = max64(2 * ctx, c);
-        return PLAN_SWITCH;
-      }
-    }
-  }
-  /* Fig. 6a: make ACRF room for a new CTA (or for a ready CTA whose registers are in the
-   * PCRF) by moving live registers of a CTA that waits on loads to the PCRF */
-  int want_room = !acrf_room && ((pd && m->ctas[pd->slot].in_pcrf) ||
-                                 (s->remaining > 0 && m->resident_ctas < FR_MAX_CTAS &&
-                                  m->resident_warps + need->warps <= FR_MAX_WARPS &&
-                                  m->smem_free >= need->shmem));
-  if (!want_room) return PLAN_NONE;
-  /* first a pending CTA that waits on loads with its registers in the ACRF (mov_*): moving it
-   * delays nothing that could run */
-  const policy_cta_view *q = sel->mov >= 0 ? find_view(v, n, sel->mov) : NULL;
-  const policy_cta_view *x = q ? q : a;
-  if (!x) return PLAN_NONE;
-  if (m->pcrf_free < live_entries(s, x)) {
-    s->kern.pcrf_full_stalls++;
-    return PLAN_NONE;
-  }
-  if ((rc = rmu_run(s, m, x, -1, 1, now, &c)) <= 0) {
-    if (rc == 0) s->kern.pcrf_full_stalls++;
-    return rc < 0 ? PLAN_FAIL : PLAN_NONE;
-  }
-  if (q) {
-    *move = q;
-    *move_cycles = c;
-    return PLAN_MOVE;
-  }
-  out->out_slot = a->slot;
-  out->out_cycles = max64(ctx, c);
-  return PLAN_SWITCH;
-}
-
-/* Live registers of `v` go to the PCRF: accounting and stats. */
-static void to_pcrf(fr_state *s, fr_sm *m, const policy_cta_view *v) {
-  fr_cta *c = &m->ctas[v->slot];
-  int live = live_entries(s, v);
-  c->entries = live;
-  c->in_pcrf = 1;
-  m->pcrf_free -= live;
-  s->kern.reg_moves++;
-  s->kern.moved_entries += (uint64_t)live;
-  int unfinished = 0;
-  for (int w = 0; w < v->nwarps; w++) unfinished += v->warps[w].tw && !v->warps[w].exited;
-  s->kern.full_entries += (uint64_t)unfinished * (uint64_t)regs_per_thread(s);
-}
-
-/* Is `slot` the oldest CTA of its class (same state, stall/ready and register location)? */
-static int is_oldest(const fr_sm *m, const policy_cta_view *v, int n, int slot) {
-  const policy_cta_view *x = find_view(v, n, slot);
-  for (int i = 0; i < n; i++) {
-    const policy_cta_view *y = &v[i];
-    if (y->state == x->state && y->stalled == x->stalled && y->ready == x->ready &&
-        m->ctas[y->slot].in_pcrf == m->ctas[x->slot].in_pcrf &&
-        (y->since < x->since || (y->since == x->since && y->linear_id < x->linear_id)))
-      return 0;
-  }
-  return 1;
-}
-
-/* Decisions whose CTA (fr_status's lowest id of its class) is not the oldest of its class. */
-static void count_not_oldest(fr_state *s, const fr_sm *m, const policy_cta_view *v, int n,
-                             int moved, const policy_switch *sw) {
-  int slots[3] = {moved, moved < 0 ? sw->out_slot : -1, moved < 0 ? sw->in_slot : -1};
-  for (int k = 0; k < 3; k++)
-    if (slots[k] >= 0 && !is_oldest(m, v, n, slots[k])) {
-      s->kern.not_oldest++;
-      return;
-    }
-}
-
-/* Accounting: scheduling slots (active_ctas/warps) and ACRF registers are taken when a switch
- * starts and released when it completes (switch_done) for a CTA leaving them alone; in a swap
- * they pass from one CTA to the other. PCRF entries are taken and freed at the start. */
-static int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_t now,
-                            policy_switch *out) {
-  fr_state *s = st(p);
-  fr_sm *m = &s->sm[sm];
-  if (s->degraded) return 0;
-  if (m->busy || now < m->rmu_until) {
-    m->want_in = any_ready(v, n);
-    return 0;
-  }
-  m->want_in = 0;
-  /* the CTA status monitor's searches over this cycle's stall/ready vectors pick the CTAs */
-  uint32_t stall[FR_RMU_CTA_WORDS] = {0}, ready[FR_RMU_CTA_WORDS] = {0};
-  status_vectors(v, n, stall, ready);
-  fr_rmu_sel sel;
-  if (fr_rmu_select(m->rmu, now, stall, ready, &sel) < 0) return 0; /* reported next cycle */
-  if (sel.stale) { /* its fields lag the bookkeeping: decide next cycle */
-    s->kern.status_waits++;
-    return 0;
-  }
-  if (check_selection(m, v, n, &sel) < 0) return 0;
-  const policy_cta_view *move = NULL;
-  uint64_t move_cycles = 0;
-  int plan = fr_plan(s, m, v, n, &sel, now, out, &move, &move_cycles);
-  if (plan == PLAN_NONE || plan == PLAN_FAIL) return 0;
-  count_not_oldest(s, m, v, n, plan == PLAN_MOVE ? move->slot : -1, out);
-  if (plan == PLAN_MOVE) { /* a pending CTA's registers leave the ACRF; no context moves */
-    to_pcrf(s, m, move);
-    fr_rmu_status(m->rmu, move->slot, 1, 1);
-    m->acrf_free += s->need.regs;
-    m->rmu_until = now + move_cycles;
-    s->kern.switch_cycles += move_cycles;
-    s->kern.rmu_ops++;
-    return 0;
-  }
-  m->busy = 1;
-  s->kern.rmu_ops++;
-  fr_cta *in = out->in_slot >= 0 ? &m->ctas[out->in_slot] : NULL;
-  fr_cta *o = out->out_slot >= 0 ? &m->ctas[out->out_slot] : NULL;
-  if (o) {
-    const policy_cta_view *a = find_view(v, n, out->out_slot);
-    o->state = PCTA_SWITCH_OUT;
-    m->pending++;
-    s->kern.switches_out++;
-    s->kern.switch_cycles += out->out_cycles;
-    /* its registers leave the ACRF when the one coming in needs them or no CTA comes in */
-    if (!in || (in->in_pcrf && m->acrf_free < s->need.regs)) to_pcrf(s, m, a);
-    o->release = !in; /* slots (and ACRF, if moved) freed when the switch completes */
-    fr_rmu_status(m->rmu, out->out_slot, 1, o->in_pcrf ? 1 : 2);
-  }
-  if (in) {
-    in->state = PCTA_SWITCH_IN;
-    m->pending--;
-    s->kern.switches_in++;
-    if (!o) s->kern.switch_cycles += out->in_cycles;
-    if (in->in_pcrf) {
-      m->pcrf_free += in->entries;
-      s->kern.restored_entries += (uint64_t)in->entries;
-      s->kern.reg_restores++;
-      in->entries = 0;
-      in->in_pcrf = 0;
-      /* ACRF space: the stalled CTA's, when its registers moved out, else free space */
-      if (!(o && o->in_pcrf)) m->acrf_free -= s->need.regs;
-    }
-    if (!o) {
-      m->active_ctas++;
-      m->active_warps += s->need.warps;
-    }
-    fr_rmu_status(m->rmu, out->in_slot, 2, 2);
-  }
-  return 1;
-}
-
 /* Every cycle: the CTA status monitor's writes; a unit's failure (lockstep mismatch) or its
  * disagreement with the bookkeeping stops the run. */
 static int fr_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d) {
   (void)v;
-  return fr_rmu_cycle(st(p)->sm[sm].rmu, now, d);
-}
-
-static void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state,
-                           uint64_t now) {
-  (void)now;
-  fr_state *s = st(p);
-  fr_sm *m = &s->sm[sm];
-  fr_cta *c = &m->ctas[cta_slot];
-  c->state = state;
-  if (state == PCTA_PENDING && c->release) { /* left alone: its slots (and ACRF) are free */
-    c->release = 0;
-    m->active_ctas--;
-    m->active_warps -= s->need.warps;
-    if (c->in_pcrf) m->acrf_free += s->need.regs;
-  }
-  m->busy = 0;
-  for (int i = 0; i < p->sm_cta_slots; i++)
-    if (m->ctas[i].used &&
-        (m->ctas[i].state == PCTA_SWITCH_IN || m->ctas[i].state == PCTA_SWITCH_OUT))
-      m->busy = 1;
+  return fr_rmu_cycle(fr_st(p)->sm[sm].rmu, now, d);
 }
 
 static void fr_tick(policy *p, int sm, uint64_t now) {
   (void)now;
-  fr_state *s = st(p);
+  fr_state *s = fr_st(p);
   const fr_sm *m = &s->sm[sm];
   uint64_t used = (uint64_t)(s->pcrf_entries - m->pcrf_free);
   s->kern.pcrf_used_sum += used;
@@ -716,7 +289,7 @@ static void fr_tick(policy *p, int sm, uint64_t now) {
 }
 
 static void fr_report(const policy *p, int sm, FILE *out) {
-  const fr_state *s = st(p);
+  const fr_state *s = fr_st(p);
   const fr_sm *m = &s->sm[sm];
   fprintf(out, "  SM %d FineReg: ACRF %d of %d registers free, PCRF %d of %d entries free, "
                "%d active CTAs (%d of %d warp slots), %d pending, register management unit %s%s\n",
@@ -726,7 +299,7 @@ static void fr_report(const policy *p, int sm, FILE *out) {
 }
 
 static void fr_stats_out(const policy *p, stats_record *out, int total) {
-  const fr_state *s = st(p);
+  const fr_state *s = fr_st(p);
   fr_stats t = s->kern;
   if (total) {
     t = s->total;

@@ -29,88 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../hw/larf/larf_amt.h"
-#include "../hw/larf/larf_mc.h"
-#include "../hw/larf/larf_wmerge.h"
+#include "larf_internal.h"
 #include "policy_registry.h"
 
-#define LF_REGS 256        /* architectural register numbers per warp */
-#define LF_CTA_WARPS 64    /* warp ids per CTA tracked for warp_exit */
-#define LF_RANGES 64       /* pending store invalidations (then merged into one range) */
-#define LF_WINDOW_SHIFT 26 /* 24-bit word base: a 64 MB window */
-#define LF_REQS 4          /* loads offered and not yet answered (the LD/ST queue holds 2) */
-
-enum { PR_FREE = 0, PR_PENDING, PR_READY, PR_DYING };
-enum { P_LOOKUP = 1, P_DECIDE, P_MERGE, P_INSERT, P_ANSWER };
-enum { AMT_LOOKUP = 1, AMT_INV_PREG = 3, AMT_INV_RANGE = 4, AMT_CLEAR = 5 };
-
-typedef struct lf_stats {
-  uint64_t global_loads, eligible, elided, perfect, shift, merge, missed, no_free;
-  uint64_t inel_pattern, inel_window, inel_width, inel_mask, no_addr;
-  uint64_t retries, wait_pending, deferred, partial_in_flight, hook_cycles, elided_latency;
-  uint64_t inserts, evictions, occ_max, occ_sum, occ_samples;
-  uint64_t unmap_write, unmap_shared, unmap_exit, store_inval;
-  uint64_t saved, live_pregs_peak, live_maps_peak, saved_peak;
-} lf_stats;
-
-typedef struct lf_req {
-  int active, phase;
-  uint64_t at, start;
-  int slot, dst;
-  const trace_inst *in;
-  uint64_t base, stride, cnt; /* table fields: word base, stride in words, lanes - 1 */
-  uint32_t want[32];          /* the lanes' values */
-  uint64_t gen;               /* table generation its lookup saw */
-  uint32_t ga, gb;            /* allocation numbers of the registers its lookup named */
-  larf_amt_out res;
-  int newp, merged, answer, ticket;
-  int answered, polled; /* the LD/ST may have the answer before the table insert is done */
-} lf_req;
-
-typedef struct lf_range {
-  uint64_t lo, hi;
-} lf_range;
-
-typedef struct lf_sm {
-  hw_unit *amt, *mc, *wm;
-  larf_amt_out ao;
-  larf_mc_out mo;
-  larf_wmerge_out wo;
-  int win_set;
-  uint64_t win;
-  int16_t *map;          /* [slot * LF_REGS + reg]: physical register or -1 */
-  int *slot_of;          /* [cta_slot * LF_CTA_WARPS + warp]: warp slot */
-  uint8_t *pst;          /* [preg] PR_* */
-  uint32_t *pgen;        /* [preg] allocations so far: a lookup's answer names this one */
-  uint32_t *pdata;       /* [preg * 32 + lane] */
-  int *freel, nfree;
-  int *unmapq, uq_head, uq_n, uq_cap; /* preg | 1 << 16 for exits */
-  int *invq, iq_n;
-  lf_range ranges[LF_RANGES];
-  int nranges;
-  int clear_pending;
-  int inv_urgent;        /* a lookup named a register whose entry waits for deletion */
-  uint64_t gen;
-  int live_pregs, live_maps;
-  lf_req reqs[LF_REQS];
-  int fifo[LF_REQS], nfifo; /* request ids in arrival order; the units serve them in order */
-} lf_sm;
-
-typedef struct lf_state {
-  lf_sm *sm;
-  int slots, cta_slots, npregs;
-  lf_stats kern, total;
-} lf_state;
-
-static lf_state *st(const policy *p) { return p->state; }
-
-static uint32_t lane_value(uint64_t addr) {
-  uint64_t x = (addr >> 2) * 0x9E3779B97F4A7C15ULL;
-  return (uint32_t)(x >> 32) ^ (uint32_t)addr;
-}
-
 static void larf_destroy(policy *p) {
-  lf_state *s = st(p);
+  lf_state *s = lf_st(p);
   if (!s) return;
   for (int i = 0; s->sm && i < p->n_sms; i++) {
     lf_sm *m = &s->sm[i];
@@ -167,7 +90,8 @@ static int larf_create(policy *p, rf_diag *d) {
     m->freel = malloc((size_t)s->npregs * sizeof *m->freel);
     m->unmapq = malloc(nmap * sizeof *m->unmapq);
     m->invq = malloc((size_t)s->npregs * sizeof *m->invq);
-    if (!m->map || !m->slot_of || !m->pst || !m->pgen || !m->pdata || !m->freel || !m->unmapq || !m->invq) {
+    if (!m->map || !m->slot_of || !m->pst || !m->pgen || !m->pdata || !m->freel || !m->unmapq ||
+        !m->invq) {
       larf_destroy(p);
       return rf_fail(d, "-rfsim_policy larf: out of memory");
     }
@@ -211,7 +135,7 @@ static void add_stats(lf_stats *a, const lf_stats *b) {
 static int larf_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   (void)k;
   (void)d;
-  lf_state *s = st(p);
+  lf_state *s = lf_st(p);
   add_stats(&s->total, &s->kern);
   memset(&s->kern, 0, sizeof s->kern);
   for (int i = 0; i < p->n_sms; i++) {
@@ -224,7 +148,7 @@ static int larf_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) 
 /* warp_exit names a warp by CTA slot and warp id; remember its warp slot. */
 static void larf_warp_start(policy *p, int sm, int cta_slot, int warp, int slot, uint64_t now) {
   (void)now;
-  lf_state *s = st(p);
+  lf_state *s = lf_st(p);
   if (cta_slot < s->cta_slots && warp < LF_CTA_WARPS)
     s->sm[sm].slot_of[cta_slot * LF_CTA_WARPS + warp] = slot;
 }
@@ -241,7 +165,7 @@ static void larf_warp_exit(policy *p, int sm, int cta_slot, int warp, const trac
                            uint64_t now) {
   (void)k;
   (void)now;
-  lf_state *s = st(p);
+  lf_state *s = lf_st(p);
   lf_sm *m = &s->sm[sm];
   if (cta_slot >= s->cta_slots || warp >= LF_CTA_WARPS) return;
   int *so = &m->slot_of[cta_slot * LF_CTA_WARPS + warp];
@@ -265,7 +189,7 @@ static void push_range(lf_sm *m, uint64_t lo, uint64_t hi) {
 
 static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now) {
   (void)now;
-  lf_state *s = st(p);
+  lf_state *s = lf_st(p);
   lf_sm *m = &s->sm[w->sm];
   for (int i = 0; i < in->ndst; i++) {
     if (m->map[w->slot * LF_REGS + in->dst[i]] >= 0) s->kern.unmap_write++;
@@ -290,26 +214,6 @@ static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, u
   }
 }
 
-/* The oldest request in `phase` that may move this cycle, else `none` (inactive). */
-static lf_req *oldest(lf_sm *m, int phase, uint64_t now, lf_req *none) {
-  for (int i = 0; i < m->nfifo; i++) {
-    lf_req *r = &m->reqs[m->fifo[i]];
-    if (r->phase == phase && r->at <= now) return r;
-  }
-  return none;
-}
-
-static void release(lf_sm *m, lf_req *r) {
-  int id = (int)(r - m->reqs);
-  r->active = 0;
-  for (int i = 0; i < m->nfifo; i++)
-    if (m->fifo[i] == id) {
-      memmove(m->fifo + i, m->fifo + i + 1, (size_t)(m->nfifo - i - 1) * sizeof *m->fifo);
-      m->nfifo--;
-      break;
-    }
-}
-
 static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
   lf_req *r = &m->reqs[id];
   lf_stats *k = &s->kern;
@@ -318,7 +222,7 @@ static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
     return POLICY_LOAD_WAIT;
   }
   r->polled = 1;
-  if (r->phase == P_ANSWER) release(m, r); /* else the table insert still has to happen */
+  if (r->phase == P_ANSWER) lf_release(m, r); /* else the table insert still has to happen */
   *ticket = r->ticket;
   int a = r->answer;
   if (a == POLICY_LOAD_SERVED) *ticket = -1;
@@ -327,7 +231,7 @@ static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
 }
 
 static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket) {
-  lf_state *s = st(p);
+  lf_state *s = lf_st(p);
   lf_sm *m = &s->sm[l->sm];
   lf_stats *k = &s->kern;
   if (*ticket >= 0 && *ticket < LF_REQS && m->reqs[*ticket].active)
@@ -402,272 +306,13 @@ static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket)
 
 static void larf_load_done(policy *p, int sm, int ticket, uint64_t now) {
   (void)now;
-  lf_sm *m = &st(p)->sm[sm];
-  if (ticket >= 0 && ticket < st(p)->npregs && m->pst[ticket] == PR_PENDING)
+  lf_sm *m = &lf_st(p)->sm[sm];
+  if (ticket >= 0 && ticket < lf_st(p)->npregs && m->pst[ticket] == PR_PENDING)
     m->pst[ticket] = PR_READY;
 }
 
-static void answer(lf_req *r, int a, int ticket) {
-  r->phase = P_ANSWER;
-  r->answered = 1;
-  r->answer = a;
-  r->ticket = ticket;
-}
-
-/* Lanes 0..cnt of register `preg` must hold what the load asked for. */
-static int check_lanes(const lf_sm *m, int sm, const uint32_t *got, const lf_req *r,
-                       const char *what, uint64_t now, rf_diag *d) {
-  (void)m;
-  for (uint64_t i = 0; i <= r->cnt; i++)
-    if (got[i] != r->want[i])
-      return rf_fail(d, "cycle %llu: SM %d: larf %s gave lane %llu the value 0x%08x, expected "
-                     "0x%08x (the data at that lane's address); the table or merge is wrong",
-                     (unsigned long long)now, sm, what, (unsigned long long)i, got[i],
-                     r->want[i]);
-  return 0;
-}
-
-static void peaks(lf_stats *k, const lf_sm *m) {
-  if ((uint64_t)m->live_pregs > k->live_pregs_peak) k->live_pregs_peak = (uint64_t)m->live_pregs;
-  if ((uint64_t)m->live_maps > k->live_maps_peak) k->live_maps_peak = (uint64_t)m->live_maps;
-  int saved = m->live_maps - m->live_pregs;
-  if (saved > 0 && (uint64_t)saved > k->saved_peak) k->saved_peak = (uint64_t)saved;
-}
-
-static int larf_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d) {
-  (void)v;
-  if (now == 0) return 0; /* the units' reset edge */
-  lf_state *s = st(p);
-  lf_sm *m = &s->sm[sm];
-  lf_req none = {0};
-  lf_req *r;
-  lf_stats *k = &s->kern;
-  int traced = wave_in_window(p->wave, now);
-
-  /* ---- address mapping table: the oldest insert on the write port; on the operation port
-   * invalidations first, then the oldest lookup (loads in different steps overlap) ---- */
-  lf_req *ins = oldest(m, P_INSERT, now, &none);
-  larf_amt_in ai = {0};
-  int inv = -1, req_op = 0;
-  if (ins->active) {
-    ai.ins_i = 1;
-    ai.ins_base_i = ins->base;
-    ai.ins_stride_i = ins->stride;
-    ai.ins_cnt_i = ins->cnt;
-    ai.ins_preg_i = (uint64_t)ins->newp;
-  }
-  r = oldest(m, P_LOOKUP, now, &none);
-  /* Deleting the entry of a freed register may wait behind lookups (an answer naming it sees it
-   * PR_DYING and looks again) until 8 wait or free registers run short; a store's deletion may
-   * not (a later load must not find the old data). */
-  if (m->iq_n == 0) m->inv_urgent = 0;
-  int inv_first = m->iq_n >= 8 || m->nfree < 64 || !r->active || m->inv_urgent;
-  if (m->clear_pending) {
-    ai.op_i = AMT_CLEAR;
-    m->clear_pending = 0;
-    m->gen++;
-  } else if (m->nranges > 0) {
-    lf_range g = m->ranges[0];
-    memmove(m->ranges, m->ranges + 1, (size_t)(--m->nranges) * sizeof *m->ranges);
-    ai.op_i = AMT_INV_RANGE;
-    ai.base_i = g.lo;
-    ai.hi_i = g.hi;
-    k->store_inval++;
-    m->gen++;
-  } else if (m->iq_n > 0 && inv_first) {
-    inv = m->invq[--m->iq_n];
-    ai.op_i = AMT_INV_PREG;
-    ai.preg_i = (uint64_t)inv;
-  } else if (r->active) {
-    req_op = AMT_LOOKUP;
-    ai.op_i = AMT_LOOKUP;
-    ai.base_i = r->base;
-    ai.stride_i = r->stride;
-    ai.cnt_i = r->cnt;
-  }
-  if (ai.op_i || ai.ins_i || m->ao.done_o || m->ao.evict_o || traced) {
-    if (larf_amt_step(m->amt, now, &ai, &m->ao, d) < 0) return -1;
-  }
-  if (m->ao.occ_o > k->occ_max) k->occ_max = m->ao.occ_o;
-  k->occ_sum += m->ao.occ_o;
-  k->occ_samples++;
-  if (inv >= 0) { /* its entry is gone: the register may be reused */
-    m->pst[inv] = PR_FREE;
-    m->freel[m->nfree++] = inv;
-  }
-  if (req_op == AMT_LOOKUP) {
-    r->res = m->ao;
-    r->gen = m->gen;
-    r->ga = m->pgen[m->ao.preg_a_o];
-    r->gb = m->pgen[m->ao.preg_b_o];
-    r->phase = P_DECIDE;
-    r->at = now + 1;
-    if (m->ao.kind_o == 0) { /* a miss goes to memory at once (sec. 3); the decision follows */
-      if (m->nfree == 0) {
-        k->no_free++;
-        answer(r, POLICY_LOAD_MEMORY, -1);
-      } else {
-        r->newp = m->freel[--m->nfree];
-        m->pgen[r->newp]++;
-        r->answered = 1;
-        r->answer = POLICY_LOAD_MEMORY;
-        r->ticket = r->newp;
-      }
-    }
-  }
-  if (ins->active) {
-    r = ins;
-    k->inserts++;
-    if (m->ao.evict_o) k->evictions++;
-    if (r->merged) {
-      answer(r, POLICY_LOAD_SERVED, -1);
-    } else { /* a miss: answered at its decision, the load already on its way */
-      r->phase = P_ANSWER;
-      if (r->polled) release(m, r);
-    }
-  }
-
-  /* ---- mapping controller: the oldest decision and one queued unmap ---- */
-  r = oldest(m, P_DECIDE, now, &none);
-  larf_mc_in mi = {0};
-  int decide = 0, um = -1, um_exit = 0;
-  if (r->active && r->phase == P_DECIDE && now >= r->at) {
-    unsigned kind = (unsigned)r->res.kind_o;
-    int a = (int)r->res.preg_a_o, b = (int)r->res.preg_b_o;
-    if (kind == 0) { /* a miss: its register was taken at the lookup */
-      mi.decide_i = 1;
-      mi.kind_i = 0;
-      mi.new_i = (uint64_t)r->newp;
-      decide = 1;
-    } else if (r->gen != m->gen) { /* the table changed since the lookup */
-      k->retries++;
-      r->phase = P_LOOKUP;
-      r->at = now + 1;
-    } else if ((kind >= 1 && (m->pst[a] == PR_DYING || m->pst[a] == PR_FREE ||
-                              m->pgen[a] != r->ga)) ||
-               (kind == 3 && (m->pst[b] == PR_DYING || m->pst[b] == PR_FREE ||
-                              m->pgen[b] != r->gb))) {
-      k->retries++; /* a register it names was freed (and maybe reused) since: look again */
-      m->inv_urgent = 1;
-      r->phase = P_LOOKUP;
-      r->at = now + 1;
-    } else if ((kind >= 2 && m->pst[a] != PR_READY) || (kind == 3 && m->pst[b] != PR_READY)) {
-      k->partial_in_flight++; /* a source's data is still on the way: load it */
-      answer(r, POLICY_LOAD_MEMORY, -1);
-    } else if (kind != 1 && m->nfree == 0) {
-      k->no_free++;
-      answer(r, POLICY_LOAD_MEMORY, -1);
-    } else {
-      r->newp = kind == 1 ? -1 : m->freel[--m->nfree];
-      if (r->newp >= 0) m->pgen[r->newp]++;
-      mi.decide_i = 1;
-      mi.kind_i = kind;
-      mi.preg_a_i = (uint64_t)a;
-      mi.new_i = (uint64_t)(r->newp >= 0 ? r->newp : 0);
-      decide = 1;
-    }
-  }
-  if (m->uq_n > 0) { /* the second port: one unmap every cycle */
-    int e = m->unmapq[m->uq_head];
-    m->uq_head = (m->uq_head + 1) % m->uq_cap;
-    m->uq_n--;
-    um = e & 0xffff;
-    um_exit = e >> 16;
-    mi.unmap_i = 1;
-    mi.preg_i = (uint64_t)um;
-  }
-  if (mi.decide_i || mi.unmap_i || m->mo.act_o || m->mo.freed_o || m->mo.shared_o || traced) {
-    if (larf_mc_step(m->mc, now, &mi, &m->mo, d) < 0) return -1;
-  }
-  if (um >= 0) {
-    m->live_maps--;
-    if (m->mo.shared_o && !um_exit) k->unmap_shared++;
-    if (m->mo.freed_o) {
-      m->pst[um] = PR_DYING;
-      m->live_pregs--;
-      m->invq[m->iq_n++] = um;
-    }
-  }
-  if (decide) {
-    unsigned kind = (unsigned)r->res.kind_o;
-    unsigned act = (unsigned)m->mo.act_o, want = kind == 1 ? 1u : kind == 0 ? 3u : 2u;
-    if (act != want)
-      return rf_fail(d, "cycle %llu: SM %d: larf_mc answered action %u to table answer %u, "
-                     "expected %u", (unsigned long long)now, sm, act, kind, want);
-    int dst = (int)m->mo.dst_o;
-    m->map[r->slot * LF_REGS + r->dst] = (int16_t)dst;
-    m->live_maps++;
-    if (act == 1) {
-      if (check_lanes(m, sm, &m->pdata[(size_t)dst * 32], r, "perfect mapping", now, d) < 0)
-        return -1;
-      if (m->pst[dst] != PR_PENDING) {
-        k->perfect++;
-        k->elided++;
-      }
-      k->saved++;
-      if (m->pst[dst] == PR_PENDING) {
-        /* mapped to a register whose load is still in flight: this load goes to memory too (the
-         * L1 merges it with that one); the mapping stands, so later loads still share */
-        k->deferred++;
-        answer(r, POLICY_LOAD_MEMORY, -1);
-      } else {
-        answer(r, POLICY_LOAD_SERVED, -1);
-      }
-    } else {
-      m->pst[dst] = PR_PENDING;
-      m->live_pregs++;
-      if (act == 3) {
-        k->missed++;
-        memset(&m->pdata[(size_t)dst * 32], 0, 32 * sizeof(uint32_t));
-        memcpy(&m->pdata[(size_t)dst * 32], r->want, (r->cnt + 1) * sizeof(uint32_t));
-        r->merged = 0;
-        r->phase = P_INSERT;
-        r->answered = 1; /* the load goes to memory now; the insert follows */
-        r->answer = POLICY_LOAD_MEMORY;
-        r->ticket = dst;
-      } else {
-        r->phase = P_MERGE;
-      }
-      r->at = now + 1;
-    }
-  }
-
-  /* ---- w-merge: rebuild the register from one or two registers ---- */
-  r = oldest(m, P_MERGE, now, &none);
-  larf_wmerge_in wi = {0};
-  int go = 0;
-  if (r->active && r->phase == P_MERGE && now >= r->at) {
-    wi.go_i = 1;
-    memcpy(wi.a_i, &m->pdata[r->res.preg_a_o * 32], 32 * sizeof(uint32_t));
-    if (r->res.kind_o == 3) memcpy(wi.b_i, &m->pdata[r->res.preg_b_o * 32], 32 * sizeof(uint32_t));
-    wi.shift_a_i = r->res.shift_a_o;
-    wi.shift_b_i = r->res.shift_b_o;
-    wi.split_i = r->res.split_o;
-    wi.cnt_i = r->cnt;
-    go = 1;
-  }
-  if (go || m->wo.valid_o || traced) {
-    if (larf_wmerge_step(m->wm, now, &wi, &m->wo, d) < 0) return -1;
-  }
-  if (go) {
-    if (check_lanes(m, sm, m->wo.data_o, r, "w-merge", now, d) < 0) return -1;
-    memcpy(&m->pdata[(size_t)r->newp * 32], m->wo.data_o, 32 * sizeof(uint32_t));
-    m->pst[r->newp] = PR_READY;
-    if (r->res.kind_o == 3)
-      k->merge++;
-    else
-      k->shift++;
-    k->elided++;
-    r->merged = 1;
-    r->phase = P_INSERT;
-    r->at = now + 1;
-  }
-  peaks(k, m);
-  return 0;
-}
-
 static void larf_stats(const policy *p, stats_record *out, int total) {
-  const lf_state *s = st(p);
+  const lf_state *s = lf_st(p);
   lf_stats all = s->total; /* kernels before the current one, plus the current one */
   add_stats(&all, &s->kern);
   const lf_stats *w = total ? &all : &s->kern;
@@ -714,7 +359,7 @@ const policy_ops policy_larf = {
     .kernel_begin = larf_kernel_begin,
     .warp_start = larf_warp_start,
     .warp_exit = larf_warp_exit,
-    .cycle = larf_cycle,
+    .cycle = larf_units_cycle,
     .stats = larf_stats,
     .load = larf_load,
     .load_done = larf_load_done,

@@ -134,13 +134,20 @@ char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
 }
 
 char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_record *total) {
+  return tu_run_list_with(c, mode, NULL, NULL, NULL, list_path, total);
+}
+
+char *tu_run_list_with(const gpu_config *c, int mode, const struct policy_ops *ops,
+                       void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now), void *obs_ctx,
+                       const char *list_path, stats_record *total) {
   rf_diag d = {{0}, 0};
   trace_list *l;
   if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
   if (trace_list_read(list_path, &l, &d) < 0) fail_msg("%s", d.msg);
-  gpu_hw hw = {(hw_mode)mode, NULL, NULL};
+  gpu_hw hw = {(hw_mode)mode, NULL, ops};
   gpu *g = gpu_create_hw(c, &hw, stderr, &d);
   if (!g) fail_msg("%s", d.msg);
+  if (obs_cycle) gpu_set_observer(g, (gpu_observer){obs_cycle, obs_ctx});
   char *text = NULL;
   size_t n;
   FILE *m = open_memstream(&text, &n);

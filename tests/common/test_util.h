@@ -3,6 +3,7 @@
 #ifndef RFSIM_TEST_UTIL_H
 #define RFSIM_TEST_UTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Creates a fresh temporary folder; returns its path (static storage per call site is the
@@ -39,6 +40,13 @@ struct gpu_config;
 struct stats_record;
 char *tu_run_list(const struct gpu_config *c, int mode, const char *list_path,
                   struct stats_record *total);
+/* The same with the policy `ops` instead of the config's (NULL: the config's) and a per-cycle
+ * observer (obs_cycle NULL: none). */
+struct gpu;
+struct policy_ops;
+char *tu_run_list_with(const struct gpu_config *c, int mode, const struct policy_ops *ops,
+                       void (*obs_cycle)(void *ctx, const struct gpu *g, uint64_t now),
+                       void *obs_ctx, const char *list_path, struct stats_record *total);
 
 /* Reads the kernel trace `text_path` as text and `path` (the same trace, or a copy in another
  * form: xz) through the cache options `o` (NULL: no cache), in lockstep, failing the test at

@@ -1,0 +1,288 @@
+/* The issue stage: each scheduler tries its warps in its order (sched.c) and issues the first
+ * instruction whose operands are ready, whose pipeline's ID_OC register has room and which the
+ * policy allows; a scheduler that issues nothing counts the wait closest to issuing as its
+ * stall reason (GPGPU-Sim's classification). */
+#include "../common/bits.h"
+#include "sm_internal.h"
+
+/* The scoreboard part of check_issue: WAIT_MEMORY if an operand waits on a load, else
+ * WAIT_SCOREBOARD if one is written back after `now`. A warp's operand registers change only
+ * when it issues (its pc moves on), when an instruction of its leaves the operand collector
+ * for a functional unit (its writeback time becomes known, exec.c) or when a load of its
+ * completes; each clears sb_pc, so the answer for one pc is kept until then instead of reading
+ * the registers every cycle. */
+static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
+  if (w->sb_pc != w->pc) {
+    uint64_t ready = 0;
+    uint8_t mem = 0;
+    for (int i = 0; i < in->nsrc; i++) {
+      uint64_t r = w->reg_ready[in->src[i]];
+      if (r == REG_WAITS_ON_MEMORY) mem = 1;
+      else if (r > ready) ready = r;
+    }
+    for (int i = 0; i < in->ndst; i++) {
+      uint64_t r = w->reg_ready[in->dst[i]];
+      if (r == REG_WAITS_ON_MEMORY) mem = 1;
+      else if (r > ready) ready = r;
+    }
+    w->sb_pc = w->pc;
+    w->sb_ready = ready;
+    w->sb_mem = mem;
+  }
+  if (w->sb_mem) return WAIT_MEMORY;
+  return w->sb_ready > now ? WAIT_SCOREBOARD : WAIT_NONE;
+}
+
+static inline warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint64_t now) {
+  sm_warp *w = &s->warps[slot];
+  if (w->barrier >= 0) return WAIT_BARRIER;
+  if (w->exited) return WAIT_EXITED;
+  if (w->pc >= w->fetched) return WAIT_FETCH;
+  if (in->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads || w->in_oc_mem))
+    return WAIT_MEMBAR;
+  warp_wait why = scoreboard_wait(w, in, now);
+  if (why) return why;
+  if (!exec_can_issue(s, slot, in)) return WAIT_PIPELINE;
+  if (s->pol->ops->may_issue) {
+    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc};
+    if (!s->pol->ops->may_issue(s->pol, &pw, in, now)) return WAIT_POLICY;
+  }
+  return WAIT_NONE;
+}
+
+static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d) {
+  sm_warp *w = &s->warps[slot];
+  sm_cta *c = &s->ctas[w->cta];
+  s->cnt.warp_insts++;
+  s->cnt.thread_insts += (uint64_t)rf_popcount32(in->mask);
+  w->pc++;
+  warp_recheck(s, slot);
+  fetch_wake(s, slot);
+  if (s->pol->ops->issued) {
+    policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc - 1};
+    s->pol->ops->issued(s->pol, &pw, in, now);
+  }
+  (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
+  (void)d;
+  if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
+  /* The LD/ST unit reads the 32 lane addresses (256 bytes: 4 or 5 cache lines) a few cycles
+   * from now, when it coalesces them or counts bank conflicts: start loading them (a hint
+   * only; those reads missed the cache more than anything else in the run). */
+  if (in->is_mem) {
+    const uint64_t *addrs = w->tw->addrs + in->addr_off;
+    for (int k = 0; k < 32; k += 8) __builtin_prefetch(addrs + k);
+    __builtin_prefetch(addrs + 31);
+  }
+  exec_issue(s, slot, in);
+  if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
+  if (in->kind == OPK_BARRIER) {
+    int b = in->has_imm ? (int)(in->imm % SM_MAX_BARRIERS) : 0;
+    w->barrier = (int8_t)b;
+    c->at_barrier[b]++;
+    warp_release_barriers(s, c);
+  }
+  /* A warp is done when its trace is: an EXIT earlier in the trace only retired some threads
+   * (real traces carry predicated-off `EXIT` with mask 0 ahead of the work of the others). */
+  if (w->pc == w->tw->n) warp_exit(s, slot);
+  return 0;
+}
+
+static void count_stall(sm *s, warp_wait worst) {
+  switch (worst) {
+    case WAIT_PIPELINE: s->cnt.stall_pipeline++; break;
+    case WAIT_POLICY: s->cnt.stall_policy++; break;
+    case WAIT_SCOREBOARD:
+    case WAIT_MEMORY: s->cnt.stall_scoreboard++; break;
+    case WAIT_BARRIER:
+    case WAIT_MEMBAR: s->cnt.stall_barrier++; break;
+    default: s->cnt.stall_idle++; break;
+  }
+}
+
+/* Which wait best explains a scheduler's idle cycle: the one closest to issuing (the first
+ * warp with the highest rank, in the scheduler's order). */
+static const uint8_t wait_rank[WAIT_COUNT] = {
+    [WAIT_PIPELINE] = 5, [WAIT_POLICY] = 4, [WAIT_SCOREBOARD] = 3, [WAIT_MEMORY] = 3,
+    [WAIT_MEMBAR] = 2, [WAIT_BARRIER] = 1};
+
+/* A warp's answer that holds until a known cycle or event, kept in the warp (skip_until,
+ * skip_why) so that the next visits need not look at its trace or registers:
+ *   at a barrier, exited, waiting for fetch: until the event that ends it (warp_recheck);
+ *   MEMBAR, an operand waiting on memory: until a counter drops or a load completes (idem);
+ *   an operand written back at sb_ready: until then;
+ *   its pipeline's ID_OC register full (skip_cls): while it stays full (a bit test).
+ * Nothing but these events or the warp's own issue changes those answers: a MEMBAR's condition
+ * cannot start to hold without an issue, and a warp that waits for any of them never reaches
+ * the policy check (whose answer may change every cycle and is never kept). The memo masks
+ * (sm_internal.h) follow: a kept answer moves the warp out of memo_need into its mask. */
+static warp_wait visit(sm *s, int slot, sm_warp *w, uint64_t now, const trace_inst **inp) {
+  sm_sched *q = &s->scheds[s->slot_sched[slot]];
+  int p = s->pos_of[slot];
+  int old = memo_index((warp_wait)w->skip_why, w->skip_cls);
+  if (old >= 0) memo_bit_clear(memo_mask_of(s, q, old), p);
+  warp_wait why;
+  uint64_t until = UINT64_MAX;
+  if (w->barrier >= 0) {
+    /* (a warp whose last instruction was the barrier has exited: rank 0) */
+    why = w->pc < w->tw->n ? WAIT_BARRIER : WAIT_EMPTY;
+  } else if (w->exited || w->pc >= w->fetched) {
+    why = WAIT_EMPTY; /* check_issue would say exited or fetch; rank 0 like an empty slot */
+  } else {
+    const trace_inst *in = warp_next_inst(w);
+    why = check_issue(s, slot, in, now);
+    w->policy_held = why == WAIT_POLICY;
+    *inp = in;
+    if (why == WAIT_NONE || why == WAIT_POLICY) until = 0;
+    if (why == WAIT_SCOREBOARD) until = w->sb_ready;
+    if (why == WAIT_PIPELINE) w->skip_cls = s->pipe_cls[in->unit];
+  }
+  w->skip_until = until;
+  w->skip_why = (uint8_t)why;
+  int k = memo_index(why, w->skip_cls);
+  if (k >= 0) memo_bit_set(memo_mask_of(s, q, k), p);
+  if (why == WAIT_PIPELINE) q->pipe_any |= 1u << w->skip_cls;
+  if (k >= 0 || why == WAIT_EMPTY) memo_bit_clear(q->need, p);
+  else memo_bit_set(q->need, p);
+  return why;
+}
+
+/* The warp's answer this cycle: its memo while that holds, else a visit. A warp that waits for
+ * a full pipeline again goes back from `need` to its mask. */
+static inline warp_wait look(sm *s, int q, int slot, uint64_t now, const trace_inst **inp) {
+  sm_warp *w = &s->warps[slot];
+  warp_wait why = (warp_wait)w->skip_why;
+  if (w->skip_until <= now) return visit(s, slot, w, now, inp);
+  if (why != WAIT_PIPELINE) return why;
+  if (!(s->oc_blocked[q] >> w->skip_cls & 1)) return visit(s, slot, w, now, inp);
+  sm_sched *sq = &s->scheds[q];
+  int p = s->pos_of[slot];
+  memo_bit_clear(sq->need, p);
+  memo_bit_set(memo_mask_of(s, sq, w->skip_cls), p);
+  sq->pipe_any |= 1u << w->skip_cls;
+  return why;
+}
+
+/* Issues from the warp in `slot` (check_issue said yes to `in`): one instruction, or more
+ * with -gpgpu_max_insn_issue_per_warp. */
+static int issue_from(sm *s, int q, int slot, const trace_inst *in, uint64_t now, rf_diag *d) {
+  sm_warp *w = &s->warps[slot];
+  int prev_unit = in->unit;
+  if (issue(s, slot, in, now, d) < 0) return -1;
+  for (int extra = 1; extra < s->cfg->max_insn_issue_per_warp && w->live; extra++) {
+    const trace_inst *in2 = warp_next_inst(w);
+    if (!in2 || (s->cfg->dual_issue_diff_exec_units && in2->unit == prev_unit)) break;
+    if (check_issue(s, slot, in2, now) != WAIT_NONE) break;
+    prev_unit = in2->unit;
+    if (issue(s, slot, in2, now, d) < 0) return -1;
+  }
+  sched_issued(s, q, slot);
+  if (s->last_issued < 0) s->last_issued = slot;
+  return 1;
+}
+
+/* Any scheduler order: walk it, looking at every warp until one issues. Returns 1 if one did
+ * (0 with *worst the stall reason), -1 on an error. */
+static int walk_all(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
+  sched_walk wk;
+  sched_order(s, q, &wk);
+  for (int slot = sched_walk_next(&wk); slot >= 0; slot = sched_walk_next(&wk)) {
+    if (!s->warps[slot].live) continue;
+    const trace_inst *in = NULL;
+    warp_wait why = look(s, q, slot, now, &in);
+    if (why == WAIT_NONE) return issue_from(s, q, slot, in, now, d);
+    if (wait_rank[why] > wait_rank[*worst]) *worst = why;
+  }
+  return 0;
+}
+
+static inline int any_bit(const uint64_t *m, int words) {
+  uint64_t x = 0;
+  for (int i = 0; i < words; i++) x |= m[i];
+  return x != 0;
+}
+
+/* LRR and GTO without policy classes: the same outcome as walk_all, looking only at the warps
+ * the scheduler's `need` mask holds (in its order) and taking the others' answers from its
+ * memo masks. The order: GTO tries the warp issued last first, then its list from the start;
+ * LRR its list from rr_next on, round. A warp's key is its place in that order. */
+static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
+  sm_sched *sq = &s->scheds[q];
+  int n = sq->n, words = s->memo_words;
+  if (n == 0) return 0;
+  /* Pipelines whose ID_OC has room again: their waiting warps are looked at. */
+  uint32_t blocked = s->oc_blocked[q];
+  for (uint32_t c = sq->pipe_any & ~blocked; c; c &= c - 1) {
+    uint64_t *m = memo_mask_of(s, sq, __builtin_ctz(c));
+    for (int i = 0; i < words; i++) {
+      sq->need[i] |= m[i];
+      m[i] = 0;
+    }
+  }
+  sq->pipe_any &= blocked;
+  int gto = s->cfg->scheduler == SCHED_GTO;
+  int first = gto ? sq->last_issued : -1, start = gto ? 0 : sq->rr_next % n;
+  int pfirst = first >= 0 ? s->pos_of[first] : -1;
+  int best_rank = 0, best_key = INT32_MAX;
+  warp_wait best = WAIT_EMPTY;
+  const trace_inst *in = NULL;
+  if (pfirst >= 0 && memo_bit(sq->need, pfirst)) {
+    warp_wait why = look(s, q, first, now, &in);
+    if (why == WAIT_NONE) return issue_from(s, q, first, in, now, d);
+    best_rank = wait_rank[why];
+    best_key = -1;
+    best = why;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    int lo = pass ? 0 : start, hi = pass ? start : n;
+    for (int p = rf_next_bit(sq->need, lo, hi); p >= 0; p = rf_next_bit(sq->need, p + 1, hi)) {
+      if (p == pfirst) continue;
+      int slot = sq->warps[p];
+      warp_wait why = look(s, q, slot, now, &in);
+      if (why == WAIT_NONE) return issue_from(s, q, slot, in, now, d);
+      if (wait_rank[why] > best_rank) {
+        best_rank = wait_rank[why];
+        best_key = pass ? p + n - start : p - start;
+        best = why;
+      }
+    }
+  }
+  /* Nothing issued: the first warp in order with the highest rank, among those looked at and
+   * the masks (PIPELINE rank 5, MEMORY 3 like SCOREBOARD, MEMBAR 2, BARRIER 1). */
+  if (best_rank < 5) /* (pipe_any: only the full pipelines' masks are left) */
+    for (uint32_t c = sq->pipe_any; c; c &= c - 1)
+      if (any_bit(memo_mask_of(s, sq, __builtin_ctz(c)), words)) {
+        *worst = WAIT_PIPELINE;
+        return 0;
+      }
+  const uint64_t *mem = memo_mask_of(s, sq, MEMO_MEMORY);
+  if (best_rank <= 3 && any_bit(mem, words)) {
+    int key = -1; /* where the first warp waiting on memory is (a tie with a scoreboard wait) */
+    if (best_rank == 3 && !(pfirst >= 0 && memo_bit(mem, pfirst))) {
+      int p = rf_next_bit(mem, start, n);
+      key = p >= 0 ? p - start : rf_next_bit(mem, 0, start) + n - start;
+    }
+    if (best_rank < 3 || key < best_key) best_rank = 3, best = WAIT_MEMORY;
+  }
+  if (best_rank < 2 && any_bit(memo_mask_of(s, sq, MEMO_MEMBAR), words))
+    best_rank = 2, best = WAIT_MEMBAR;
+  if (best_rank < 1 && any_bit(memo_mask_of(s, sq, MEMO_BARRIER), words))
+    best_rank = 1, best = WAIT_BARRIER;
+  *worst = best;
+  return 0;
+}
+
+int issue_stage(sm *s, uint64_t now, rf_diag *d) {
+  int issued_any = 0;
+  s->last_issued = -1;
+  int memo = (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
+             !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
+  for (int q = 0; q < s->cfg->num_sched_per_core; q++) {
+    warp_wait worst = WAIT_EMPTY;
+    int issued = memo ? walk_memo(s, q, now, &worst, d) : walk_all(s, q, now, &worst, d);
+    if (issued < 0) return -1;
+    if (issued) issued_any = 1;
+    else count_stall(s, worst);
+    if (q == 0) s->last_stall = issued ? WAIT_NONE : worst;
+  }
+  return issued_any;
+}

@@ -1,0 +1,84 @@
+/* FineReg's state, shared by the policy's two files (private to csim/policy): finereg.c (CTA
+ * admission and exit, the units' cycle, stats; the technique is described there) and
+ * finereg_switch.c (the switch decision: which CTAs, whether their registers fit, how long). */
+#ifndef RFSIM_POLICY_FINEREG_INTERNAL_H
+#define RFSIM_POLICY_FINEREG_INTERNAL_H
+
+#include "finereg_rmu.h"
+#include "liveness.h"
+#include "policy.h"
+
+#define FR_MAX_CTAS 128      /* CTA status monitor entries (sec. V-F) */
+#define FR_MAX_WARPS 512
+#define FR_ENTRY_BYTES 128   /* one warp register: 32 threads x 4 bytes */
+#define FR_PCRF_FIRST 4      /* cycles to the first PCRF tag + register (sec. V-E) */
+#define FR_REG_BITS 6        /* register index field of a PCRF tag */
+#define FR_WARP_BITS 5
+_Static_assert(FR_MAX_CTAS == FR_RMU_CTAS, "the policy's CTAs are fr_status's entries");
+
+typedef struct fr_cta {
+  int used;
+  policy_cta_state state; /* context: in the pipeline (active) or shared memory (pending) */
+  int in_pcrf;        /* registers: live ones in the PCRF (else the whole set in the ACRF) */
+  int entries;        /* PCRF entries it holds */
+  int release;        /* switching out alone: free its slots (and ACRF) when done */
+} fr_cta;
+
+typedef struct fr_stats {
+  uint64_t switches_out, switches_in, reg_moves, reg_restores, rmu_ops;
+  uint64_t moved_entries, full_entries; /* live registers moved out vs. the full contexts */
+  uint64_t restored_entries;
+  uint64_t switch_cycles;               /* latency summed over switches */
+  uint64_t lvc_hits, lvc_misses, unknown_pcs;
+  uint64_t pcrf_full_stalls;            /* SM cycles a stalled CTA could not move for PCRF room */
+  uint64_t pcrf_used_sum, pending_sum, active_sum, sm_cycles;
+  uint64_t pcrf_used_max, pending_max;
+  uint64_t degraded_kernels;
+  uint64_t kernels;
+  uint64_t rmu_runs, rmu_cycles, rmu_cycles_max; /* the units' cycles per switch */
+  uint64_t rmu_refusals;                /* fr_ptrtab.fit_o refused a switch */
+  uint64_t status_waits;                /* decisions put off: fr_status writes still queued */
+  uint64_t not_oldest;                  /* switches whose CTA was not the oldest of its class */
+} fr_stats;
+
+typedef struct fr_sm {
+  int acrf_free;      /* registers */
+  int pcrf_free;      /* entries */
+  int smem_free;
+  int active_ctas, active_warps;  /* holding ACRF space and hardware slots */
+  int resident_ctas, resident_warps;
+  int pending;
+  int busy;           /* a switch is in flight */
+  uint64_t rmu_until; /* a pending CTA's registers are moving to the PCRF until then */
+  int want_in;        /* a ready pending CTA waits for the RMU: no new CTA meanwhile */
+  fr_rmu *rmu;        /* the five units */
+  fr_cta *ctas;
+} fr_sm;
+
+typedef struct fr_state {
+  fr_sm *sm;
+  liveness *live;
+  cta_needs need;
+  int acrf_regs, pcrf_entries, tag_bits;
+  int hw_ctas, hw_warps;
+  int degraded;       /* this kernel runs as the baseline */
+  int analysed;       /* first CTA of the kernel analysed (degradation decided) */
+  int base_max;       /* baseline max CTAs, for a degraded kernel */
+  long remaining;     /* CTAs of the kernel not yet admitted anywhere */
+  uint64_t miss_cycles; /* bit-vector read from off-chip memory */
+  fr_stats kern, total;
+} fr_state;
+
+static inline fr_state *fr_st(const policy *p) { return p->state; }
+
+/* Room in the hardware's scheduling slots (CTA and warp slots) for one more active CTA. */
+static inline int fr_slot_room(const fr_state *s, const fr_sm *m) {
+  return m->active_ctas < s->hw_ctas && m->active_warps + s->need.warps <= s->hw_warps;
+}
+
+/* finereg_switch.c: policy_ops.switch_decide and .switch_done. */
+int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_t now,
+                     policy_switch *out);
+void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state, uint64_t now);
+
+#endif

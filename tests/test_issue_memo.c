@@ -1,0 +1,174 @@
+/* The issue stage's memos (csim/core/issue.c): with LRR and GTO it looks only at the warps whose
+ * kept answer may have ended and takes the others' answers from masks; any other order (a
+ * policy's warp classes, two-level) looks at every warp. Both must give the same run. A policy
+ * that puts every warp in the same class keeps the baseline's order but takes the second path,
+ * so its runs must match the baseline's byte for byte: on hand-written kernels that exercise
+ * every kind of wait (barriers, MEMBAR, loads, dependent chains, dual issue, full pipelines) and
+ * on the generated workloads, with LRR (GTX 480, shared collector registers), GTO (TITAN V,
+ * sub-core) and the GTX 980. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../csim/config/config.h"
+#include "../csim/core/sm.h"
+#include "../csim/gpu/gpu.h"
+#include "../csim/policy/policy_registry.h"
+#include "common/test_util.h"
+
+/* The baseline, with every warp in scheduling class 0 of 2. */
+static int one_class_create(policy *p, rf_diag *d) {
+  if (policy_baseline.create(p, d) < 0) return -1;
+  p->warp_priorities = 2;
+  return 0;
+}
+static int one_class(const policy *p, int sm, int slot) {
+  (void)p;
+  (void)sm;
+  (void)slot;
+  return 0;
+}
+static policy_ops one_class_ops;
+
+static void load_config(gpu_config *c, const char *file, const char *const (*opts)[2],
+                        int nopts) {
+  rf_diag d;
+  config_notes notes;
+  config_notes_init(&notes, NULL);
+  config_defaults(c);
+  if (config_load_file(c, file, &notes, &d) < 0) fail_msg("%s", d.msg);
+  for (int i = 0; i < nopts; i++)
+    if (config_set(c, opts[i][0], opts[i][1], "test", 0, &notes, &d) != 0)
+      fail_msg("%s %s: %s", opts[i][0], opts[i][1], d.msg);
+  if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
+}
+
+/* Every cycle, each SM's issued warp and first scheduler's stall reason (what waveforms show;
+ * the stats count SCOREBOARD and MEMORY alike), folded into a hash. */
+static void hash_cycle(void *ctx, const gpu *g, uint64_t now) {
+  uint64_t *h = ctx;
+  for (int i = 0; i < gpu_num_sms(g); i++) {
+    const struct sm *s = gpu_sm(g, i);
+    uint64_t v = (uint64_t)(sm_last_issued_warp(s) + 1) << 8 | (uint64_t)sm_last_stall(s);
+    *h = (*h ^ (v + now)) * 0x100000001b3ull;
+  }
+}
+
+/* Every kernel of a kernelslist and the total as stats text, then the hash (malloc'd). */
+static char *run_list(const gpu_config *c, const policy_ops *ops, const char *list_path) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  stats_record total;
+  char *text = tu_run_list_with(c, HW_C, ops, hash_cycle, &hash, list_path, &total);
+  stats_free(&total);
+  size_t n = strlen(text);
+  char *out = realloc(text, n + 64);
+  assert_non_null(out);
+  snprintf(out + n, 64, "issue and stall reason per cycle: hash %016llx\n",
+           (unsigned long long)hash);
+  return out;
+}
+
+/* The baseline and the one-class policy on one list: identical stats, and some instructions. */
+static void expect_same(const gpu_config *c, const char *list_path) {
+  char *a = run_list(c, &policy_baseline, list_path);
+  char *b = run_list(c, &one_class_ops, list_path);
+  if (strcmp(a, b) != 0) {
+    const char *x = a, *y = b;
+    while (*x && *x == *y) x++, y++;
+    while (x > a && x[-1] != '\n') x--, y--;
+    fail_msg("%s: the memo path and the full walk differ at\n  %.80s\n  %.80s", list_path, x, y);
+  }
+  assert_null(strstr(a, "gpgpu_n_tot_w_icount = 0\n"));
+  free(a);
+  free(b);
+}
+
+/* Hand-written kernels, each warp of a block running one of these bodies: barriers (also as a
+ * warp's last instruction), MEMBAR after loads and stores, loads feeding dependent chains,
+ * shared memory, SFU work that fills its pipeline, and independent work to dual-issue. */
+static const char *const bodies[] = {
+    "1 R1 LDG.E 0 4 1 0x10000 4\n1 R2 IADD 2 R1 R1 0\n0 BAR.SYNC 0 0\n1 R3 IADD 1 R2 0\n"
+    "0 STG.E 2 R3 R1 4 1 0x30000 4\n0 MEMBAR.CTA 0 0\n1 R4 MUFU.RCP 1 R3 0\n"
+    "1 R5 MUFU.RCP 1 R4 0\n0 BAR.SYNC 0 0\n0 EXIT 0 0\n",
+    "1 R1 MUFU.RCP 0 0\n1 R2 MUFU.RCP 0 0\n1 R3 MUFU.RCP 0 0\n1 R6 LDS.U.32 0 4 1 0x80 4\n"
+    "0 BAR.SYNC 0 0\n1 R4 FFMA 2 R6 R1 0\n0 MEMBAR.GL 0 0\n1 R5 IADD 2 R4 R2 0\n"
+    "0 BAR.SYNC 0 0\n0 EXIT 0 0\n",
+    "1 R1 IADD 0 0\n1 R2 FADD 0 0\n1 R3 IADD 0 0\n1 R4 FADD 0 0\n1 R5 LDG.E 0 4 1 0x20000 128\n"
+    "0 BAR.SYNC 0 0\n1 R6 FFMA 2 R5 R5 0\n1 R7 FFMA 2 R6 R6 0\n0 BAR.SYNC 0 0\n"
+    "0 EXIT 0 0\n",
+    "1 R1 LDG.E 0 4 1 0x28000 256\n1 R2 LDG.E 0 4 1 0x29000 4\n0 MEMBAR.CTA 0 0\n"
+    "0 BAR.SYNC 0 0\n1 R3 FFMA 2 R1 R2 0\n0 BAR.SYNC 0 0\n"};
+
+static void hand_written(const char *file, const char *const (*opts)[2], int nopts) {
+  gpu_config c;
+  load_config(&c, file, opts, nopts);
+  char dir[256], list[512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  char *text = tu_kernel_text("memo", 12, 8, 16, bodies, 4);
+  assert_non_null(text);
+  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
+  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
+  free(text);
+  snprintf(list, sizeof list, "%s/kernelslist.g", dir);
+  expect_same(&c, list);
+  tu_rmtree(dir);
+}
+
+static void test_hand_written_lrr(void **state) {
+  (void)state;
+  const char *const opts[][2] = {{"-gpgpu_n_clusters", "2"}};
+  hand_written("configs/gtx480.config", opts, 1);
+}
+
+static void test_hand_written_lrr_dual_issue(void **state) {
+  (void)state;
+  const char *const opts[][2] = {{"-gpgpu_n_clusters", "1"},
+                                 {"-gpgpu_num_sched_per_core", "1"},
+                                 {"-gpgpu_max_insn_issue_per_warp", "2"}};
+  hand_written("configs/gtx480.config", opts, 3);
+}
+
+static void test_hand_written_gto_sub_core(void **state) {
+  (void)state;
+  const char *const opts[][2] = {{"-gpgpu_n_clusters", "1"}};
+  hand_written("configs/titanv.config", opts, 1);
+}
+
+/* Generated workloads (make workloads) on the configs of the speed measurements. */
+static void test_workloads(void **state) {
+  (void)state;
+  static const char *const traces[] = {"warpman_ray", "regshare_sgemm", "spshare_conv1",
+                                       "finereg_km", "larf_conv"};
+  static const char *const configs[] = {"configs/gtx480.config", "configs/titanv.config",
+                                        "configs/gtx980.config"};
+  for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
+    char list[256];
+    snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", traces[t]);
+    if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
+    for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
+      gpu_config c;
+      load_config(&c, configs[k], NULL, 0);
+      expect_same(&c, list);
+    }
+  }
+}
+
+int main(void) {
+  one_class_ops = policy_baseline;
+  one_class_ops.name = "baseline-one-class";
+  one_class_ops.create = one_class_create;
+  one_class_ops.warp_priority = one_class;
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_hand_written_lrr),
+      cmocka_unit_test(test_hand_written_lrr_dual_issue),
+      cmocka_unit_test(test_hand_written_gto_sub_core),
+      cmocka_unit_test(test_workloads),
+  };
+  return cmocka_run_group_tests_name("issue stage memos", tests, NULL, NULL);
+}
