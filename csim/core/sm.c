@@ -85,10 +85,12 @@ int sm_resident_warps(const sm *s) { return s->resident_warps; }
 int sm_last_issued_warp(const sm *s) { return s->last_issued; }
 warp_wait sm_last_stall(const sm *s) { return s->last_stall; }
 const l1d *sm_get_l1d(const sm *s) { return s->l1; }
+int sm_resize_l1d(sm *s, int assoc, rf_diag *d) { return l1d_set_assoc(s->l1, assoc, d); }
 const l1d *sm_get_l1i(const sm *s) { return s->l1i; }
 
 int sm_busy(const sm *s) {
-  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || l1d_busy(s->l1) ||
+  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || s->has_wb_global ||
+         l1d_busy(s->l1) ||
          (s->l1i && l1d_busy(s->l1i));
 }
 
@@ -348,11 +350,19 @@ static int wait_rank(warp_wait w) {
   }
 }
 
+/* The schedulers run in turn, the first one a different one each active cycle (GPGPU-Sim's
+ * Issue_Prio: "fair round robin issue between schedulers"). Which scheduler comes first
+ * decides who gets a resource they share in that cycle, and whether a warp a barrier releases
+ * in this cycle may still issue in it. */
 static int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   int *order = s->order;
   int issued_any = 0;
   s->last_issued = -1;
-  for (int q = 0; q < s->cfg->num_sched_per_core; q++) {
+  int nsched = s->cfg->num_sched_per_core;
+  int first = s->issue_prio;
+  s->issue_prio = first + 1 == nsched ? 0 : first + 1;
+  for (int k = 0; k < nsched; k++) {
+    int q = first + k < nsched ? first + k : first + k - nsched;
     int n = sched_order(s, q, now, order);
     warp_wait worst = WAIT_EMPTY;
     int issued = 0;

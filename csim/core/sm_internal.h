@@ -11,6 +11,8 @@
 #define REG_WAITS_ON_MEMORY UINT64_MAX
 #define REG_IN_PIPELINE (UINT64_MAX - 1) /* issued, not yet through the operand collector */
 #define LDST_QUEUE 2
+/* The LD/ST writeback stage's clients (ldst.c), in GPGPU-Sim's order. */
+enum { WB_SHARED = 0, WB_GLOBAL, WB_L1D, WB_CLIENTS };
 #define MAX_ACCESSES 64
 #define IBUFFER_SIZE 2           /* decoded instructions per warp, as GPGPU-Sim's ibuffer */
 /* Where instructions live in the simulated address space (GPGPU-Sim's PROGRAM_MEM_START);
@@ -110,8 +112,12 @@ struct sm {
   int nloads, free_load;
   ldst_entry ldst[LDST_QUEUE];
   int ldst_head, ldst_count;
-  sm_event *events;      /* min-heap on `at` */
+  sm_event *events;      /* min-heap on `at`: shared-memory loads, until written back */
   int nevents, cap_events;
+  mem_access wb_global;  /* a reply of an access that went around the L1D, waiting for the
+                            writeback stage (GPGPU-Sim's m_next_global) */
+  uint8_t has_wb_global;
+  int wb_next;           /* writeback stage: client served first (round robin) */
   opcoll *oc;            /* register file and operand collectors (exec.c) */
   const uint32_t *oc_blocked; /* opcoll_issue_blocked(oc): per scheduler, full ID_OC pipelines */
   uint8_t pipe_cls[UNIT_COUNT]; /* per instruction unit, its pipeline (exec.c's pipe_class) */
@@ -126,6 +132,7 @@ struct sm {
   int resident_ctas, resident_warps;
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
+  int issue_prio;        /* scheduler that goes first this cycle (issue_stage) */
   int *order;            /* scratch for sched_order, n_warp_slots entries */
   int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
