@@ -130,6 +130,7 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   int nk = 0, rc = kstats ? 0 : -1;
   for (int i = 0; rc == 0 && i < list->ncmds; i++) {
     const trace_cmd *c = &list->cmds[i];
+    if (c->kind == TRACE_CMD_MEMCPY) gpu_memcpy(g, c->addr, c->bytes);
     if (c->kind != TRACE_CMD_KERNEL) continue;
     stats_init(&kstats[nk]);
     rc = gpu_run_kernel(g, c->path, &kstats[nk], d);

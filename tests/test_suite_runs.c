@@ -63,6 +63,7 @@ static uint64_t run_list(const char *list_path, const gpu_config *c, const char 
   gpu *g = gpu_create(c, stderr, &d);
   if (!g) fail_msg("%s", d.msg);
   for (int i = 0; i < l->ncmds; i++) {
+    if (l->cmds[i].kind == TRACE_CMD_MEMCPY) gpu_memcpy(g, l->cmds[i].addr, l->cmds[i].bytes);
     if (l->cmds[i].kind != TRACE_CMD_KERNEL) continue;
     stats_record r;
     stats_init(&r);

@@ -142,8 +142,8 @@ typedef struct gpu_config {
   int l1_latency;                  /* -gpgpu_l1_latency */
   int smem_latency;                /* -gpgpu_smem_latency */
   int shmem_num_banks;             /* -gpgpu_shmem_num_banks */
-  int l2_rop_latency;              /* -gpgpu_l2_rop_latency (L2 clock cycles) */
-  int dram_latency;                /* -dram_latency (DRAM clock cycles) */
+  int l2_rop_latency;              /* -gpgpu_l2_rop_latency (core cycles, as GPGPU-Sim) */
+  int dram_latency;                /* -dram_latency (core cycles, as GPGPU-Sim) */
   int icnt_latency;                /* -rfsim_icnt_latency: zero-load network latency of a
                                       one-flit packet, icnt cycles (BookSim mode) */
   int icnt_flit_size;              /* -icnt_flit_size: bytes per flit per port per icnt cycle */
@@ -173,6 +173,10 @@ typedef struct gpu_config {
   int dram_return_queue;           /* -gpgpu_dram_return_queue_size (0: unlimited) */
   int partition_indexing;          /* -gpgpu_memory_partition_indexing: 0 consecutive,
                                       1 XOR, 2 IPOLY, 4 random */
+  int perf_sim_memcpy;             /* -gpgpu_perf_sim_memcpy: trace memcpys go through the
+                                      address mapping (they draw random slices) */
+  int stat_sample_cycles;          /* -gpgpu_runtime_stat <freq>[:<flag>]: GPGPU-Sim folds its
+                                      latency sums into its averages every <freq> cycles */
   icnt_mode network_mode;          /* -network_mode */
   int icnt_in_buffer_limit;        /* -icnt_in_buffer_limit (local: packets per input) */
   int icnt_out_buffer_limit;       /* -icnt_out_buffer_limit (local: packets per output) */

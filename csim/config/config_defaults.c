@@ -110,6 +110,8 @@ void config_defaults(gpu_config *c) {
   for (int i = 0; i < 4; i++) c->l2_queue[i] = 64;
   c->dram_return_queue = 116;
   c->partition_indexing = 0;
+  c->perf_sim_memcpy = 1;
+  c->stat_sample_cycles = 500;
   c->network_mode = ICNT_BOOKSIM;
   c->icnt_in_buffer_limit = 64;
   c->icnt_out_buffer_limit = 64;

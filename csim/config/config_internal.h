@@ -103,6 +103,9 @@ void format_l2_queues(const gpu_config *c, const opt_def *o, char *buf, size_t n
 int parse_shmem_options(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
                         rf_diag *d);
 void format_shmem_options(const gpu_config *c, const opt_def *o, char *buf, size_t n);
+int parse_runtime_stat(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                       rf_diag *d);
+void format_runtime_stat(const gpu_config *c, const opt_def *o, char *buf, size_t n);
 int parse_network_mode(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
                        rf_diag *d);
 void format_network_mode(const gpu_config *c, const opt_def *o, char *buf, size_t n);

@@ -86,3 +86,22 @@ void format_network_mode(const gpu_config *c, const opt_def *o, char *buf, size_
   (void)o;
   snprintf(buf, n, "%d", (int)c->network_mode);
 }
+
+int parse_runtime_stat(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                       rf_diag *d) {
+  (void)o;
+  static const char expect[] = "<cycles>[:<flag>], cycles in [1, 2^30]";
+  char buf[LIST_MAX], *f[3];
+  long long freq, flag;
+  int n = copy_text(buf, sizeof buf, v) == 0 ? split_fields(buf, ':', f, 2) : 0;
+  if (n < 1 || n > 2 || parse_ll(f[0], &freq) != 0 || freq < 1 || freq > (1LL << 30) ||
+      (n == 2 && parse_ll(f[1], &flag) != 0))
+    return opt_fail(d, s, expect, v);
+  c->stat_sample_cycles = (int)freq;
+  return 0;
+}
+
+void format_runtime_stat(const gpu_config *c, const opt_def *o, char *buf, size_t n) {
+  (void)o;
+  snprintf(buf, n, "%d", c->stat_sample_cycles);
+}

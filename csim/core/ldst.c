@@ -290,6 +290,7 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
       s->cnt.l1_stall_cycles++;
       break;
     }
+    memsys_touch(m, e->acc[e->next].addr); /* the request exists now (GPGPU-Sim's mem_fetch) */
     e->next++;
     moved = 1;
   }

@@ -421,7 +421,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   int switched = cs_cycle(s, now, d);
   if (switched < 0) return -1;
   issued |= switched;
-  fetch_stage(s, now);
+  fetch_stage(s, m, now);
   if (s->pol->ops->tick) s->pol->ops->tick(s->pol, s->id, now);
   s->cnt.active_cycles++;
   s->cnt.resident_cta_sum += (uint64_t)s->resident_ctas;

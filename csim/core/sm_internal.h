@@ -169,7 +169,7 @@ int exec_stage(sm *s, uint64_t now, rf_diag *d);
 void exec_written(sm *s, int slot, const uint8_t *regs, int n, uint64_t now);
 
 /* fetch.c */
-void fetch_stage(sm *s, uint64_t now);
+void fetch_stage(sm *s, memsys *m, uint64_t now);
 void fetch_done(sm *s, int slot);
 /* The warp in `slot` may want a fetch now (its pc moved, it was launched or a fetch ended). */
 static inline void fetch_wake(sm *s, int slot) {

@@ -201,11 +201,15 @@ static void emit_sums(const gpu *g, const run_sums *r, stats_record *out) {
             stats_ratio((double)dr->row_hits, (double)(dr->row_hits + dr->row_misses)));
   stats_f64(out, "dram_bandwidth_utilization",
             stats_ratio((double)dr->busy_cycles, (double)dr->total_cycles));
-  /* GPGPU-Sim's latency statistics: all three divide by the replies delivered to SMs. */
-  double mfs = (double)r->mem.num_mfs;
-  stats_f64(out, "averagemflatency", stats_ratio((double)r->mem.mf_total_latency, mfs));
-  stats_f64(out, "avg_icnt2mem_latency", stats_ratio((double)r->mem.icnt2mem_latency, mfs));
-  stats_f64(out, "avg_icnt2sh_latency", stats_ratio((double)r->mem.icnt2sh_latency, mfs));
+  /* GPGPU-Sim's latency statistics as Accel-Sim prints them: the replies of the kernel's last
+   * partial -gpgpu_runtime_stat window are left out of averagemflatency and of the count all
+   * three divide by (mem.h); rfsim_averagemflatency_all counts every reply. */
+  double flushed = (double)r->mem.mf_flushed;
+  stats_f64(out, "averagemflatency", stats_ratio((double)r->mem.mf_flushed_latency, flushed));
+  stats_f64(out, "avg_icnt2mem_latency", stats_ratio((double)r->mem.icnt2mem_latency, flushed));
+  stats_f64(out, "avg_icnt2sh_latency", stats_ratio((double)r->mem.icnt2sh_latency, flushed));
+  stats_f64(out, "rfsim_averagemflatency_all",
+            stats_ratio((double)r->mem.mf_total_latency, (double)r->mem.num_mfs));
   stats_u64(out, "gpu_stall_dramfull", r->mem.stall_dramfull);
   stats_u64(out, "gpu_stall_icnt2sh", r->mem.stall_icnt2sh);
   stats_u64(out, "icnt_total_pkts_simt_to_mem", r->mem.icnt_requests);
@@ -271,6 +275,7 @@ static int spread_cap(const gpu *g, const trace_kernel_info *k) {
 }
 
 static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_diag *d) {
+  uint64_t start = g->now;
   trace_tb next;
   int have_next = trace_kernel_next_tb(kt, &next, d);
   if (have_next < 0) return -1;
@@ -312,6 +317,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     }
     if (g->obs.cycle) g->obs.cycle(g->obs.ctx, g, g->now);
     g->now++;
+    if ((g->now - start) % (uint64_t)g->cfg->stat_sample_cycles == 0) memsys_flush_latency(g->mem);
     if (progress || g->now <= dispatch_from) {
       last_progress = g->now;
     } else if (g->now - last_progress > (uint64_t)g->cfg->watchdog_cycles) {
@@ -358,6 +364,8 @@ static int adapt_l1d(gpu *g, const trace_kernel_info *k, rf_diag *d) {
                  c->shmem_options[c->n_shmem_options > 0 ? c->n_shmem_options - 1 : 0]);
 }
 
+void gpu_memcpy(gpu *g, uint64_t addr, uint64_t bytes) { memsys_memcpy(g->mem, addr, bytes); }
+
 int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *d) {
   trace_kernel *kt;
   if (trace_kernel_open_cached(kernel_path, &g->trace_cache, &kt, d) < 0) return -1;
@@ -382,6 +390,9 @@ int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *
   snapshot_memory(g, &r.l1, &r.mem);
   counters_sub(&r.l1, &before.l1, N_COUNTERS(r.l1));
   counters_sub(&r.mem, &before.mem, N_COUNTERS(r.mem));
+  /* After the kernel's statistics, as GPGPU-Sim's update_stats: the last window counts from
+   * now on (in the next kernel's and the total averages). */
+  memsys_flush_latency(g->mem);
   if (rc == 0) {
     g->nkernels++;
     stats_str(out, "kernel_name", k->name);

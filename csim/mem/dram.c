@@ -68,7 +68,10 @@ dram_channel *dram_create(const gpu_config *c, dram_stats *stats, rf_diag *d) {
   if (!ch) return NULL;
   ch->t = c->dram;
   ch->nbk = c->dram.nbk;
-  ch->latency = c->dram_latency;
+  /* GPGPU-Sim counts -dram_latency in core cycles (its DRAM latency queue is stamped with the
+   * core clock): the same time in this channel's command clock. */
+  ch->latency = c->clk_core > 0 ? (int)((double)c->dram_latency * c->clk_dram / c->clk_core + 0.5)
+                                : c->dram_latency;
   ch->fr_fcfs = c->dram_scheduler != 0;
   ch->row_bytes = (uint64_t)c->dram_row_bytes;
   ch->burst_bytes = (uint32_t)c->dram_buswidth * (uint32_t)c->dram_burst_length;

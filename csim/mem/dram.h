@@ -16,9 +16,10 @@
  *    burst_length / data_command_freq_ratio command cycles (rounded up). A request of s sectors
  *    takes ceil(32 s / burst bytes) bursts back to back, as one column command. With a 4-byte bus
  *    and burst 8 a 32-byte sector is exactly one burst.
- *  - A read's data is returned dram_latency cycles after its last beat (the fixed pipeline of
- *    the controller and the PHY). Writes complete at their column command; one that wants an
- *    acknowledgement (mem_wants_ack: the L2 wrote it through) is returned when its data is in.
+ *  - A read's data is returned -dram_latency core cycles (GPGPU-Sim's unit) after its last
+ *    beat (the fixed pipeline of the controller and the PHY). Writes complete at their column
+ *    command; one that wants an acknowledgement (mem_wants_ack: the L2 wrote it through) is
+ *    returned when its data is in.
  *  - Bank groups (nbkgrp, tCCDL) and refresh are not modelled. */
 #ifndef RFSIM_DRAM_H
 #define RFSIM_DRAM_H

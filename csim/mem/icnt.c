@@ -34,8 +34,8 @@ struct icnt {
   int *egress_units;
   out_ring *boundary;   /* per output: what the receiver takes packets from */
   int *boundary_units;
-  uint64_t *matched;    /* inputs that moved a unit in the current round */
-  uint8_t *issued;      /* round robin mode: outputs granted this cycle */
+  uint64_t *matched;    /* inputs that moved a unit this cycle */
+  uint8_t *issued;      /* outputs that took a unit this cycle */
   uint32_t rr_next;
   uint64_t count;
 };
@@ -193,6 +193,7 @@ static void cross(icnt *n, int i, int o, uint64_t now) {
   if (n->p.packet_mode) n->boundary_units[o]++;
   else n->egress_units[o]++;
   bit_set(n->matched, i);
+  n->issued[o] = 1;
   if (h->crossed < h->units) {
     n->lock[o] = i;
     return;
@@ -241,11 +242,12 @@ static int next_output(const icnt *n, int o) {
 }
 
 /* Outputs in index order, each granting one input (GPGPU-Sim's and BookSim's iSLIP with one
- * iteration). */
+ * iteration). A later round (BookSim's internal speedup) matches what the earlier ones left:
+ * a port still moves at most one unit a cycle, since every packet needs its own virtual
+ * channel and switch allocation. */
 static void islip_round(icnt *n, uint64_t now) {
-  memset(n->matched, 0, (size_t)n->words * sizeof(uint64_t));
   for (int o = next_output(n, 0); o >= 0; o = next_output(n, o + 1)) {
-    if (!out_room(n, o)) continue;
+    if (n->issued[o] || !out_room(n, o)) continue;
     int i = n->lock[o];
     if (i >= 0) {
       if (n->vc[i] > 0 && !bit_get(n->matched, i)) cross(n, i, o, now);
@@ -259,11 +261,9 @@ static void islip_round(icnt *n, uint64_t now) {
 /* GPGPU-Sim's round-robin arbiter: one scan of the inputs from a pointer that advances every
  * cycle; each output takes the first head that asks for it. */
 static void rr_round(icnt *n, uint64_t now) {
-  memset(n->matched, 0, (size_t)n->words * sizeof(uint64_t));
-  memset(n->issued, 0, (size_t)n->p.n_out);
   for (int k = 0; k < n->p.n_in; k++) {
     int i = (int)((n->rr_next + (uint32_t)k) % (uint32_t)n->p.n_in);
-    if (!n->in[i].count || n->vc[i] <= 0) continue;
+    if (!n->in[i].count || n->vc[i] <= 0 || bit_get(n->matched, i)) continue;
     const icnt_pkt *h = pkt_ring_head(&n->in[i]);
     int o = (int)h->dst;
     if (n->issued[o] || !out_room(n, o) || (n->lock[o] >= 0 && n->lock[o] != i)) continue;
@@ -290,6 +290,8 @@ static void eject(icnt *n, uint64_t now) {
 void icnt_cycle(icnt *n, uint64_t now) {
   if (!n->count) return;
   if (!n->p.packet_mode) eject(n, now);
+  memset(n->matched, 0, (size_t)n->words * sizeof(uint64_t));
+  memset(n->issued, 0, (size_t)n->p.n_out);
   for (int r = 0; r < n->p.speedup; r++) {
     if (n->p.islip) islip_round(n, now);
     else rr_round(n, now);

@@ -77,21 +77,22 @@ void l2_destroy(l2_slice *s) {
 
 int l2_can_take(const l2_slice *s) { return req_ring_room(&s->icnt_l2) >= TAKE_ROOM; }
 
-static void to_rop(l2_slice *s, const mem_req *r, uint64_t now) {
+/* The ROP delay is in core cycles, as GPGPU-Sim stamps it (its L2 clock need not be). */
+static void to_rop(l2_slice *s, const mem_req *r, uint64_t core_now) {
   /* Growing can fail only when out of memory; the request then waits in the network
    * (l2_can_take stays true, so the caller retries next cycle). */
   if (req_ring_reserve(&s->rop, 1, NULL)) return;
   mem_req q = *r;
-  q.t_ready = now + (uint64_t)s->rop_latency;
+  q.t_ready = core_now + (uint64_t)s->rop_latency;
   req_ring_push(&s->rop, &q);
 }
 
-void l2_take(l2_slice *s, const mem_req *p, uint64_t now, uint64_t core_now) {
+void l2_take(l2_slice *s, const mem_req *p, uint64_t core_now) {
   uint8_t split = mem_split_mask(&p->a);
   /* A sectored L2 works on sectors: one request per sector; a single 32-byte sector request
    * goes on as it is, the others are new requests created now. */
   if (!s->sectored || (p->a.size <= MEM_SECTOR_BYTES && mem_popcount8(split) == 1)) {
-    to_rop(s, p, now);
+    to_rop(s, p, core_now);
     return;
   }
   for (int i = 0; i < MEM_SECTORS_PER_LINE; i++) {
@@ -101,7 +102,7 @@ void l2_take(l2_slice *s, const mem_req *p, uint64_t now, uint64_t core_now) {
     q.a.full_mask &= q.a.sector_mask;
     q.a.size = MEM_SECTOR_BYTES;
     q.t_created = core_now;
-    to_rop(s, &q, now);
+    to_rop(s, &q, core_now);
   }
 }
 
@@ -186,7 +187,7 @@ static int access_one(l2_slice *s, uint64_t now) {
   return 1;
 }
 
-void l2_cycle(l2_slice *s, uint64_t now) {
+void l2_cycle(l2_slice *s, uint64_t now, uint64_t core_now) {
   if (!l2_busy(s)) return;
   release_one(s);
   from_dram(s, now);
@@ -199,7 +200,8 @@ void l2_cycle(l2_slice *s, uint64_t now) {
   }
   if (s->icnt_l2.count && !req_ring_full(&s->l2_dram) && access_one(s, now))
     req_ring_pop(&s->icnt_l2);
-  if (s->rop.count && req_ring_head(&s->rop)->t_ready <= now && !req_ring_full(&s->icnt_l2)) {
+  if (s->rop.count && req_ring_head(&s->rop)->t_ready <= core_now &&
+      !req_ring_full(&s->icnt_l2)) {
     req_ring_push(&s->icnt_l2, req_ring_head(&s->rop));
     req_ring_pop(&s->rop);
   }

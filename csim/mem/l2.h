@@ -3,7 +3,7 @@
  * A packet the network delivers is split into 32-byte sector requests when the L2 is
  * sectored (a 128-byte request becomes four, each a new request created now, so its
  * averagemflatency starts here) and each enters the ROP delay queue for -gpgpu_l2_rop_latency
- * L2 cycles. Then, per L2 cycle, in this order:
+ * core cycles (GPGPU-Sim's unit). Then, per L2 cycle, in this order:
  *   1. a request released from a filled MSHR goes to the L2->icnt queue (its reply);
  *   2. the head of the DRAM->L2 queue fills the cache (fill port free) or, when it is not a
  *      fetch of this cache (a write acknowledgement, a read past a disabled L2), goes to the
@@ -37,9 +37,10 @@ void l2_destroy(l2_slice *s);
 
 /* Whether the slice takes a packet this cycle (room for four sector requests). */
 int l2_can_take(const l2_slice *s);
-/* Takes a packet at L2 cycle `now` (core cycle `core_now`: when split requests are created). */
-void l2_take(l2_slice *s, const mem_req *packet, uint64_t now, uint64_t core_now);
-void l2_cycle(l2_slice *s, uint64_t now);
+/* Takes a packet at core cycle `core_now` (when split requests are created). */
+void l2_take(l2_slice *s, const mem_req *packet, uint64_t core_now);
+/* One L2 cycle `now`, in core cycle `core_now`. */
+void l2_cycle(l2_slice *s, uint64_t now, uint64_t core_now);
 int l2_busy(const l2_slice *s);
 
 /* Toward DRAM: the L2->DRAM queue. */

@@ -176,8 +176,12 @@ typedef struct memsys_stats {
   /* GPGPU-Sim's memory latency statistics: every reply delivered to an SM (read data and
    * write acknowledgements, not instruction fetches) adds now - its request's creation time;
    * a sector request split off at the L2 was created there. icnt2mem adds, for every packet an
-   * L2 slice takes, the time since its creation; GPGPU-Sim divides it by the replies too. */
+   * L2 slice takes, the time since its creation; icnt2sh, for every reply, the time since it
+   * left its slice. GPGPU-Sim moves the latency sums into its averages every
+   * -gpgpu_runtime_stat cycles (memsys_flush_latency) and Accel-Sim prints a kernel's
+   * statistics before the last move: mf_flushed_* is what those averages see. */
   uint64_t mf_total_latency, num_mfs;
+  uint64_t mf_flushed_latency, mf_flushed;
   uint64_t icnt2mem_latency, icnt2sh_latency;
   uint64_t stall_dramfull;   /* L2 cycles x slices the icnt->L2 queue had no room for 4 */
   uint64_t stall_icnt2sh;    /* L2->icnt heads the reply network could not take */
@@ -185,6 +189,16 @@ typedef struct memsys_stats {
 
 memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d);
 void memsys_destroy(memsys *m);
+/* A request for the line of `addr` was created (GPGPU-Sim maps its address then): with
+ * -gpgpu_memory_partition_indexing 4 its granule gets its slice now if it has none. The LD/ST
+ * unit calls this when an access enters the L1D or goes around it, the fetch stage for each
+ * instruction fetch. */
+void memsys_touch(memsys *m, uint64_t addr);
+/* A MemcpyHtoD of the trace (-gpgpu_perf_sim_memcpy 1): GPGPU-Sim looks each 32 bytes up in
+ * its address mapping (with the address cut to 32 bits); rfsim does the same, which matters
+ * for the random slice draws only (the copied lines GPGPU-Sim also puts into its L2 tags are
+ * at those cut addresses, which trace-driven kernels never touch; rfsim leaves them out). */
+void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes);
 /* Whether SM `sm` may inject `a` this cycle: its cluster's network input has room for the
  * packet (reads carry the header only; writes and atomics their data as well). */
 int memsys_can_send(const memsys *m, int sm, const mem_access *a);
@@ -199,5 +213,7 @@ int memsys_pop_fetch_reply(memsys *m, int sm, mem_access *out);
 void memsys_cycle(memsys *m, uint64_t now);
 int memsys_busy(const memsys *m);
 const memsys_stats *memsys_get_stats(const memsys *m);
+/* GPGPU-Sim's memlatstat_lat_pw: the replies so far count in the mf_flushed_* statistics. */
+void memsys_flush_latency(memsys *m);
 
 #endif

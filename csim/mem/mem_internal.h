@@ -10,6 +10,7 @@
 #include "mem.h"
 #include "mem_hash.h"
 #include "mem_ring.h"
+#include "slice_table.h"
 
 /* A request as it moves below the L1 (GPGPU-Sim's mem_fetch): the access, when it was
  * created (the averagemflatency statistic starts there), and a stage-local ready time. */
@@ -54,16 +55,18 @@ static inline int mem_packet_bytes(const mem_access *a, int to_memory) {
  * channel g % n_mem; the slice within the channel is the lowest DRAM bank bit, which in
  * GPGPU-Sim's mappings sits right above the channel: (g / n_mem) % n_sub. Then
  * -gpgpu_memory_partition_indexing may hash the slice: 1 XORs the channel with the granule
- * bits above it, 2 is the IPOLY hash of the slice number with those bits, 4 scatters 128-byte
- * granules pseudo-randomly (GPGPU-Sim draws rand() on first touch; rfsim hashes the address
- * with its seed: as uniform, not the same draw). The L2 slice indexes its tags with the
- * slice-local address (channel and slice digits removed, GPGPU-Sim's partition address); the
- * DRAM channel sees the channel-local address. */
+ * bits above it, 2 is the IPOLY hash of the slice number with those bits, 4 draws a slice at
+ * random for each granule of chunk / n_sub bytes the first time it is touched (slice_table.h).
+ * The L2 slice indexes its tags with the slice-local address (channel and slice digits removed,
+ * GPGPU-Sim's partition address); the DRAM channel sees the channel-local address. The
+ * sub-partition rule holds for GPGPU-Sim's mappings with two slices per channel; with more,
+ * rfsim takes the next bits above the channel. */
 typedef struct addr_map {
   uint64_t chunk, n_mem, n_sub;
   int chunk_log2, indexing;
-  int gap;           /* n_mem is not a power of two */
-  uint64_t seed;
+  int gap;              /* n_mem is not a power of two */
+  int random_shift;     /* indexing 4: granule = addr >> random_shift */
+  slice_table *random;  /* indexing 4: the draws so far */
 } addr_map;
 
 static inline uint32_t addr_slice(const addr_map *m, uint64_t addr) {
@@ -85,7 +88,7 @@ static inline uint32_t addr_slice(const addr_map *m, uint64_t addr) {
     return (uint32_t)(s % n);
   }
   case 4:
-    return (uint32_t)(mem_mix64((addr >> 7) ^ m->seed) % n);
+    return slice_table_get(m->random, addr >> m->random_shift);
   default:
     break;
   }

@@ -47,6 +47,8 @@ struct memsys {
   int n_sms, per_cluster, n_clusters, n_mem, n_sub, n_slices;
   int shared_credits; /* 0: unlimited */
   addr_map map;
+  slice_table random;  /* -gpgpu_memory_partition_indexing 4 */
+  int perf_memcpy;     /* -gpgpu_perf_sim_memcpy */
   icnt *req_net, *reply_net;
   l2_slice **slices;
   dram_channel **chans;
@@ -140,6 +142,9 @@ static int check_geometry(const gpu_config *c, int n_sms, rf_diag *d) {
     return rf_fail(d, "-gpgpu_memory_partition_indexing 2: expected 16, 32 or 64 slice slots "
                       "(channels rounded up to a power of two x slices), found %d x %d",
                    c->n_mem, c->n_sub_partition_per_mchannel);
+  if (c->partition_indexing == 4 && !mem_is_pow2((uint64_t)c->n_sub_partition_per_mchannel))
+    return rf_fail(d, "-gpgpu_memory_partition_indexing 4: expected a power-of-two number of "
+                      "slices per channel, found %d", c->n_sub_partition_per_mchannel);
   if (c->partition_indexing == 3 || c->partition_indexing > 4)
     return rf_fail(d, "-gpgpu_memory_partition_indexing: expected 0, 1, 2 or 4, found %d",
                    c->partition_indexing);
@@ -182,11 +187,17 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
                       .n_sub = (uint64_t)m->n_sub,
                       .chunk_log2 = mem_log2((uint64_t)c->mem_chunk_bytes),
                       .indexing = c->partition_indexing,
-                      .gap = !mem_is_pow2((uint64_t)m->n_mem), .seed = c->seed};
+                      .gap = !mem_is_pow2((uint64_t)m->n_mem),
+                      .random_shift = mem_log2((uint64_t)c->mem_chunk_bytes) -
+                                      mem_log2((uint64_t)m->n_sub),
+                      .random = &m->random};
+  m->perf_memcpy = c->perf_sim_memcpy;
   int ok = !check_clock(c->clk_core, "core", d) &&
            !make_clock(&m->icnt_clk, c->clk_icnt, c->clk_core, "interconnect", d) &&
            !make_clock(&m->l2_clk, c->clk_l2, c->clk_core, "L2", d) &&
            !make_clock(&m->dram_clk, c->clk_dram, c->clk_core, "DRAM", d);
+  ok = ok && (c->partition_indexing != 4 ||
+              !slice_table_init(&m->random, (uint32_t)m->n_slices, d));
   ok = ok && (m->req_net = make_net(c, m->n_clusters, m->n_slices, "request network", d)) &&
        (m->reply_net = make_net(c, m->n_slices, m->n_clusters, "reply network", d)) &&
        (m->slices = rf_calloc((size_t)m->n_slices, sizeof *m->slices, d)) &&
@@ -224,6 +235,7 @@ void memsys_destroy(memsys *m) {
   for (int i = 0; m->eject && i < m->n_clusters; i++) req_ring_free(&m->eject[i]);
   for (int i = 0; m->resp && i < m->n_sms; i++) req_ring_free(&m->resp[i]);
   for (int i = 0; m->fetch && i < m->n_sms; i++) access_ring_free(&m->fetch[i]);
+  slice_table_free(&m->random);
   free(m->slices);
   free(m->chans);
   free(m->ports);
@@ -251,6 +263,18 @@ void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now)
     return;
   m->stats.icnt_requests++;
   m->busy = 1;
+}
+
+void memsys_touch(memsys *m, uint64_t addr) {
+  if (m->map.indexing == 4) addr_slice(&m->map, addr);
+}
+
+void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes) {
+  if (!m->perf_memcpy) return;
+  /* GPGPU-Sim's perf_memcpy_to_gpu walks the copy 32 bytes at a time with the address cut to
+   * 32 bits (an `unsigned`), looking each up in its address mapping. */
+  for (uint64_t off = 0; off < bytes; off += MEM_SECTOR_BYTES)
+    memsys_touch(m, (uint32_t)(addr + off));
 }
 
 int memsys_peek_reply(const memsys *m, int sm, mem_access *out) {
@@ -367,10 +391,10 @@ static void l2_phase(memsys *m, uint64_t t) {
       if (icnt_peek(m->req_net, s, &r)) {
         icnt_pop(m->req_net, s);
         m->stats.icnt2mem_latency += m->now - r.t_created;
-        l2_take(sl, &r, t, m->now);
+        l2_take(sl, &r, m->now);
       }
     }
-    l2_cycle(sl, t);
+    l2_cycle(sl, t, m->now);
   }
 }
 
@@ -422,6 +446,11 @@ void memsys_cycle(memsys *m, uint64_t now) {
 int memsys_busy(const memsys *m) { return m->busy; }
 
 const memsys_stats *memsys_get_stats(const memsys *m) { return &m->stats; }
+
+void memsys_flush_latency(memsys *m) {
+  m->stats.mf_flushed_latency = m->stats.mf_total_latency;
+  m->stats.mf_flushed = m->stats.num_mfs;
+}
 
 uint64_t memsys_debug_residue(const memsys *m) {
   uint64_t n = icnt_count(m->req_net) + icnt_count(m->reply_net);

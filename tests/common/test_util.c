@@ -126,6 +126,7 @@ char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_re
   size_t n;
   FILE *m = open_memstream(&text, &n);
   for (int i = 0; i < l->ncmds; i++) {
+    if (l->cmds[i].kind == TRACE_CMD_MEMCPY) gpu_memcpy(g, l->cmds[i].addr, l->cmds[i].bytes);
     if (l->cmds[i].kind != TRACE_CMD_KERNEL) continue;
     stats_record r;
     stats_init(&r);
