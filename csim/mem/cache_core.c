@@ -165,10 +165,11 @@ static cache_outcome read_access(cache_core *c, const mem_req *r, tag_status st,
 
 /* The line state of a written sector: modified, readable if written whole. */
 static void mark_written(cache_core *c, tag_line *line, uint8_t need, const mem_req *r) {
+  uint8_t full = r->a.full_mask & need;
+  /* Bytes of a sector that was valid before stay readable around the written ones. */
+  line->unreadable = (uint8_t)((line->unreadable & ~full) | (need & ~full & ~line->valid));
   line->valid |= need;
   cache_tags_set_dirty(&c->tags, line, line->dirty | need);
-  uint8_t full = r->a.full_mask & need;
-  line->unreadable = (uint8_t)((line->unreadable & ~full) | (need & ~full & ~line->valid));
   line->space = r->a.space;
 }
 

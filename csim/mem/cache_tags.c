@@ -38,6 +38,8 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
   t->replacement = cfg->replacement;
   t->index_fn = fn;
   t->dirty_percent = dirty_percent;
+  t->index_of = NULL;
+  t->index_ctx = NULL;
   t->ndirty = 0;
   t->clock = 0;
   t->lines = rf_calloc((size_t)cfg->nsets * (size_t)max_assoc, sizeof *t->lines, d);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cache_core.h"
+#include "memsys_debug.h"
 
 typedef struct done_entry {
   uint64_t ready_at;
@@ -214,6 +215,17 @@ int l1d_emit(l1d *l, memsys *m, uint64_t now) {
   }
   return sent;
 }
+
+int l1d_debug_take(l1d *l, mem_access *out, uint64_t *created) {
+  req_ring *q = l->enabled && l->core.out.count ? &l->core.out : &l->bypass;
+  if (!q->count) return 0;
+  *out = req_ring_head(q)->a;
+  if (created) *created = req_ring_head(q)->t_created;
+  req_ring_pop(q);
+  return 1;
+}
+
+int l1d_assoc(const l1d *l) { return l->enabled ? l->core.tags.assoc : 0; }
 
 int l1d_can_fill(const l1d *l) { return !l->enabled || cache_core_fill_port_free(&l->core); }
 

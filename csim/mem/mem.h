@@ -127,6 +127,7 @@ void l1d_destroy(l1d *l);
  * ways l1d_create sized it for, see l1d_max_assoc). Invalidates the cache. */
 int l1d_set_assoc(l1d *l, int assoc, rf_diag *d);
 int l1d_max_assoc(const l1d *l);
+int l1d_assoc(const l1d *l);
 
 /* Presents one access at `now`. With bank pipelines: it enters its bank's pipeline
  * (L1_MISS, meaning "taken"; the outcome comes later) or, when that bank took an access this
