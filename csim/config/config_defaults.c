@@ -83,6 +83,7 @@ void config_defaults(gpu_config *c) {
   c->flush_l1_cache = 1;
   c->inst_fetch_throughput = 1;
   set_cache(&c->l2, 1, 64, 128, 8, "LBmLL", 'A', 256, 4, 4);
+  c->l2.data_port_width = 32;
   c->l1_latency = 35;
   c->smem_latency = 26;
   c->shmem_num_banks = 32;

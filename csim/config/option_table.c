@@ -174,7 +174,8 @@ const opt_def config_options[] = {
       "local crossbar: packets an input holds"),
   INT("icnt_out_buffer_limit", icnt_out_buffer_limit, 1, 1 << 20,
       "local crossbar: packets an output holds"),
-  INT("icnt_subnets", icnt_subnets, 1, 2, "separate request and reply networks (2) or one"),
+  INT("icnt_subnets", icnt_subnets, 1, 2, "1 or 2 networks; in GPGPU-Sim's one-router crossbar requests and "
+      "replies use disjoint ports, so both behave alike (rfsim builds two)"),
   INT("icnt_arbiter_algo", icnt_arbiter, 0, 1, "crossbar arbiter: 0 round robin, 1 iSLIP"),
   INT("rfsim_icnt_latency", icnt_latency, 1, 100000,
       "BookSim mode: zero-load latency of a one-flit packet, icnt cycles (channels + router "

@@ -212,8 +212,8 @@ static void emit_sums(const gpu *g, const run_sums *r, stats_record *out) {
             stats_ratio((double)r->mem.mf_total_latency, (double)r->mem.num_mfs));
   stats_u64(out, "gpu_stall_dramfull", r->mem.stall_dramfull);
   stats_u64(out, "gpu_stall_icnt2sh", r->mem.stall_icnt2sh);
-  stats_u64(out, "icnt_total_pkts_simt_to_mem", r->mem.icnt_requests);
-  stats_u64(out, "icnt_total_pkts_mem_to_simt", r->mem.icnt_replies);
+  stats_u64(out, "icnt_total_pkts_simt_to_mem", r->mem.icnt_request_flits);
+  stats_u64(out, "icnt_total_pkts_mem_to_simt", r->mem.icnt_reply_flits);
 }
 
 void gpu_total_stats(const gpu *g, stats_record *out) {

@@ -173,7 +173,9 @@ typedef struct dram_stats {
 typedef struct memsys_stats {
   cache_stats l2;            /* summed over slices */
   dram_stats dram;           /* summed over channels */
-  uint64_t icnt_requests, icnt_replies; /* packets injected into each network */
+  /* Flits injected into each network (GPGPU-Sim's mem_fetch::get_num_flits: the header, plus
+   * the data of writes and atomics toward the L2 and of read replies), in either network mode. */
+  uint64_t icnt_request_flits, icnt_reply_flits;
   /* GPGPU-Sim's memory latency statistics: every reply delivered to an SM (read data and
    * write acknowledgements, not instruction fetches) adds now - its request's creation time;
    * a sector request split off at the L2 was created there. icnt2mem adds, for every packet an

@@ -49,6 +49,7 @@ struct memsys {
   addr_map map;
   slice_table random;  /* -gpgpu_memory_partition_indexing 4 */
   int perf_memcpy;     /* -gpgpu_perf_sim_memcpy */
+  int flit_bytes;      /* -icnt_flit_size (the flit statistics) */
   icnt *req_net, *reply_net;
   l2_slice **slices;
   dram_channel **chans;
@@ -120,6 +121,14 @@ static int check_geometry(const gpu_config *c, int n_sms, rf_diag *d) {
                    c->n_cores_per_cluster);
   if (c->icnt_flit_size < 1)
     return rf_fail(d, "interconnect: expected a flit size >= 1, found %d", c->icnt_flit_size);
+  /* A packet enters BookSim's injection queue whole: the largest (a line of data and its
+   * header) must fit, or it never would. */
+  int largest = MEM_SECTOR_BYTES * MEM_SECTORS_PER_LINE + MEM_PACKET_HEADER_BYTES;
+  int flits = (largest + c->icnt_flit_size - 1) / c->icnt_flit_size;
+  if (c->network_mode == ICNT_BOOKSIM && c->icnt_input_buffer < flits)
+    return rf_fail(d, "-rfsim_icnt_input_buffer: expected room for the largest packet (%d "
+                      "flits of %d bytes), found %d", flits, c->icnt_flit_size,
+                   c->icnt_input_buffer);
   if (c->cluster_ejection_buffer < 1 || c->l1_response_queue < 1)
     return rf_fail(d, "memory system: expected ejection and response buffers >= 1, found %d "
                       "and %d", c->cluster_ejection_buffer, c->l1_response_queue);
@@ -149,6 +158,10 @@ static int check_geometry(const gpu_config *c, int n_sms, rf_diag *d) {
     return rf_fail(d, "-gpgpu_memory_partition_indexing: expected 0, 1, 2 or 4, found %d",
                    c->partition_indexing);
   return 0;
+}
+
+static int packet_flits(const memsys *m, int bytes) {
+  return (bytes + m->flit_bytes - 1) / m->flit_bytes;
 }
 
 static icnt *make_net(const gpu_config *c, int n_in, int n_out, const char *what, rf_diag *d) {
@@ -192,6 +205,7 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
                                       mem_log2((uint64_t)m->n_sub),
                       .random = &m->random};
   m->perf_memcpy = c->perf_sim_memcpy;
+  m->flit_bytes = c->icnt_flit_size;
   int ok = !check_clock(c->clk_core, "core", d) &&
            !make_clock(&m->icnt_clk, c->clk_icnt, c->clk_core, "interconnect", d) &&
            !make_clock(&m->l2_clk, c->clk_l2, c->clk_core, "L2", d) &&
@@ -261,7 +275,7 @@ void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now)
   if (icnt_push(m->req_net, cluster, (int)addr_slice(&m->map, a->addr), &r,
                 mem_packet_bytes(a, 1)))
     return;
-  m->stats.icnt_requests++;
+  m->stats.icnt_request_flits += (uint64_t)packet_flits(m, mem_packet_bytes(a, 1));
   m->busy = 1;
 }
 
@@ -335,7 +349,7 @@ static void replies_cycle(memsys *m) {
     }
     r->t_ready = m->now; /* leaves for the SM: the icnt2sh latency starts */
     if (icnt_push(m->reply_net, s, r->a.sm / m->per_cluster, r, bytes)) continue;
-    m->stats.icnt_replies++;
+    m->stats.icnt_reply_flits += (uint64_t)packet_flits(m, bytes);
     req_ring_pop(q);
   }
 }

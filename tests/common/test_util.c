@@ -157,3 +157,30 @@ char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_re
   }
   return text;
 }
+
+void tu_set_ok(gpu_config *c, const char *name, const char *value) {
+  rf_diag d = {{0}, 0};
+  int rc = config_set(c, name, value, "command line", 0, NULL, &d);
+  if (rc != 0) fail_msg("%s %s: rc %d: %s", name, value, rc, d.msg);
+}
+
+void tu_set_err(const char *name, const char *value, const char *msg) {
+  gpu_config c, before;
+  config_defaults(&c);
+  before = c;
+  rf_diag d = {{0}, 0};
+  assert_int_equal(config_set(&c, name, value, "command line", 0, NULL, &d), -1);
+  assert_string_equal(d.msg, msg);
+  assert_memory_equal(&c, &before, sizeof c);
+}
+
+void tu_validate_ok(const gpu_config *c) {
+  rf_diag d = {{0}, 0};
+  if (config_validate(c, &d) != 0) fail_msg("%s", d.msg);
+}
+
+void tu_validate_err(const gpu_config *c, const char *msg) {
+  rf_diag d = {{0}, 0};
+  assert_int_equal(config_validate(c, &d), -1);
+  assert_string_equal(d.msg, msg);
+}

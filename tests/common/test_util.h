@@ -33,4 +33,12 @@ struct stats_record;
 char *tu_run_list(const struct gpu_config *c, int mode, const char *list_path,
                   struct stats_record *total);
 
+/* Configuration checks (run from the repo root). tu_set_ok sets an option as the command line
+ * would and fails the test on an error; tu_set_err expects exactly `msg` and the defaults left
+ * unchanged; tu_validate_ok / tu_validate_err run config_validate. */
+void tu_set_ok(struct gpu_config *c, const char *name, const char *value);
+void tu_set_err(const char *name, const char *value, const char *msg);
+void tu_validate_ok(const struct gpu_config *c);
+void tu_validate_err(const struct gpu_config *c, const char *msg);
+
 #endif
