@@ -97,6 +97,12 @@ static void test_validate_pipeline(void **state) {
   c.stat_sample_cycles = 0;
   tu_validate_err(&c, "-gpgpu_runtime_stat: expected a frequency >= 1, found 0");
   config_defaults(&c);
+  tu_set_ok(&c, "-gpgpu_cache:dl1", "S:4:128:64,L:T:m:L:L,A:512:8,16:0,32");
+  tu_validate_err(&c, "-gpgpu_coalesce_arch: expected >= 40 (32-byte sector accesses) for the "
+                      "sectored L1D of -gpgpu_cache:dl1, found 20");
+  tu_set_ok(&c, "-gpgpu_coalesce_arch", "60");
+  tu_validate_ok(&c);
+  config_defaults(&c);
   c.coalesce_arch = 12;
   tu_validate_err(&c, "-gpgpu_coalesce_arch: expected >= 13, found 12");
 

@@ -1,8 +1,8 @@
-/* The memory hierarchy's pieces one at a time: the coalescer, shared-memory banks, the tag
- * array and its index hashes, the random slice draws, and the first-level caches (bank
- * pipelines, sector MSHRs, write policies, bypass), driven by directed accesses with results
- * worked out from GPGPU-Sim's rules (csim/mem/mem.h). The L2 slice, the networks and the
- * whole memory system are in test_memsys.c. */
+/* The memory hierarchy's first pieces one at a time: the coalescer, shared-memory banks and
+ * the first-level caches (bank pipelines, sector MSHRs, write policies, bypass, adaptive
+ * ways), driven by directed accesses with results worked out from GPGPU-Sim's rules
+ * (csim/mem/mem.h). The networks, the L2 slice and the address mapping are in test_memnet.c,
+ * the whole memory system in test_memsys.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,11 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../csim/mem/cache_tags.h"
 #include "../csim/mem/mem.h"
-#include "../csim/mem/mem_hash.h"
 #include "../csim/mem/memsys_debug.h"
-#include "../csim/mem/slice_table.h"
 #include "../csim/trace/trace.h"
 
 /* A Volta-like L1D set by hand (config_defaults belongs to another module): 4 sets x 128 B x
@@ -645,70 +642,6 @@ static void test_l1_bad_configs(void **state) {
   assert_null(l1d_create(&c, -1, &d));
 }
 
-/* ---- tags, hashes, random slices ---- */
-
-static void test_set_index_functions(void **state) {
-  (void)state;
-  gpu_config c;
-  fermi_l1(&c);
-  cache_tags lin, fermi, ipoly, xor;
-  assert_int_equal(cache_tags_init(&lin, &c.l1d, 4, 0, "L1D", NULL), 0);
-  c.l1d.set_index_fn = 'H';
-  assert_int_equal(cache_tags_init(&fermi, &c.l1d, 4, 0, "L1D", NULL), 0);
-  c.l1d.set_index_fn = 'P';
-  assert_int_equal(cache_tags_init(&ipoly, &c.l1d, 4, 0, "L1D", NULL), 0);
-  c.l1d.set_index_fn = 'X';
-  assert_int_equal(cache_tags_init(&xor, &c.l1d, 4, 0, "L1D", NULL), 0);
-  /* Stride 8 KB: every line in linear set 0; the Fermi hash folds bits 13-15 in. */
-  for (uint64_t k = 0; k < 8; k++) {
-    assert_int_equal(cache_tags_set(&lin, (k * 8192) >> 7), 0);
-    assert_int_equal(cache_tags_set(&fermi, (k * 8192) >> 7), k);
-  }
-  assert_int_equal(cache_tags_set(&fermi, 0x80000 >> 7), 16); /* bit 19 -> index bit 4 */
-  assert_int_equal(cache_tags_set(&fermi, 0x1080 >> 7), 1);   /* bit 12 ignored at 32 sets */
-  /* IPOLY over 32 sets: line 32 (the first bit above the index) is x^5 mod x^5+x^2+1. */
-  assert_int_equal(cache_tags_set(&ipoly, 32), 5);
-  assert_int_equal(cache_tags_set(&ipoly, 32 + 3), 5 ^ 3);
-  assert_int_equal(cache_tags_set(&xor, 32 * 6 + 1), 7);
-  cache_tags_free(&lin);
-  cache_tags_free(&fermi);
-  cache_tags_free(&ipoly);
-  cache_tags_free(&xor);
-}
-
-/* GPGPU-Sim's IPOLY equations at a few points: x^n and x^(n+k) modulo its polynomials. */
-static void test_ipoly(void **state) {
-  (void)state;
-  assert_int_equal(mem_ipoly(1, 0, 4), 3);         /* x^4 = x + 1 */
-  assert_int_equal(mem_ipoly(2, 0, 4), 6);         /* x^5 = x^2 + x */
-  assert_int_equal(mem_ipoly(1 << 3, 0, 4), 0xB);  /* x^7 = x^3 + x + 1 */
-  assert_int_equal(mem_ipoly(1 << 13, 9, 4), 9);   /* only 13 bits above the index count */
-  assert_int_equal(mem_ipoly(1, 0, 6), 3);         /* x^6 = x + 1 */
-  assert_int_equal(mem_ipoly(1 << 18, 0, 6), 17);  /* a[18] feeds index bits 0 and 4 */
-  assert_int_equal(mem_ipoly(3, 1, 5), 5 ^ 10 ^ 1);
-  assert_int_equal(mem_xor_index(0x15, 0x3, 16), 0x6);
-}
-
-/* GPGPU-Sim's random slice indexing draws rand() after srand(1): glibc's first outputs. */
-static void test_random_slices(void **state) {
-  (void)state;
-  libc_rand g;
-  libc_srand(&g, 1);
-  static const uint32_t first[] = {1804289383u, 846930886u, 1681692777u, 1714636915u,
-                                   1957747793u, 424238335u, 719885386u, 1649760492u};
-  for (size_t i = 0; i < sizeof first / sizeof first[0]; i++)
-    assert_int_equal(libc_rand_next(&g), first[i]);
-  slice_table t;
-  assert_int_equal(slice_table_init(&t, 24, NULL), 0);
-  assert_int_equal(slice_table_get(&t, 0x100), 1804289383u % 24);
-  assert_int_equal(slice_table_get(&t, 0x7), 846930886u % 24);
-  assert_int_equal(slice_table_get(&t, 0x100), 1804289383u % 24); /* kept */
-  for (uint64_t k = 0; k < 5000; k++) assert_true(slice_table_get(&t, 1000 + k) < 24);
-  assert_int_equal(slice_table_get(&t, 0x7), 846930886u % 24);    /* kept through growth */
-  assert_int_equal(t.n, 5002);
-  slice_table_free(&t);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_coalesce_sectors),
@@ -727,9 +660,6 @@ int main(void) {
       cmocka_unit_test(test_l1_adaptive_ways),
       cmocka_unit_test(test_l1_lru_and_fifo),
       cmocka_unit_test(test_l1_bad_configs),
-      cmocka_unit_test(test_set_index_functions),
-      cmocka_unit_test(test_ipoly),
-      cmocka_unit_test(test_random_slices),
   };
   return cmocka_run_group_tests_name("memory pieces", tests, NULL, NULL);
 }

@@ -213,6 +213,11 @@ static int check_memory(const gpu_config *c, rf_diag *d) {
 static int check_pipeline(const gpu_config *c, rf_diag *d) {
   CHECK(c->coalesce_arch >= 13, "-gpgpu_coalesce_arch: expected >= 13, found %d",
         c->coalesce_arch);
+  /* GPGPU-Sim's sector cache takes one sector per access (it asserts so); only the coalescer
+   * of arch 40 on cuts every cached access into sectors. */
+  CHECK(!c->l1d.enabled || !c->l1d.sectored || c->coalesce_arch >= 40,
+        "-gpgpu_coalesce_arch: expected >= 40 (32-byte sector accesses) for the sectored L1D of "
+        "-gpgpu_cache:dl1, found %d", c->coalesce_arch);
   CHECK(c->gmem_skip_l1d == 0 || c->gmem_skip_l1d == 1,
         "-gpgpu_gmem_skip_L1D: expected 0 or 1, found %d", c->gmem_skip_l1d);
   CHECK(pow2(c->l1_banks) && pow2(c->l1_bank_bytes),

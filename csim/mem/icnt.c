@@ -9,16 +9,16 @@ typedef struct icnt_pkt {
   uint16_t crossed; /* units through the switch */
 } icnt_pkt;
 
-/* A packet on its way out of the switch: flits crossed, flits moved on, when they may. */
+/* A packet on its way out of the switch: flits crossed, flits moved on. */
 typedef struct out_pkt {
   icnt_pkt p;
   uint16_t arrived; /* units in this stage */
   uint16_t moved;   /* units passed on to the next stage */
-  uint64_t ready;   /* cycle the units may move on */
 } out_pkt;
 
 RING_DEFINE(pkt_ring, icnt_pkt)
 RING_DEFINE(out_ring, out_pkt)
+RING_DEFINE(tick_ring, uint64_t)
 
 struct icnt {
   icnt_params p;
@@ -32,6 +32,8 @@ struct icnt {
   int32_t *lock;        /* per output: the input whose packet is crossing, or -1 */
   out_ring *egress;     /* BookSim: per output, crossed flits before the boundary buffer */
   int *egress_units;
+  tick_ring *flit_ready; /* BookSim: per output, when each of those flits may move on (each
+                            flit goes through the router's pipeline on its own) */
   out_ring *boundary;   /* per output: what the receiver takes packets from */
   int *boundary_units;
   uint64_t *matched;    /* inputs that moved a unit this cycle */
@@ -72,6 +74,7 @@ icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d) {
            (n->lock = rf_calloc(no, sizeof(int32_t), d)) &&
            (n->egress = rf_calloc(no, sizeof *n->egress, d)) &&
            (n->egress_units = rf_calloc(no, sizeof(int), d)) &&
+           (n->flit_ready = rf_calloc(no, sizeof *n->flit_ready, d)) &&
            (n->boundary = rf_calloc(no, sizeof *n->boundary, d)) &&
            (n->boundary_units = rf_calloc(no, sizeof(int), d)) &&
            (n->matched = rf_calloc((size_t)n->words, sizeof(uint64_t), d)) &&
@@ -79,7 +82,8 @@ icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d) {
   for (size_t i = 0; ok && i < ni; i++) ok = !pkt_ring_init(&n->in[i], 8, d);
   for (size_t o = 0; ok && o < no; o++) {
     n->lock[o] = -1;
-    ok = !out_ring_init(&n->egress[o], 4, d) && !out_ring_init(&n->boundary[o], 4, d);
+    ok = !out_ring_init(&n->egress[o], 4, d) && !out_ring_init(&n->boundary[o], 4, d) &&
+         !tick_ring_init(&n->flit_ready[o], 8, d);
   }
   if (!ok) {
     icnt_destroy(n);
@@ -93,6 +97,7 @@ void icnt_destroy(icnt *n) {
   for (int i = 0; n->in && i < n->p.n_in; i++) pkt_ring_free(&n->in[i]);
   for (int o = 0; n->egress && o < n->p.n_out; o++) out_ring_free(&n->egress[o]);
   for (int o = 0; n->boundary && o < n->p.n_out; o++) out_ring_free(&n->boundary[o]);
+  for (int o = 0; n->flit_ready && o < n->p.n_out; o++) tick_ring_free(&n->flit_ready[o]);
   free(n->in);
   free(n->inq);
   free(n->vc);
@@ -102,6 +107,7 @@ void icnt_destroy(icnt *n) {
   free(n->lock);
   free(n->egress);
   free(n->egress_units);
+  free(n->flit_ready);
   free(n->boundary);
   free(n->boundary_units);
   free(n->matched);
@@ -161,15 +167,13 @@ void icnt_pop(icnt *n, int dst) {
 uint64_t icnt_count(const icnt *n) { return n->count; }
 
 /* Appends one unit of packet p to stage ring q (a new entry for its first unit). */
-static int stage_add(out_ring *q, const icnt_pkt *p, uint64_t ready) {
+static int stage_add(out_ring *q, const icnt_pkt *p) {
   if (!q->count || out_ring_at(q, q->count - 1)->arrived == out_ring_at(q, q->count - 1)->p.units) {
     if (out_ring_reserve(q, 1, NULL)) return -1;
-    out_pkt e = {.p = *p, .arrived = 1, .ready = ready};
+    out_pkt e = {.p = *p, .arrived = 1};
     out_ring_push(q, &e);
   } else {
-    out_pkt *e = out_ring_at(q, q->count - 1);
-    e->arrived++;
-    e->ready = ready;
+    out_ring_at(q, q->count - 1)->arrived++;
   }
   return 0;
 }
@@ -186,8 +190,14 @@ static void cross(icnt *n, int i, int o, uint64_t now) {
   out_ring *stage = n->p.packet_mode ? &n->boundary[o] : &n->egress[o];
   /* The flit entered the switch at least one cycle after its push (the injection stage), so
    * `latency - 2` more cycles bring it to the boundary buffer `latency` after the push. */
-  uint64_t ready = n->p.packet_mode ? now : now + (uint64_t)(n->p.latency - 2);
-  if (stage_add(stage, h, ready)) return; /* out of memory: the unit stays and retries */
+  if (!n->p.packet_mode) {
+    if (tick_ring_reserve(&n->flit_ready[o], 1, NULL)) return; /* out of memory: retried */
+    uint64_t ready = now + (uint64_t)(n->p.latency - 2);
+    if (stage_add(stage, h)) return;
+    tick_ring_push(&n->flit_ready[o], &ready);
+  } else if (stage_add(stage, h)) {
+    return; /* out of memory: the unit stays and retries */
+  }
   h->crossed++;
   n->vc[i]--;
   if (n->p.packet_mode) n->boundary_units[o]++;
@@ -278,8 +288,9 @@ static void eject(icnt *n, uint64_t now) {
     out_ring *e = &n->egress[o];
     if (!e->count || n->boundary_units[o] >= n->p.out_cap) continue;
     out_pkt *h = out_ring_head(e);
-    if (h->moved >= h->arrived || h->ready > now) continue;
-    if (stage_add(&n->boundary[o], &h->p, now)) continue;
+    if (h->moved >= h->arrived || *tick_ring_head(&n->flit_ready[o]) > now) continue;
+    if (stage_add(&n->boundary[o], &h->p)) continue;
+    tick_ring_pop(&n->flit_ready[o]);
     h->moved++;
     n->egress_units[o]--;
     n->boundary_units[o]++;
