@@ -1,5 +1,6 @@
 # rfsim top-level build. `make` builds bin/rfsim and the trace tools; `make test` runs every test;
-# `make demo` runs the bundled example end to end; `make bench` prints the speed figures.
+# `make demo` runs the bundled example end to end; `make bench` prints the speed figures;
+# `make calibrate` compares rfsim with Accel-Sim (configs/reference/accelsim.tsv).
 #
 # The goals a user types (RFSIM_DEPS_GOALS) first install missing Debian packages (tools/deps.sh)
 # when run as root or with password-less sudo. make resolves tool paths and caches directory
@@ -9,7 +10,7 @@
 # lines up to `else` below and runs $(RFSIM_DEPS); then a fresh make, which sees the installed
 # tools, does every goal. RFSIM_DEPS may name a stand-in (tests/test_bootstrap.c uses one).
 RFSIM_DEPS       ?= bash tools/deps.sh
-RFSIM_DEPS_GOALS := all demo test bench synth lint-rtl hw-libs hw-tests hw-test hw-bench \
+RFSIM_DEPS_GOALS := all demo test bench calibrate synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
                     experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize
 rfsim_goals      := $(or $(MAKECMDGOALS),all)
@@ -51,7 +52,7 @@ TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
+.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench calibrate clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS)
 
@@ -178,6 +179,12 @@ occupancy-tables: all workloads
 	@bin/occupancy -config configs/tesla_c2050_scratchpad.config -resource scratchpad \
 	  -paper traces/paper/resource_sharing_table8.txt \
 	  $(foreach w,$(SPSHARE_SET2),$(BUILD)/traces/spshare_$(w)/kernelslist.g)
+
+# rfsim beside Accel-Sim on the shared traces and matrixmul tiled to 1, 60, 240 and 960 TBs
+# (configs/reference/accelsim.tsv; CALIBRATE_ROWS selects rows, e.g. 'x60|x240').
+CALIBRATE_TILES := 1 60 240 960
+calibrate: all $(CALIBRATE_TILES:%=$(BUILD)/traces/matrixmul_x%/kernelslist.g)
+	@SHARED=$(SHARED) BUILD=$(BUILD) bash tools/calibrate.sh
 
 bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_ray/kernelslist.g
 	@bash tools/bench.sh
