@@ -12,7 +12,8 @@
 RFSIM_DEPS       ?= bash tools/deps.sh
 RFSIM_DEPS_GOALS := all demo test bench calibrate synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
-                    experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize
+                    experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize \
+                    cuda-toolkit cuda-traces
 rfsim_goals      := $(or $(MAKECMDGOALS),all)
 FUZZ_PACKAGES    := clang libclang-rt-14-dev  # only `make fuzz` needs them
 ifeq ($(RFSIM_DEPS_CHECKED),)
@@ -45,16 +46,31 @@ BUILD   := build
 BIN     := bin
 SHARED  ?= ../shared
 
-LIB_SRC  := $(filter-out csim/main.c csim/hw/selftest/%,$(shell find csim -name "*.c" | sort))
+LIB_SRC  := $(filter-out csim/main.c csim/hw/selftest/% csim/cudart/%,$(shell find csim -name "*.c" | sort))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TOOLS    := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 TEST_SRC := $(filter-out tests/test_hw_%,$(sort $(wildcard tests/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench calibrate clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
+# The stand-in CUDA runtime (bin/cudart/libcudart.so.11.0) that rfsim-trace puts in front of a
+# program built with -cudart shared: the runtime API, the SASS interpreter and the trace line
+# writer, position-independent, exporting only the runtime's symbols under its version node.
+CUDART_LIB  := $(BIN)/cudart/libcudart.so.11.0
+CUDART_SRC  := $(sort $(wildcard csim/cudart/*.c) $(wildcard csim/sass/*.c)) \
+               csim/tracegen/tg_line.c csim/common/diag.c
+CUDART_OBJ  := $(CUDART_SRC:%.c=$(BUILD)/pic/%.o)
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(CUDART_LIB): $(CUDART_OBJ) csim/cudart/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.11.0 \
+	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ -lm
+
+.PHONY: cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench calibrate clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
-all: $(BIN)/rfsim $(TOOLS)
+all: $(BIN)/rfsim $(TOOLS) $(CUDART_LIB)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -74,6 +90,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/common/test_util.o $(BUILD)/
 
 deps:
 	@$(RFSIM_DEPS)
+
 
 include traces/workloads.mk
 include hw.mk
@@ -103,7 +120,7 @@ $(SIM_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/t
 $(BUILD)/tests/test_finereg: | $(BIN)/rfsim $(HW_B)/rfsim-broken
 
 # the fuzz targets' one-input functions, replayed on the inputs fuzzing found
-$(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o
+$(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/fuzz/fuzz_targets.o $(BUILD)/tests/fuzz/fuzz_sass.o
 
 $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
                       $(call SIM_RTL_DEPS,$(SIM_BROKEN_UNITS))
@@ -135,6 +152,17 @@ test-sanitize: all workloads $(call san_tests,$(BUILD))
 	  $(call san_tests,$(SAN_B))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
+
+# Debian 12's CUDA 11.8 toolkit (the newest that compiles for Pascal and Volta) through a private
+# apt sources list; only cuda-traces needs it, never make or make test.
+cuda-toolkit:
+	@bash tools/cuda_toolkit.sh
+
+# Builds and traces every program in cuda/ with rfsim-trace (installing the toolkit if missing),
+# then runs each trace with every technique in lockstep with the RTL (tools/cuda_traces.sh).
+cuda-traces: all
+	@bash tools/cuda_toolkit.sh
+	@bash tools/cuda_traces.sh
 
 demo: all $(BUILD)/traces/warpman_st/kernelslist.g $(BUILD)/synth/summary.txt
 	@bash tools/demo.sh
@@ -195,10 +223,11 @@ bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/warpman_
 FUZZ_B        := $(BUILD)/fuzz
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
-FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache
+FUZZ_TARGETS  := kernel_trace kernelslist config tracegen_spec trace_cache sass_listing cubin
 FUZZ_CFLAGS   := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
                  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o
+FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o \
+                 $(FUZZ_B)/tests/fuzz/fuzz_sass.o
 $(FUZZ_B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@

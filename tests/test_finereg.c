@@ -227,6 +227,42 @@ static void test_all_live_degrades_to_baseline(void **state) {
   tu_rmtree(dir);
 }
 
+/* A reduction (RED: an atomic that writes no register) completes with no one waiting for it. Its
+ * reply once carried an empty token that the switching policies took for a CTA switch's transfer
+ * (a write far outside the switch table) and the others for load -1: found by the first real
+ * traces (rfsim-trace's cuda/isa). Every policy runs it, with the baseline's instructions. */
+static void test_reductions_under_every_policy(void **state) {
+  (void)state;
+  static const char *const body[] = {
+      "1 R2 IADD 1 R0 0\n"
+      "0 RED.E.ADD 2 R2 R3 4 1 0x7f0000100000 4\n"
+      "1 R4 LDG.E 1 R2 4 1 0x7f0000200000 4\n"
+      "0 RED.E.ADD 2 R2 R4 4 1 0x7f0000100000 0\n"
+      "0 EXIT 0 0\n"};
+  char dir[256];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  char *k = tu_kernel_text("red", 120, 4, 8, body, 1);
+  assert_non_null(k);
+  assert_int_equal(tu_write(dir, "kernel-1.traceg", k), 0);
+  free(k);
+  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
+  char list[300];
+  snprintf(list, sizeof list, "%s/kernelslist.g", dir);
+  static const char *const policies[] = {"baseline", "vt", "regdram", "regmutex", "finereg"};
+  uint64_t insts = 0;
+  for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
+    gpu_config c;
+    stats_record r;
+    policy_config(&c, policies[i]);
+    free(tu_run_list(&c, (int)HW_C, list, &r));
+    if (i == 0) insts = su(&r, "gpgpu_n_tot_w_icount");
+    assert_int_equal(su(&r, "gpgpu_n_tot_w_icount"), insts);
+    stats_free(&r);
+  }
+  assert_int_equal(insts, 120 * 4 * 5);
+  tu_rmtree(dir);
+}
+
 /* ---- bad options ---- */
 
 static void expect_error(const char *const (*opts)[2], size_t n, const char *workload,
@@ -662,6 +698,7 @@ static void test_broken_units_stop_the_simulator(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_all_live_degrades_to_baseline),
+      cmocka_unit_test(test_reductions_under_every_policy),
       cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_watchdog_reports_stuck_switch),
       cmocka_unit_test(test_regdram_contexts_through_memory),

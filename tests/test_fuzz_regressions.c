@@ -68,6 +68,8 @@ static void test_found_inputs_and_seeds(void **state) {
       {"kernelslist", "tests/fixtures/tracegen/tiny", ".g"},
       {"config", "configs", ".config"},
       {"tracegen_spec", "traces", ".spec"},
+      {"sass_listing", "tests/fixtures/sass", ".sass"},
+      {"cubin", "tests/fixtures/sass", ".cubin"},
   };
   int found = 0, seeded = 0;
   for (int i = 0; i < fuzz_ntargets; i++) {

@@ -74,3 +74,25 @@ for wave in no yes; do
            (w == "yes" ? "with FST:" : "no waveform:"), c, r, r / c, l, l / c }'
   unset t
 done
+
+# The tracer: rfsim-trace on cuda/matrixmul (n = 256: 64 blocks, 1.6 M warp instructions), CPU
+# time of the interpreter as rfsim-trace reports it. Needs the CUDA 11.8 toolkit to build the
+# program (make cuda-toolkit); skipped without it.
+if [ -x /usr/bin/nvcc ]; then
+  mkdir -p build/cuda/matrixmul
+  PATH=/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:/bin /usr/bin/nvcc -ccbin clang++-14 \
+    -arch=sm_61 -cudart shared -O3 -o build/cuda/matrixmul/matrixmul cuda/matrixmul/matrixmul.cu
+  : > "$tmp/trace_rates"
+  for _ in $(seq "$runs"); do
+    rm -rf "$tmp/mm"
+    bin/rfsim-trace -o "$tmp/mm" build/cuda/matrixmul/matrixmul 256 2>&1 >/dev/null |
+      sed -n 's/.* \([0-9]*\) warp instructions traced in \([0-9.]*\) s of CPU (\([0-9.]*\) M.*/\1 \2 \3/p' \
+      >> "$tmp/trace_rates"
+  done
+  sort -k3 -g "$tmp/trace_rates" | awk -v n="$runs" '{r[NR] = $3; w = $1; s[NR] = $2}
+    END {printf "bench: rfsim-trace, cuda/matrixmul n=256: %d warp instructions, %.2f M warp-inst/s " \
+         "traced (median of %d, min %.2f, max %.2f), %.2f s of CPU\n", w, r[int((n + 1) / 2)], n, \
+         r[1], r[n], s[int((n + 1) / 2)]}'
+else
+  echo "bench: rfsim-trace skipped: no CUDA 11.8 toolkit (make cuda-toolkit)"
+fi

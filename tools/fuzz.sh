@@ -16,6 +16,8 @@ seeds_for() {
     config) ls configs/*.config tests/fixtures/config/*.config ;;
     tracegen_spec) ls traces/*.spec tests/fixtures/tracegen/*.spec ;;
     trace_cache) ls tests/fixtures/fuzz/trace_cache/* ;;
+    sass_listing) ls tests/fixtures/sass/*.sass ;;
+    cubin) ls tests/fixtures/sass/*.cubin ;;
   esac 2> /dev/null
 }
 failed=0

@@ -152,7 +152,7 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
     for (int i = 0; i < e->naccess; i++)
       e->acc[i].token = e->load >= 0 ? (uint32_t)e->load
                         : is_store   ? MEM_ACK_TOKEN | (uint32_t)warp
-                                     : UINT32_MAX;
+                                     : LDST_NO_TOKEN;
     e->busy_until = now;
   }
   s->warps[warp].queued_mem++;
@@ -196,7 +196,7 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
 static int writeback(sm *s, uint64_t now) {
   for (int k = 0; k < WB_CLIENTS; k++) {
     int c = (s->wb_next + k) % WB_CLIENTS;
-    uint32_t token;
+    uint32_t token = LDST_NO_TOKEN;
     if (c == WB_SHARED) {
       if (!s->nevents || s->events[0].at > now) continue;
       sm_load_done(s, event_pop(s).load, now);
@@ -204,10 +204,11 @@ static int writeback(sm *s, uint64_t now) {
       if (!s->has_wb_global) continue;
       s->has_wb_global = 0;
       token = s->wb_global.token;
-      if (token & CS_TOKEN) cs_mem_done(s, token);
-      else sm_load_done(s, (int)token, now);
-    } else {
-      if (!l1d_pop_miss(s->l1, now, &token)) continue;
+    } else if (!l1d_pop_miss(s->l1, now, &token)) {
+      continue;
+    }
+    /* (a reduction's reply takes its turn here but completes nothing) */
+    if (c != WB_SHARED && token != LDST_NO_TOKEN) {
       if (token & CS_TOKEN) cs_mem_done(s, token);
       else sm_load_done(s, (int)token, now);
     }
@@ -267,9 +268,10 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
     moved = 1;
   }
   while (l1d_pop_hit(s->l1, now, &token)) {
+    moved = 1;
+    if (token == LDST_NO_TOKEN) continue;
     if (token & CS_TOKEN) cs_mem_done(s, token);
     else sm_load_done(s, (int)token, now);
-    moved = 1;
   }
   while (l1d_pop_store_ack(s->l1, &token, &acks)) {
     store_acked(s, token, acks);

@@ -180,6 +180,9 @@ static inline void fetch_wake(sm *s, int slot) {
 /* (Not bit 31: that is MEM_ACK_TOKEN, csim/mem/mem.h; a switch's writes want no acknowledgement,
  * they are counted done when sent, and an ack would be charged to warp slot <CTA slot>.) */
 #define CS_TOKEN 0x40000000u
+/* the token of an access whose completion nothing waits for (a reduction, RED, writes no
+ * register; a store the L1 keeps): its reply is dropped */
+#define LDST_NO_TOKEN UINT32_MAX
 typedef struct cta_switch cta_switch;
 int cs_create(sm *s, rf_diag *d);
 void cs_free(sm *s);

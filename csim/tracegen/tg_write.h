@@ -10,13 +10,9 @@
 #include <stdio.h>
 
 #include "../common/diag.h"
+#include "tg_line.h"
 #include "tg_plan.h"
 
-#define TG_LINE_MAX 1024
-
-/* Formats the address part ("mode base ...", each token followed by a space). Returns the
- * length written. */
-int tg_format_addrs(char *buf, size_t size, uint32_t mask, const uint64_t addrs[32]);
 /* Formats one instruction line, without the newline. */
 int tg_format_inst(char *buf, size_t size, const tg_inst *in, uint32_t mask,
                    const uint64_t addrs[32]);

@@ -185,6 +185,8 @@ const fuzz_target fuzz_targets[] = {
     {"config", "gpgpusim.config", fuzz_config},
     {"tracegen_spec", "fuzz.spec", fuzz_tracegen_spec},
     {"trace_cache", "kernel-1.traceg.rfc", fuzz_trace_cache},
+    {"sass_listing", "kernel.sass", fuzz_sass_listing},
+    {"cubin", "kernel.cubin", fuzz_cubin},
 };
 const int fuzz_ntargets = (int)(sizeof fuzz_targets / sizeof fuzz_targets[0]);
 

@@ -23,6 +23,10 @@ typedef struct fuzz_target {
 extern const fuzz_target fuzz_targets[];
 extern const int fuzz_ntargets;
 
+/* the SASS interpreter's inputs (fuzz_sass.c) */
+int fuzz_sass_listing(const uint8_t *data, size_t size, rf_diag *d);
+int fuzz_cubin(const uint8_t *data, size_t size, rf_diag *d);
+
 /* The target called `name`, or NULL. */
 const fuzz_target *fuzz_target_find(const char *name);
 

@@ -1,0 +1,40 @@
+/* Maxwell and Pascal (sm_50 - sm_62): the mnemonics nvcc 11.8 emits for ordinary CUDA C++.
+ * Texture, surface, half-precision and graphics instructions are absent on purpose: a kernel
+ * using one stops at load time naming it. */
+#include "sass_op.h"
+
+const sass_op_def sass_ops_sm61[] = {
+    {"IADD", sass_prep_iadd},       {"IADD32I", sass_prep_iadd32i}, {"IADD3", sass_prep_iadd3},
+    {"ISCADD", sass_prep_iscadd},   {"ISCADD32I", sass_prep_iscadd}, {"LEA", sass_prep_lea},
+    {"XMAD", sass_prep_xmad},       {"IMNMX", sass_prep_imnmx},     {"ISETP", sass_prep_isetp},
+    {"ISET", sass_prep_iset},       {"ICMP", sass_prep_icmp},       {"SEL", sass_prep_sel},
+    {"MOV", sass_prep_mov},         {"MOV32I", sass_prep_mov},      {"PSETP", sass_prep_psetp},
+    {"CSETP", sass_prep_csetp},     {"P2R", sass_prep_p2r},         {"R2P", sass_prep_r2p},
+    {"LOP", sass_prep_lop},         {"LOP32I", sass_prep_lop32i},   {"LOP3", sass_prep_lop3},
+    {"SHL", sass_prep_shl},         {"SHR", sass_prep_shr},         {"SHF", sass_prep_shf},
+    {"BFE", sass_prep_bfe},         {"BFI", sass_prep_bfi},         {"FLO", sass_prep_flo},
+    {"POPC", sass_prep_popc},       {"PRMT", sass_prep_prmt},       {"VABSDIFF", sass_prep_vabsdiff},
+    {"VMNMX", sass_prep_vmnmx},
+    {"FADD", sass_prep_fadd},       {"FADD32I", sass_prep_fadd},    {"FMUL", sass_prep_fmul},
+    {"FMUL32I", sass_prep_fmul},    {"FFMA", sass_prep_ffma},       {"FFMA32I", sass_prep_ffma},
+    {"FMNMX", sass_prep_fmnmx},     {"FSETP", sass_prep_fsetp},     {"FSET", sass_prep_fset},
+    {"FCMP", sass_prep_fcmp},       {"FCHK", sass_prep_fchk},       {"MUFU", sass_prep_mufu},
+    {"RRO", sass_prep_rro},
+    {"DADD", sass_prep_dadd},       {"DMUL", sass_prep_dmul},       {"DFMA", sass_prep_dfma},
+    {"DMNMX", sass_prep_dmnmx},     {"DSETP", sass_prep_dsetp},     {"DSET", sass_prep_dset},
+    {"F2F", sass_prep_f2f},         {"F2I", sass_prep_f2i},         {"I2F", sass_prep_i2f},
+    {"I2I", sass_prep_i2i},
+    {"LDG", sass_prep_ld},          {"LD", sass_prep_ld},           {"LDS", sass_prep_ld},
+    {"LDL", sass_prep_ld},          {"STG", sass_prep_st},          {"ST", sass_prep_st},
+    {"STS", sass_prep_st},          {"STL", sass_prep_st},          {"LDC", sass_prep_ldc},
+    {"ATOM", sass_prep_atom},       {"RED", sass_prep_atom},        {"ATOMS", sass_prep_atom},
+    {"MEMBAR", sass_prep_membar},
+    {"BRA", sass_prep_bra},         {"SSY", sass_prep_push},        {"PBK", sass_prep_push},
+    {"PCNT", sass_prep_push},       {"SYNC", sass_prep_sync},       {"BRK", sass_prep_brk},
+    {"CONT", sass_prep_brk},        {"CAL", sass_prep_cal},         {"RET", sass_prep_ret},
+    {"EXIT", sass_prep_exit},       {"NOP", sass_prep_nop},         {"DEPBAR", sass_prep_nop},
+    {"BAR", sass_prep_bar},         {"B2R", sass_prep_b2r},
+    {"VOTE", sass_prep_vote},       {"SHFL", sass_prep_shfl},       {"S2R", sass_prep_s2r},
+    {"CS2R", sass_prep_s2r},
+    {NULL, NULL},
+};
