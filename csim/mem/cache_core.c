@@ -91,6 +91,7 @@ static int tag_access(cache_core *c, tag_status st, tag_line **line, uint64_t ke
                       uint64_t gaddr, uint8_t space, uint64_t now, cache_effects *fx) {
   int wb_bytes = 0;
   if (st == TAG_MISS && c->cfg.alloc_policy == 'm') {
+    *line = cache_tags_victim(&c->tags, key); /* the lookup found one exists */
     wb_bytes = evict(c, *line, now, fx);
     cache_tags_install(&c->tags, *line, key, gaddr, space);
   } else if (st == TAG_MISS) {
@@ -105,6 +106,7 @@ static void use_data_port(cache_core *c, int bytes) {
 }
 
 static cache_outcome fail(cache_core *c, cache_fail why) {
+  c->last_fail = why;
   c->stats->reservation_fails++;
   c->stats->fails[why]++;
   return CACHE_FAIL;
@@ -261,6 +263,16 @@ cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, u
   need &= c->full_mask;
   if (!need || !c->cfg.sectored) need = c->full_mask;
   int is_write = r->a.is_write && !r->a.is_atomic;
+  fail_memo m = {.epoch = c->epoch, .key = key, .valid = 1, .need = need,
+                 .flags = (uint8_t)(r->a.is_write | r->a.is_atomic << 1), .space = r->a.space,
+                 .full_mask = r->a.full_mask, .size = r->a.size};
+  for (int i = 0; i < FAIL_MEMOS; i++) {
+    const fail_memo *f = &c->memo[i];
+    if (f->valid && f->epoch == m.epoch && f->key == m.key && f->need == m.need &&
+        f->flags == m.flags && f->space == m.space && f->full_mask == m.full_mask &&
+        f->size == m.size)
+      return fail(c, (cache_fail)f->why);
+  }
   tag_line *line = NULL;
   tag_status st = cache_tags_lookup(&c->tags, key, need, is_write, &line);
   cache_outcome o;
@@ -270,6 +282,13 @@ cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, u
   else
     o = read_access(c, r, st, line, key, gaddr, need, now, fx);
   count(c, r, st, o);
+  if (o == CACHE_FAIL) { /* nothing changed: remember the answer */
+    m.why = (uint8_t)c->last_fail;
+    c->memo[c->memo_next] = m;
+    c->memo_next = (c->memo_next + 1) % FAIL_MEMOS;
+    return o;
+  }
+  c->epoch++; /* hits too: the replacement order moved */
   if (o == CACHE_MISS && st == TAG_HIT_RESERVED) return CACHE_HIT_RESERVED;
   if (o == CACHE_MISS && st == TAG_SECTOR_MISS) return CACHE_SECTOR_MISS;
   return o;
@@ -278,6 +297,7 @@ cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, u
 void cache_core_fill(cache_core *c, int mi, uint64_t key, uint64_t gaddr, uint8_t sectors,
                      uint64_t now, cache_effects *fx) {
   int atomic = c->mshr.e[mi].atomic;
+  c->epoch++;
   if (!mshr_fill(&c->mshr, mi, sectors)) return;
   uint8_t got = c->cfg.sectored ? sectors : c->full_mask;
   tag_line *line = cache_tags_probe(&c->tags, key);

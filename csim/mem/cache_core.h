@@ -38,6 +38,15 @@ typedef struct cache_effects {
   int write_sent;  /* the request itself (a write) went down */
 } cache_effects;
 
+/* A failed access, remembered: while nothing in the cache changes (its epoch), the same access
+ * fails the same way, so a head that retries every cycle is answered without a tag search. */
+typedef struct fail_memo {
+  uint64_t epoch, key;
+  uint8_t valid, need, flags, space, full_mask, why;
+  uint16_t size;
+} fail_memo;
+#define FAIL_MEMOS 4
+
 typedef struct cache_core {
   cache_config cfg;
   cache_tags tags;
@@ -50,6 +59,10 @@ typedef struct cache_core {
   int data_busy;     /* cycles the data port stays occupied */
   int fill_busy;     /* cycles the fill port stays occupied */
   uint16_t owner;    /* SM id stamped on write-backs (L1); 0 for L2 slices */
+  uint64_t epoch;    /* counts changes to the tags, MSHRs and miss queue (fail_memo) */
+  fail_memo memo[FAIL_MEMOS];
+  int memo_next;
+  cache_fail last_fail;
 } cache_core;
 
 int cache_core_init(cache_core *c, const cache_config *cfg, int max_assoc, int dirty_percent,
@@ -70,8 +83,17 @@ void cache_core_fill(cache_core *c, int mi, uint64_t key, uint64_t gaddr, uint8_
                      uint64_t now, cache_effects *fx);
 /* The next request released from a filled MSHR (GPGPU-Sim's next_access), or 0. */
 static inline int cache_core_next(cache_core *c, mem_req *out) {
-  return mshr_next(&c->mshr, out);
+  if (!mshr_next(&c->mshr, out)) return 0;
+  c->epoch++;
+  return 1;
 }
+/* The owner took the head of the miss queue. */
+static inline void cache_core_pop_out(cache_core *c) {
+  req_ring_pop(&c->out);
+  c->epoch++;
+}
+/* The owner changed the tags itself (an invalidation, a new size). */
+static inline void cache_core_changed(cache_core *c) { c->epoch++; }
 /* The block of `need` in line `key`: what the MSHRs are indexed by. */
 static inline uint64_t cache_core_block(const cache_core *c, uint64_t key, uint8_t need) {
   return c->cfg.sectored ? key * MEM_SECTORS_PER_LINE + (uint64_t)__builtin_ctz(need) : key;

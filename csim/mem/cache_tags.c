@@ -11,6 +11,7 @@
 int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int dirty_percent,
                     const char *what, rf_diag *d) {
   t->lines = NULL;
+  t->keys = NULL;
   if (cfg->nsets < 1 || cfg->assoc < 1 || !mem_is_pow2((uint64_t)cfg->nsets))
     return rf_fail(d, "%s: expected a power-of-two number of sets and at least 1 way, found "
                       "%d sets x %d ways", what, cfg->nsets, cfg->assoc);
@@ -42,13 +43,19 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
   t->index_ctx = NULL;
   t->ndirty = 0;
   t->clock = 0;
-  t->lines = rf_calloc((size_t)cfg->nsets * (size_t)max_assoc, sizeof *t->lines, d);
-  return t->lines ? 0 : -1;
+  size_t n = (size_t)cfg->nsets * (size_t)max_assoc;
+  t->lines = rf_calloc(n, sizeof *t->lines, d);
+  t->keys = t->lines ? rf_calloc(n, sizeof *t->keys, d) : NULL;
+  if (t->keys) return 0;
+  cache_tags_free(t);
+  return -1;
 }
 
 void cache_tags_free(cache_tags *t) {
   free(t->lines);
+  free(t->keys);
   t->lines = NULL;
+  t->keys = NULL;
 }
 
 void cache_tags_set_assoc(cache_tags *t, int assoc) {
@@ -56,7 +63,10 @@ void cache_tags_set_assoc(cache_tags *t, int assoc) {
   if (assoc > t->max_assoc) assoc = t->max_assoc;
   t->assoc = assoc;
   size_t n = (size_t)t->nsets * (size_t)t->max_assoc;
-  for (size_t i = 0; i < n; i++) t->lines[i] = (tag_line){0};
+  for (size_t i = 0; i < n; i++) {
+    t->lines[i] = (tag_line){0};
+    t->keys[i] = 0;
+  }
   t->ndirty = 0;
 }
 
@@ -92,16 +102,20 @@ uint32_t cache_tags_set(const cache_tags *t, uint64_t key) {
   }
 }
 
-static tag_line *set_of(cache_tags *t, uint64_t key) {
-  return &t->lines[(size_t)cache_tags_set(t, key) * (size_t)t->max_assoc];
+static size_t set_base(const cache_tags *t, uint64_t key) {
+  return (size_t)cache_tags_set(t, key) * (size_t)t->max_assoc;
 }
 
-tag_line *cache_tags_probe(cache_tags *t, uint64_t key) {
-  tag_line *set = set_of(t, key);
+/* The live line holding `key` in the set at `base`, or NULL (a freed slot keeps its old key). */
+static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
+  const uint64_t *keys = t->keys + base;
   for (int w = 0; w < t->assoc; w++)
-    if (set[w].key == key && !tag_line_free(&set[w])) return &set[w];
+    if (keys[w] == key && !tag_line_free(&t->lines[base + (size_t)w]))
+      return &t->lines[base + (size_t)w];
   return NULL;
 }
+
+tag_line *cache_tags_probe(cache_tags *t, uint64_t key) { return find(t, set_base(t, key), key); }
 
 /* The replacement candidate of a set: an empty way first, else the LRU (or FIFO-oldest) line
  * with no sector being fetched; a dirty line only while at least dirty_percent of the lines
@@ -119,30 +133,39 @@ static tag_line *pick_victim(cache_tags *t, tag_line *set) {
   return best;
 }
 
-tag_line *cache_tags_victim(cache_tags *t, uint64_t key) { return pick_victim(t, set_of(t, key)); }
+tag_line *cache_tags_victim(cache_tags *t, uint64_t key) {
+  return pick_victim(t, &t->lines[set_base(t, key)]);
+}
+
+/* Whether pick_victim would find a slot: the first eligible way answers. */
+static int has_victim(const cache_tags *t, const tag_line *set) {
+  int dirty_ok = (long)t->ndirty * 100 >= (long)t->dirty_percent * t->nsets * t->assoc;
+  for (int w = 0; w < t->assoc; w++) {
+    const tag_line *l = &set[w];
+    if (tag_line_free(l) || (!l->pending && (!l->dirty || dirty_ok))) return 1;
+  }
+  return 0;
+}
 
 tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
                              tag_line **line) {
-  tag_line *set = set_of(t, key);
-  for (int w = 0; w < t->assoc; w++) {
-    tag_line *l = &set[w];
-    if (l->key != key || tag_line_free(l)) continue;
-    *line = l;
-    if (l->pending & need) return TAG_HIT_RESERVED;
-    if ((l->valid & need) == need) {
-      /* A sector written only in part cannot be read from the line. */
-      if (!is_write && (l->unreadable & need)) return TAG_SECTOR_MISS;
-      return TAG_HIT;
-    }
-    return TAG_SECTOR_MISS;
+  size_t base = set_base(t, key);
+  tag_line *l = find(t, base, key);
+  *line = l;
+  if (!l) return has_victim(t, &t->lines[base]) ? TAG_MISS : TAG_FULL;
+  if (l->pending & need) return TAG_HIT_RESERVED;
+  if ((l->valid & need) == need) {
+    /* A sector written only in part cannot be read from the line. */
+    if (!is_write && (l->unreadable & need)) return TAG_SECTOR_MISS;
+    return TAG_HIT;
   }
-  *line = pick_victim(t, set);
-  return *line ? TAG_MISS : TAG_FULL;
+  return TAG_SECTOR_MISS;
 }
 
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {
   cache_tags_clear(t, l);
   l->key = key;
+  t->keys[l - t->lines] = key;
   l->addr = addr;
   l->stamp = ++t->clock;
   l->space = space;

@@ -33,7 +33,7 @@ typedef enum tag_status {
   TAG_HIT = 0,      /* the sector is valid (and readable, for reads) */
   TAG_HIT_RESERVED, /* the sector is being fetched */
   TAG_SECTOR_MISS,  /* the line is present, the sector is not (or not readable) */
-  TAG_MISS,         /* the line is absent: `victim` is the slot it would take */
+  TAG_MISS,         /* the line is absent, and a slot may take it */
   TAG_FULL          /* absent, and no slot may be replaced (every way reserved) */
 } tag_status;
 
@@ -53,6 +53,8 @@ typedef struct cache_tags {
   int ndirty;         /* lines with a dirty sector */
   uint64_t clock;     /* source of stamps */
   tag_line *lines;    /* nsets * max_assoc, set-major; ways [0, assoc) in use */
+  uint64_t *keys;     /* lines[i].key, kept apart so that a probe reads 8 bytes a way (the
+                         adaptive Volta L1D searches up to 256 ways) */
 } cache_tags;
 
 /* Validates geometry and allocates room for max_assoc ways (>= cfg->assoc; the adaptive L1D
@@ -67,8 +69,8 @@ uint32_t cache_tags_set(const cache_tags *t, uint64_t key);
 /* The line holding `key` (valid or pending sectors), or NULL. */
 tag_line *cache_tags_probe(cache_tags *t, uint64_t key);
 /* GPGPU-Sim's probe of one access: `need` is the sector it reads or writes (the whole line
- * for a non-sectored cache). *line is the line found (HIT, HIT_RESERVED, SECTOR_MISS) or the
- * victim slot (MISS); NULL for FULL. */
+ * for a non-sectored cache). *line is the line found (HIT, HIT_RESERVED, SECTOR_MISS); NULL
+ * for MISS (some slot may be replaced: cache_tags_victim names it) and FULL (none may). */
 tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
                              tag_line **line);
 /* Marks a use (moves the line to MRU under LRU; no effect under FIFO). */

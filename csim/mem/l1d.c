@@ -133,6 +133,7 @@ int l1d_set_assoc(l1d *l, int assoc, rf_diag *d) {
     return rf_fail(d, "L1D: expected 1..%d ways, found %d", l1d_max_assoc(l), assoc);
   if (l1d_busy(l)) return rf_fail(d, "L1D of SM %d: cannot change its size while busy", l->sm);
   cache_tags_set_assoc(&l->core.tags, assoc);
+  cache_core_changed(&l->core);
   return 0;
 }
 
@@ -201,7 +202,7 @@ int l1d_emit(l1d *l, memsys *m, uint64_t now) {
     const mem_req *r = req_ring_head(&l->core.out);
     if (memsys_can_send(m, l->sm, &r->a)) {
       memsys_send(m, &r->a, r->t_created, now);
-      req_ring_pop(&l->core.out);
+      cache_core_pop_out(&l->core);
       sent = 1;
     }
   }
@@ -221,7 +222,8 @@ int l1d_debug_take(l1d *l, mem_access *out, uint64_t *created) {
   if (!q->count) return 0;
   *out = req_ring_head(q)->a;
   if (created) *created = req_ring_head(q)->t_created;
-  req_ring_pop(q);
+  if (q == &l->core.out) cache_core_pop_out(&l->core);
+  else req_ring_pop(q);
   return 1;
 }
 
@@ -289,6 +291,7 @@ void l1d_invalidate(l1d *l) {
   /* Dirty data of a write-back L1 (local memory under 'L') is kept: rfsim does not model its
    * loss. A write-through cache's modified sectors are below already and go too. */
   int keep_dirty = l->core.cfg.write_policy != 'T';
+  cache_core_changed(&l->core);
   size_t n = (size_t)t->nsets * (size_t)t->max_assoc;
   for (size_t i = 0; i < n; i++) {
     tag_line *line = &t->lines[i];

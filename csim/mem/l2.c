@@ -194,7 +194,7 @@ void l2_cycle(l2_slice *s, uint64_t now, uint64_t core_now) {
   if (s->enabled) {
     if (s->core.out.count && !req_ring_full(&s->l2_dram)) {
       req_ring_push(&s->l2_dram, req_ring_head(&s->core.out));
-      req_ring_pop(&s->core.out);
+      cache_core_pop_out(&s->core);
     }
     cache_core_cycle(&s->core);
   }
