@@ -1,5 +1,6 @@
 # rfsim top-level build. `make` builds bin/rfsim and the trace tools; `make test` runs every test;
-# `make demo` runs the bundled example end to end; `make bench` prints the speed figures.
+# `make demo` runs the bundled example end to end; `make bench` prints the speed figures;
+# `make calibrate` compares rfsim with Accel-Sim (configs/reference/accelsim.tsv).
 #
 # The goals a user types (RFSIM_DEPS_GOALS) first install missing Debian packages (tools/deps.sh)
 # when run as root or with password-less sudo. make resolves tool paths and caches directory
@@ -9,7 +10,7 @@
 # lines up to `else` below and runs $(RFSIM_DEPS); then a fresh make, which sees the installed
 # tools, does every goal. RFSIM_DEPS may name a stand-in (tests/test_bootstrap.c uses one).
 RFSIM_DEPS       ?= bash tools/deps.sh
-RFSIM_DEPS_GOALS := all demo test bench synth lint-rtl hw-libs hw-tests hw-test hw-bench \
+RFSIM_DEPS_GOALS := all demo test bench calibrate synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
                     experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize \
                     cuda-toolkit cuda-traces
@@ -69,7 +70,7 @@ $(CUDART_LIB): $(CUDART_OBJ) csim/cudart/libcudart.map
 	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.11.0 \
 	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ $(TRACE_LIBS) -lm
 
-.PHONY: fidelity paper-table cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
+.PHONY: fidelity paper-table cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench calibrate clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS) $(CUDART_LIB)
 
@@ -225,6 +226,12 @@ occupancy-tables: all workloads
 	@bin/occupancy -config configs/tesla_c2050_scratchpad.config -resource scratchpad \
 	  -paper traces/paper/resource_sharing_table8.txt \
 	  $(foreach w,$(SPSHARE_SET2),$(BUILD)/traces/spshare_$(w)/kernelslist.g)
+
+# rfsim beside Accel-Sim on the shared traces and matrixmul tiled to 1, 60, 240 and 960 TBs
+# (configs/reference/accelsim.tsv; CALIBRATE_ROWS selects rows, e.g. 'x60|x240').
+CALIBRATE_TILES := 1 60 240 960
+calibrate: all $(CALIBRATE_TILES:%=$(BUILD)/traces/matrixmul_x%/kernelslist.g)
+	@SHARED=$(SHARED) BUILD=$(BUILD) bash tools/calibrate.sh
 
 bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/matrixmul_x240_xz/kernelslist.g \
        $(BUILD)/traces/warpman_ray/kernelslist.g

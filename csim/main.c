@@ -175,6 +175,7 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   if (prog.line.out) gpu_set_ticker(g, (gpu_ticker){progress_tick, &prog});
   for (int i = 0; rc == 0 && i < list->ncmds; i++) {
     const trace_cmd *c = &list->cmds[i];
+    if (c->kind == TRACE_CMD_MEMCPY) gpu_memcpy(g, c->addr, c->bytes);
     if (c->kind != TRACE_CMD_KERNEL) continue;
     stats_init(&kstats[nk]);
     prog.kernel = nk + 1;

@@ -28,8 +28,8 @@ static uint64_t at(uint32_t bank, uint64_t row) { return (row * 16 + bank) * 204
 
 static void push(dram_channel *ch, uint32_t bank, uint64_t row, uint32_t tag, int write,
                  uint8_t sectors) {
-  mem_access a = {.addr = at(bank, row), .sector_mask = sectors, .is_write = (uint8_t)write};
-  assert_int_equal(dram_push(ch, &a, at(bank, row), tag, 0), 0);
+  mem_req r = {.a = {.addr = at(bank, row), .sector_mask = sectors, .is_write = (uint8_t)write}};
+  assert_int_equal(dram_push(ch, &r, at(bank, row), tag, 0), 0);
 }
 
 typedef struct done {
@@ -41,7 +41,7 @@ typedef struct done {
 static int run(dram_channel *ch, uint64_t from, uint64_t to, done *out, int n) {
   for (uint64_t t = from; t <= to; t++) {
     dram_tick(ch, t);
-    mem_access a;
+    mem_req a;
     uint32_t tag;
     while (dram_peek_return(ch, t, &a, &tag)) {
       out[n].tag = tag;
@@ -226,7 +226,7 @@ static void test_queue_limit(void **state) {
   gddr5(&c);
   dram_stats st = {0};
   dram_channel *ch = dram_create(&c, &st, NULL);
-  mem_access a = {.sector_mask = 1};
+  mem_req a = {.a = {.sector_mask = 1}};
   for (int i = 0; i < 16; i++) assert_int_equal(dram_push(ch, &a, at(0, (uint64_t)i), 0, 0), 0);
   assert_false(dram_can_accept(ch));
   assert_int_equal(dram_push(ch, &a, 0, 0, 0), -1);

@@ -13,15 +13,16 @@ $(BUILD)/traces/%/kernelslist.g: traces/%.spec $(BIN)/tracegen
 	@mkdir -p $(BUILD)/traces
 	$(BIN)/tracegen $< $(BUILD)/traces/$*
 
-# The real traces replicated for the speed benchmark: matrixmul (1 TB, 4,416 warp insts) tiled
-# to 240 TBs = 1,059,840 warp insts. Built on demand (`make bench` or by name), not by `test`.
-$(BUILD)/traces/matrixmul_x240/kernelslist.g: $(SHARED)/traces/matrixmul_sm61/kernelslist.g \
+# The real matrixmul trace (1 TB, 4,416 warp insts) tiled to N identical TBs: x240 (1,059,840
+# warp insts) for the speed benchmark, x1, x60, x240 and x960 for `make calibrate`. Built on
+# demand (`make bench`, `make calibrate` or by name), not by `test`.
+$(BUILD)/traces/matrixmul_x%/kernelslist.g: $(SHARED)/traces/matrixmul_sm61/kernelslist.g \
     $(BIN)/tracetile
 	@mkdir -p $(BUILD)/traces
-	$(BIN)/tracetile $< $(BUILD)/traces/matrixmul_x240 --tbs 240
+	$(BIN)/tracetile $< $(BUILD)/traces/matrixmul_x$* --tbs $*
 
-# ... and the same as xz-compressed kernel files (kernel-1.traceg.xz), for the reader's speed
-# on archives against the text.
+# ... and x240 as xz-compressed kernel files (kernel-1.traceg.xz), for the reader's speed on
+# archives against the text (an explicit rule, so the pattern above never sees it).
 $(BUILD)/traces/matrixmul_x240_xz/kernelslist.g: $(SHARED)/traces/matrixmul_sm61/kernelslist.g \
     $(BIN)/tracetile
 	@mkdir -p $(BUILD)/traces

@@ -2,7 +2,8 @@
  * leading N/S type letter and the 3.x form without it:
  *   [N|S:]<sets>:<line>:<ways>,<repl>:<write>:<alloc>:<write alloc>[:<set index>],
  *   <mshr type>:<entries>:<max merge>,<miss queue>[:<result fifo>][,<data port width>]
- * The result fifo and data port width are accepted for compatibility and not modelled.
+ * The result fifo is accepted for compatibility and not modelled (it sizes texture caches);
+ * the data port width sets the cache's port bandwidth (0 or absent: one line per cycle).
  * Errors name the one field that is wrong, since these strings are dense. */
 #include <ctype.h>
 #include <stdio.h>
@@ -109,12 +110,13 @@ int cache_spec_parse(cache_config *out, const char *v, const opt_site *s, rf_dia
   if (copy_text(buf, sizeof buf, v) != 0) return opt_fail(d, s, shape, v);
   int n = split_fields(buf, ',', g, 5);
   if (n < 4 || n > 5) return opt_fail(d, s, shape, v);
-  int port;
+  int port = 0;
   if (parse_geometry(&cc, g[0], s, d) != 0 || parse_policies(&cc, g[1], s, d) != 0 ||
       parse_mshr(&cc, g[2], s, d) != 0 || parse_queues(&cc, g[3], s, d) != 0)
     return -1;
   if (n == 5 && count_field(g[4], 0, 65536, &port) != 0)
     return opt_fail(d, s, "a data port width in bytes", g[4]);
+  cc.data_port_width = port;
   cc.enabled = 1;
   *out = cc;
   return 0;
@@ -128,11 +130,13 @@ void cache_spec_format(const cache_config *cc, char *buf, size_t n) {
     snprintf(buf, n, "none");
     return;
   }
-  snprintf(buf, n, "%c:%d:%d:%d,%c:%c:%c:%c:%c,%c:%d:%d,%d", cc->sectored ? 'S' : 'N',
-           cc->nsets, cc->line_size, cc->assoc, letter(cc->replacement),
-           letter(cc->write_policy), letter(cc->alloc_policy), letter(cc->write_alloc),
-           letter(cc->set_index_fn), letter(cc->mshr_type), cc->mshr_entries,
-           cc->mshr_max_merge, cc->miss_queue_size);
+  int len = snprintf(buf, n, "%c:%d:%d:%d,%c:%c:%c:%c:%c,%c:%d:%d,%d", cc->sectored ? 'S' : 'N',
+                     cc->nsets, cc->line_size, cc->assoc, letter(cc->replacement),
+                     letter(cc->write_policy), letter(cc->alloc_policy), letter(cc->write_alloc),
+                     letter(cc->set_index_fn), letter(cc->mshr_type), cc->mshr_entries,
+                     cc->mshr_max_merge, cc->miss_queue_size);
+  if (cc->data_port_width && len > 0 && (size_t)len < n)
+    snprintf(buf + len, n - (size_t)len, ",%d", cc->data_port_width);
 }
 
 static cache_config *which(gpu_config *c, const opt_def *o) {

@@ -60,7 +60,20 @@ typedef struct cache_config {
   int mshr_entries;
   int mshr_max_merge;
   int miss_queue_size;
+  int data_port_width; /* bytes the data array reads or writes per cycle (0: a line);
+                          a hit occupies the port ceil(bytes / width) cycles, a fill the
+                          allocation unit (sector or line) / width (GPGPU-Sim's
+                          bandwidth_management) */
 } cache_config;
+
+/* -gpgpu_shmem_option: at most this many shared-memory carve-out sizes. */
+#define SHMEM_OPTIONS_MAX 16
+
+/* -network_mode: the two interconnects GPGPU-Sim offers (csim/mem/icnt.h). */
+typedef enum icnt_mode {
+  ICNT_BOOKSIM = 1, /* 1: BookSim's one-router butterfly, flits and router pipeline */
+  ICNT_LOCAL = 2    /* 2: GPGPU-Sim's local crossbar, one packet per port per cycle */
+} icnt_mode;
 
 /* -gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:
  *                         nbkgrp=1:CCDL=0:RTPL=0", in DRAM command-clock cycles. */
@@ -129,12 +142,54 @@ typedef struct gpu_config {
   int l1_latency;                  /* -gpgpu_l1_latency */
   int smem_latency;                /* -gpgpu_smem_latency */
   int shmem_num_banks;             /* -gpgpu_shmem_num_banks */
-  int l2_rop_latency;              /* -gpgpu_l2_rop_latency (L2 clock cycles) */
-  int dram_latency;                /* -dram_latency (DRAM clock cycles) */
-  int icnt_latency;                /* -rfsim_icnt_latency: one-way NoC latency, icnt cycles */
+  int l2_rop_latency;              /* -gpgpu_l2_rop_latency (core cycles, as GPGPU-Sim) */
+  int dram_latency;                /* -dram_latency (core cycles, as GPGPU-Sim) */
+  int icnt_latency;                /* -rfsim_icnt_latency: zero-load network latency of a
+                                      one-flit packet, icnt cycles (BookSim mode) */
   int icnt_flit_size;              /* -icnt_flit_size: bytes per flit per port per icnt cycle */
   double clk_core, clk_icnt, clk_l2, clk_dram; /* MHz, -gpgpu_clock_domains
                                                   <core>:<icnt>:<l2>:<dram> */
+
+  /* The memory pipeline as GPGPU-Sim builds it (csim/mem/mem.h describes each mechanism). */
+  int coalesce_arch;               /* -gpgpu_coalesce_arch: 20-39 (Fermi, Kepler) coalesce
+                                      cached accesses into 32/64/128-byte segments, >= 40
+                                      (Maxwell on) every access into 32-byte sectors */
+  int gmem_skip_l1d;               /* -gpgpu_gmem_skip_L1D: global accesses bypass the L1D */
+  int l1_banks;                    /* -gpgpu_l1_banks: L1D banks, each a hit pipeline */
+  int l1_bank_bytes;               /* -gpgpu_l1_banks_byte_interleaving */
+  int l1_write_ratio;              /* -gpgpu_l1_cache_write_ratio: percent of dirty L1D lines
+                                      below which dirty lines are not evicted */
+  int adaptive_cache_config;       /* -gpgpu_adaptive_cache_config: the L1D gets what shared
+                                      memory leaves of -gpgpu_unified_l1d_size per kernel */
+  int shmem_options[SHMEM_OPTIONS_MAX]; /* -gpgpu_shmem_option: carve-outs in KB, ascending */
+  int n_shmem_options;
+  int unified_l1d_kb;              /* -gpgpu_unified_l1d_size: L1D + shared memory, KB */
+  int l1_response_queue;           /* -gpgpu_n_ldst_response_buffer_size: replies an SM's
+                                      LD/ST unit holds */
+  int cluster_ejection_buffer;     /* -gpgpu_n_cluster_ejection_buffer_size: replies a
+                                      cluster holds between the network and its SMs */
+  int l2_queue[4];                 /* -gpgpu_dram_partition_queues icnt->L2 : L2->DRAM :
+                                      DRAM->L2 : L2->icnt entries per L2 slice */
+  int dram_return_queue;           /* -gpgpu_dram_return_queue_size (0: unlimited) */
+  int partition_indexing;          /* -gpgpu_memory_partition_indexing: 0 consecutive,
+                                      1 XOR, 2 IPOLY, 4 random */
+  int perf_sim_memcpy;             /* -gpgpu_perf_sim_memcpy: trace memcpys go through the
+                                      address mapping (they draw random slices) */
+  int stat_sample_cycles;          /* -gpgpu_runtime_stat <freq>[:<flag>]: GPGPU-Sim folds its
+                                      latency sums into its averages every <freq> cycles */
+  icnt_mode network_mode;          /* -network_mode */
+  int icnt_in_buffer_limit;        /* -icnt_in_buffer_limit (local: packets per input) */
+  int icnt_out_buffer_limit;       /* -icnt_out_buffer_limit (local: packets per output) */
+  int icnt_subnets;                /* -icnt_subnets: 1 or 2 */
+  int icnt_arbiter;                /* -icnt_arbiter_algo: 0 round robin, 1 iSLIP */
+  int icnt_input_buffer;           /* -rfsim_icnt_input_buffer (BookSim input_buffer_size,
+                                      flits per injection queue) */
+  int icnt_vc_buffer;              /* -rfsim_icnt_vc_buffer (BookSim vc_buf_size, flits) */
+  int icnt_ejection_buffer;        /* -rfsim_icnt_ejection_buffer (BookSim
+                                      ejection_buffer_size, flits) */
+  int icnt_boundary_buffer;        /* -rfsim_icnt_boundary_buffer (BookSim
+                                      boundary_buffer_size, flits) */
+  int icnt_speedup;                /* -rfsim_icnt_speedup (BookSim internal_speedup) */
 
   /* DRAM. */
   dram_timing dram;                /* -gpgpu_dram_timing_opt */

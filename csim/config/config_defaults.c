@@ -83,17 +83,47 @@ void config_defaults(gpu_config *c) {
   c->flush_l1_cache = 1;
   c->inst_fetch_throughput = 1;
   set_cache(&c->l2, 1, 64, 128, 8, "LBmLL", 'A', 256, 4, 4);
+  c->l2.data_port_width = 32;
   c->l1_latency = 35;
   c->smem_latency = 26;
   c->shmem_num_banks = 32;
   c->l2_rop_latency = 120;
   c->dram_latency = 100;
-  c->icnt_latency = 8;
   c->icnt_flit_size = 40;
   c->clk_core = 700.0;
   c->clk_icnt = 700.0;
   c->clk_l2 = 700.0;
   c->clk_dram = 924.0;
+
+  /* SM2_GTX480's memory pipeline; GPGPU-Sim's defaults where it sets none; BookSim's
+   * config_fermi_islip.icnt for the router (BookSim's defaults where that file is silent). */
+  c->coalesce_arch = 20;
+  c->gmem_skip_l1d = 0;
+  c->l1_banks = 1;
+  c->l1_bank_bytes = 32;
+  c->l1_write_ratio = 0;
+  c->adaptive_cache_config = 0;
+  c->shmem_options[0] = 0;
+  c->n_shmem_options = 1;
+  c->unified_l1d_kb = 0;
+  c->l1_response_queue = 2;
+  c->cluster_ejection_buffer = 32;
+  for (int i = 0; i < 4; i++) c->l2_queue[i] = 64;
+  c->dram_return_queue = 116;
+  c->partition_indexing = 0;
+  c->perf_sim_memcpy = 1;
+  c->stat_sample_cycles = 500;
+  c->network_mode = ICNT_BOOKSIM;
+  c->icnt_in_buffer_limit = 64;
+  c->icnt_out_buffer_limit = 64;
+  c->icnt_subnets = 2;
+  c->icnt_arbiter = 1;
+  c->icnt_latency = 5;
+  c->icnt_input_buffer = 9;
+  c->icnt_vc_buffer = 64;
+  c->icnt_ejection_buffer = 64;
+  c->icnt_boundary_buffer = 16;
+  c->icnt_speedup = 2;
 
   c->dram = (dram_timing){.nbk = 16, .tCCD = 2, .tRRD = 6, .tRCD = 12, .tRAS = 28, .tRP = 12,
                           .tRC = 40, .CL = 12, .WL = 4, .tCDLR = 5, .tWR = 12, .nbkgrp = 4,

@@ -96,6 +96,20 @@ int parse_dram_timing(gpu_config *c, const opt_def *o, const char *v, const opt_
                       rf_diag *d);
 void format_dram_timing(const gpu_config *c, const opt_def *o, char *buf, size_t n);
 
+/* memory_values.c */
+int parse_l2_queues(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                    rf_diag *d);
+void format_l2_queues(const gpu_config *c, const opt_def *o, char *buf, size_t n);
+int parse_shmem_options(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                        rf_diag *d);
+void format_shmem_options(const gpu_config *c, const opt_def *o, char *buf, size_t n);
+int parse_runtime_stat(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                       rf_diag *d);
+void format_runtime_stat(const gpu_config *c, const opt_def *o, char *buf, size_t n);
+int parse_network_mode(gpu_config *c, const opt_def *o, const char *v, const opt_site *s,
+                       rf_diag *d);
+void format_network_mode(const gpu_config *c, const opt_def *o, char *buf, size_t n);
+
 /* Cache selector for parse_cache/format_cache (opt_def.arg). */
 enum { CACHE_L1D = 0, CACHE_L2 = 1, CACHE_L1I = 2 };
 

@@ -208,6 +208,70 @@ static int check_memory(const gpu_config *c, rf_diag *d) {
   return 0;
 }
 
+/* The memory pipeline's options (csim/mem/mem.h). The option table bounds each value read from
+ * a file; these are the combinations, and the same bounds for configurations built in code. */
+static int check_pipeline(const gpu_config *c, rf_diag *d) {
+  CHECK(c->coalesce_arch >= 13, "-gpgpu_coalesce_arch: expected >= 13, found %d",
+        c->coalesce_arch);
+  /* GPGPU-Sim's sector cache takes one sector per access (it asserts so); only the coalescer
+   * of arch 40 on cuts every cached access into sectors. */
+  CHECK(!c->l1d.enabled || !c->l1d.sectored || c->coalesce_arch >= 40,
+        "-gpgpu_coalesce_arch: expected >= 40 (32-byte sector accesses) for the sectored L1D of "
+        "-gpgpu_cache:dl1, found %d", c->coalesce_arch);
+  CHECK(c->gmem_skip_l1d == 0 || c->gmem_skip_l1d == 1,
+        "-gpgpu_gmem_skip_L1D: expected 0 or 1, found %d", c->gmem_skip_l1d);
+  CHECK(pow2(c->l1_banks) && pow2(c->l1_bank_bytes),
+        "-gpgpu_l1_banks/-gpgpu_l1_banks_byte_interleaving: expected powers of two, found %d/%d",
+        c->l1_banks, c->l1_bank_bytes);
+  CHECK(c->l1_write_ratio >= 0 && c->l1_write_ratio <= 100,
+        "-gpgpu_l1_cache_write_ratio: expected a percentage 0..100, found %d", c->l1_write_ratio);
+  CHECK(c->l1_response_queue >= 1 && c->cluster_ejection_buffer >= 1,
+        "-gpgpu_n_ldst_response_buffer_size/-gpgpu_n_cluster_ejection_buffer_size: expected "
+        ">= 1, found %d/%d", c->l1_response_queue, c->cluster_ejection_buffer);
+  /* The icnt->L2 queue takes a request only with room for its four sector requests. */
+  CHECK(c->l2_queue[0] >= 4 && c->l2_queue[1] >= 1 && c->l2_queue[2] >= 1 && c->l2_queue[3] >= 1,
+        "-gpgpu_dram_partition_queues: expected icnt->L2 >= 4 and the others >= 1, found "
+        "%d:%d:%d:%d", c->l2_queue[0], c->l2_queue[1], c->l2_queue[2], c->l2_queue[3]);
+  CHECK(c->dram_return_queue >= 0, "-gpgpu_dram_return_queue_size: expected >= 0, found %d",
+        c->dram_return_queue);
+  CHECK(c->stat_sample_cycles >= 1, "-gpgpu_runtime_stat: expected a frequency >= 1, found %d",
+        c->stat_sample_cycles);
+  CHECK(c->perf_sim_memcpy == 0 || c->perf_sim_memcpy == 1,
+        "-gpgpu_perf_sim_memcpy: expected 0 or 1, found %d", c->perf_sim_memcpy);
+  if (c->adaptive_cache_config) {
+    CHECK(c->l1d.enabled && c->unified_l1d_kb >= 1 && c->n_shmem_options >= 1,
+          "-gpgpu_adaptive_cache_config 1: expected an L1D, -gpgpu_unified_l1d_size >= 1 and "
+          "-gpgpu_shmem_option, found L1D %s, %d KB, %d options",
+          c->l1d.enabled ? "on" : "off", c->unified_l1d_kb, c->n_shmem_options);
+    for (int i = 0; i < c->n_shmem_options; i++)
+      CHECK(c->shmem_options[i] >= 0 && c->shmem_options[i] < c->unified_l1d_kb &&
+                (i == 0 || c->shmem_options[i] > c->shmem_options[i - 1]),
+            "-gpgpu_shmem_option: expected ascending carve-outs below -gpgpu_unified_l1d_size "
+            "%d KB, found %d KB at position %d", c->unified_l1d_kb, c->shmem_options[i], i + 1);
+  }
+  CHECK(c->icnt_subnets == 1 || c->icnt_subnets == 2, "-icnt_subnets: expected 1 or 2, found %d",
+        c->icnt_subnets);
+  CHECK(c->icnt_arbiter == 0 || c->icnt_arbiter == 1,
+        "-icnt_arbiter_algo: expected 0 or 1, found %d", c->icnt_arbiter);
+  if (c->network_mode == ICNT_LOCAL) {
+    CHECK(c->icnt_in_buffer_limit >= 1 && c->icnt_out_buffer_limit >= 1,
+          "-icnt_in_buffer_limit/-icnt_out_buffer_limit: expected >= 1, found %d/%d",
+          c->icnt_in_buffer_limit, c->icnt_out_buffer_limit);
+    return 0;
+  }
+  CHECK(c->network_mode == ICNT_BOOKSIM, "-network_mode: expected 1 or 2, found %d",
+        (int)c->network_mode);
+  CHECK(c->icnt_vc_buffer >= 1 && c->icnt_ejection_buffer >= 1 && c->icnt_boundary_buffer >= 1 &&
+            c->icnt_speedup >= 1,
+        "-rfsim_icnt_vc_buffer/_ejection_buffer/_boundary_buffer/_speedup: expected >= 1, "
+        "found %d/%d/%d/%d", c->icnt_vc_buffer, c->icnt_ejection_buffer,
+        c->icnt_boundary_buffer, c->icnt_speedup);
+  CHECK(c->icnt_latency >= 2,
+        "-rfsim_icnt_latency: expected >= 2 in BookSim mode (injection and ejection take a "
+        "cycle each), found %d", c->icnt_latency);
+  return 0;
+}
+
 static int check_dram(const gpu_config *c, rf_diag *d) {
   const dram_timing *t = &c->dram;
   CHECK(pow2(t->nbk), "-gpgpu_dram_timing_opt: expected a power-of-two nbk, found %d", t->nbk);
@@ -268,8 +332,7 @@ static int check_rfsim(const gpu_config *c, rf_diag *d) {
 
 int config_validate(const gpu_config *c, rf_diag *d) {
   if (check_core(c, d) != 0 || check_units(c, d) != 0 || check_opcoll(c, d) != 0 ||
-      check_memory(c, d) != 0 ||
-      check_dram(c, d) != 0 || check_rfsim(c, d) != 0)
+      check_memory(c, d) != 0 || check_pipeline(c, d) != 0 || check_dram(c, d) != 0 || check_rfsim(c, d) != 0)
     return -1;
   return 0;
 }

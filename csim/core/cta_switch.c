@@ -120,6 +120,16 @@ static int cta_flag(const sm *s, int i, policy_cta_state st) {
   return 0;
 }
 
+/* L1D accesses per 128-byte line of a transfer: a sectored L1D takes one 32-byte sector per
+ * access (as the coalescer hands them out from -gpgpu_coalesce_arch 40 on); without an L1D a
+ * sectored L2 would answer a line in four replies, so sectors are sent too. Each access then
+ * completes once. */
+static uint32_t per_line(const sm *s) {
+  const gpu_config *c = s->cfg;
+  int sectors = c->l1d.enabled ? c->l1d.sectored : c->l2.enabled && c->l2.sectored;
+  return sectors ? MEM_SECTORS_PER_LINE : 1;
+}
+
 static int start_switch(sm *s, const policy_switch *ps, uint64_t now, rf_diag *d) {
   cta_switch *sw = s->sw;
   if (ps->out_slot >= 0) {
@@ -128,8 +138,8 @@ static int start_switch(sm *s, const policy_switch *ps, uint64_t now, rf_diag *d
       return rf_fail(d, "SM %d: policy %s switched out CTA slot %d, which is not an active CTA",
                      s->id, s->pol->ops->name, ps->out_slot);
     cs_cta *c = &sw->ctas[ps->out_slot];
-    *c = (cs_cta){PCTA_SWITCH_OUT, now, now + ps->out_cycles, ps->out_lines, 0, 0, ps->out_addr,
-                  1};
+    *c = (cs_cta){PCTA_SWITCH_OUT, now, now + ps->out_cycles, ps->out_lines * per_line(s), 0, 0,
+                  ps->out_addr, 1};
     park(s, ps->out_slot);
     sw->in_flight++;
   }
@@ -139,7 +149,8 @@ static int start_switch(sm *s, const policy_switch *ps, uint64_t now, rf_diag *d
       return rf_fail(d, "SM %d: policy %s switched in CTA slot %d, which is not a pending CTA",
                      s->id, s->pol->ops->name, ps->in_slot);
     cs_cta *c = &sw->ctas[ps->in_slot];
-    *c = (cs_cta){PCTA_SWITCH_IN, now, now + ps->in_cycles, ps->in_lines, 0, 0, ps->in_addr, 0};
+    *c = (cs_cta){PCTA_SWITCH_IN, now, now + ps->in_cycles, ps->in_lines * per_line(s), 0, 0,
+                  ps->in_addr, 0};
     sw->in_flight++;
   }
   return 0;
@@ -150,8 +161,9 @@ void cs_mem_done(sm *s, uint32_t token) {
   if (s->sw && slot < s->n_cta_slots) s->sw->ctas[slot].done++;
 }
 
-/* One line of a switch's transfer per cycle, when the LD/ST unit leaves the L1 port free
- * (its queue is empty or its head has no L1 access left to present: shared memory). */
+/* One L1 access of a switch's transfer per cycle (a line, or a sector of a sectored L1D), when
+ * the LD/ST unit leaves the L1 port free (its queue is empty or its head has no L1 access left
+ * to present: shared memory). */
 static int transfer(sm *s, uint64_t now) {
   const ldst_entry *head = &s->ldst[s->ldst_head];
   if (s->ldst_count > 0 && head->next < head->naccess) return 0;
@@ -159,8 +171,11 @@ static int transfer(sm *s, uint64_t now) {
     cs_cta *c = &s->sw->ctas[i];
     if ((c->state != PCTA_SWITCH_OUT && c->state != PCTA_SWITCH_IN) || c->sent >= c->lines)
       continue;
-    mem_access a = {.addr = c->addr + (uint64_t)c->sent * 128, .token = CS_TOKEN | (uint32_t)i,
-                    .sector_mask = 0xf, .is_write = c->write, .space = SPACE_LOCAL,
+    uint32_t per = per_line(s);
+    uint8_t mask = per == 1 ? 0xf : (uint8_t)(1u << (c->sent % per));
+    mem_access a = {.addr = c->addr + (uint64_t)(c->sent / per) * 128,
+                    .token = CS_TOKEN | (uint32_t)i, .sector_mask = mask, .full_mask = mask,
+                    .size = (uint16_t)(128 / per), .is_write = c->write, .space = SPACE_LOCAL,
                     .sm = (uint16_t)s->id};
     if (l1d_access(s->l1, &a, now) == L1_STALL) {
       s->cnt.l1_stall_cycles++;
@@ -248,7 +263,7 @@ void cs_report(const sm *s, FILE *out) {
       fprintf(out, ", %s", cta_flag(s, i, PCTA_PENDING) ? "ready to resume" : "waiting on loads");
     else
       fprintf(out, ", completes at cycle %llu, %u of %u lines moved",
-              (unsigned long long)x->until, x->done, x->lines);
+              (unsigned long long)x->until, x->done / per_line(s), x->lines / per_line(s));
     fputc('\n', out);
   }
   if (s->pol->ops->report) s->pol->ops->report(s->pol, s->id, out);

@@ -37,9 +37,12 @@ static int wants_fetch(const sm_warp *w) {
 }
 
 /* Fetches for one warp; 0 if the L1I cannot take the access (the stage stops), else 1. */
-static int fetch_warp(sm *s, int slot, uint64_t now) {
+static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
   sm_warp *w = &s->warps[slot];
   uint8_t n = fetch_group(s, w);
+  /* GPGPU-Sim maps the fetch's address (PROGRAM_MEM_START + PC, every kernel alike) whether
+   * the L1I is perfect or not: with random slice indexing that is a draw. */
+  memsys_touch(m, CODE_BASE + w->tw->insts[w->fetched].pc);
   /* The warp's next fetch reads the instructions after these: have them in the cache by
    * then (a hint only; reading the trace is most of this stage's time). */
   for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)
@@ -61,7 +64,7 @@ static int fetch_warp(sm *s, int slot, uint64_t now) {
   return 1;
 }
 
-void fetch_stage(sm *s, uint64_t now) {
+void fetch_stage(sm *s, memsys *m, uint64_t now) {
   int budget = s->cfg->inst_fetch_throughput;
   /* Round robin over the hardware's warp slots; with CTA switching (more resident warps than
    * the hardware's slots) over every slot ever used, since slots above warp_hwm hold nothing. */
@@ -78,7 +81,7 @@ void fetch_stage(sm *s, uint64_t now) {
         s->fetch_cand[slot >> 6] &= ~(1ull << (slot & 63));
         continue;
       }
-      if (!fetch_warp(s, slot, now)) return;
+      if (!fetch_warp(s, m, slot, now)) return;
       budget--;
       s->fetch_next = slot + 1 == nslots ? 0 : slot + 1;
     }

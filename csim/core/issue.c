@@ -271,12 +271,20 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   return 0;
 }
 
+/* The schedulers run in turn, the first one a different one each active cycle (GPGPU-Sim's
+ * Issue_Prio: "fair round robin issue between schedulers"). Which scheduler comes first
+ * decides who gets a resource they share in that cycle, and whether a warp a barrier releases
+ * in this cycle may still issue in it. */
 int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   int issued_any = 0;
   s->last_issued = -1;
   int memo = (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
              !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
-  for (int q = 0; q < s->cfg->num_sched_per_core; q++) {
+  int nsched = s->cfg->num_sched_per_core;
+  int first = s->issue_prio;
+  s->issue_prio = first + 1 == nsched ? 0 : first + 1;
+  for (int k = 0; k < nsched; k++) {
+    int q = first + k < nsched ? first + k : first + k - nsched;
     warp_wait worst = WAIT_EMPTY;
     int issued = memo ? walk_memo(s, q, now, &worst, d) : walk_all(s, q, now, &worst, d);
     if (issued < 0) return -1;

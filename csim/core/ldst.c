@@ -75,6 +75,26 @@ static int returns_data(const trace_inst *in) {
   return (in->kind == OPK_LOAD || in->kind == OPK_ATOMIC) && in->ndst > 0;
 }
 
+/* GPGPU-Sim's coalescer cuts into 32-byte sectors from -gpgpu_coalesce_arch 40 on, and from
+ * 20 on when the access bypasses the L1D (-gpgpu_gmem_skip_L1D, atomics). */
+static int sector_segments(const gpu_config *c, int bypass) {
+  if (c->coalesce_arch >= 40) return 1;
+  return c->coalesce_arch >= 20 && c->coalesce_arch < 39 && bypass;
+}
+
+/* Accesses that go around the L1D: atomics (done at the L2), everything when there is no L1D,
+ * and global accesses with -gpgpu_gmem_skip_L1D. */
+static int bypasses_l1(const gpu_config *c, const trace_inst *in) {
+  return in->kind == OPK_ATOMIC || !c->l1d.enabled ||
+         (c->gmem_skip_l1d && in->space == SPACE_GLOBAL);
+}
+
+/* What one access brings back to its load: one completion from the L1D, or every reply of
+ * the requests a sectored L2 splits it into when it went around the L1D. */
+static int completions(const sm *s, const mem_access *a) {
+  return a->bypass_l1 ? mem_acks(a, s->cfg->l2.enabled && s->cfg->l2.sectored) : 1;
+}
+
 int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   ldst_entry *e = &s->ldst[(s->ldst_head + s->ldst_count) % LDST_QUEUE];
   const uint64_t *addrs = s->warps[warp].tw->addrs + in->addr_off;
@@ -96,10 +116,26 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
       if (event_push(s, at, e->load, d) < 0) return -1;
     }
   } else {
-    int line = s->cfg->l1d.enabled ? s->cfg->l1d.line_size : 128;
-    e->naccess = mem_coalesce(addrs, in->mask, in->width, line, e->acc, MAX_ACCESSES);
+    int bypass = bypasses_l1(s->cfg, in);
+    e->naccess = mem_coalesce(addrs, in->mask, in->width, sector_segments(s->cfg, bypass),
+                              e->acc, MAX_ACCESSES);
+    if (e->naccess < 0)
+      return rf_fail(d, "SM %d: a %s instruction at PC 0x%llx touches more than %d segments",
+                     s->id, trace_opcode_name(in->opcode), (unsigned long long)in->pc,
+                     MAX_ACCESSES);
+    int is_store = in->kind == OPK_STORE, remaining = 0, acks = 0;
+    for (int i = 0; i < e->naccess; i++) {
+      mem_access *a = &e->acc[i];
+      a->is_write = (uint8_t)is_store;
+      a->is_atomic = in->kind == OPK_ATOMIC;
+      a->space = in->space;
+      a->sm = (uint16_t)s->id;
+      a->bypass_l1 = (uint8_t)bypass;
+      remaining += completions(s, a);
+      acks += mem_acks(a, s->cfg->l2.enabled && s->cfg->l2.sectored);
+    }
     if (returns_data(in) && e->naccess > 0) {
-      e->load = load_alloc(s, warp, in, e->naccess, d);
+      e->load = load_alloc(s, warp, in, remaining, d);
       if (e->load < 0) return -1;
       if (s->pol->ops->load && in->kind == OPK_LOAD && in->space == SPACE_GLOBAL) {
         policy_load pl = {s->id, warp, in, addrs};
@@ -109,22 +145,14 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
         if (!e->hook) s->loads[e->load].hook_ticket = e->hook_ticket;
       }
     }
-    /* A global or local store that the L1 writes through (or sends past a disabled L1) is
-     * acknowledged by the L2, and the warp does not finish before every acknowledgement is
-     * back (GPGPU-Sim's stores_done). A store the L1 keeps (write-back) is done here. */
-    char wp = s->cfg->l1d.enabled ? mem_effective_write_policy(s->cfg->l1d.write_policy, in->space)
-                                  : 'T';
-    int acked = in->kind == OPK_STORE && wp != 'B';
-    if (acked) s->warps[warp].pending_stores += (uint32_t)e->naccess;
-    for (int i = 0; i < e->naccess; i++) {
+    /* Every global or local store is acknowledged, by the L1D when it keeps the data, else by
+     * the L2 (or the DRAM) once per sector request; the warp does not finish before all are
+     * back (GPGPU-Sim's stores_done). */
+    if (is_store) s->warps[warp].pending_stores += (uint32_t)acks;
+    for (int i = 0; i < e->naccess; i++)
       e->acc[i].token = e->load >= 0 ? (uint32_t)e->load
-                        : acked      ? MEM_ACK_TOKEN | (uint32_t)warp
+                        : is_store   ? MEM_ACK_TOKEN | (uint32_t)warp
                                      : LDST_NO_TOKEN;
-      e->acc[i].is_write = in->kind == OPK_STORE;
-      e->acc[i].is_atomic = in->kind == OPK_ATOMIC;
-      e->acc[i].space = in->space;
-      e->acc[i].sm = (uint16_t)s->id;
-    }
     e->busy_until = now;
   }
   s->warps[warp].queued_mem++;
@@ -162,41 +190,92 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
   return 2;
 }
 
+/* The one completion the LD/ST unit writes back per cycle (GPGPU-Sim's writeback stage),
+ * round robin over its clients: shared memory, replies of accesses that went around the L1D,
+ * and loads released from the L1D's MSHRs. (L1D hits do not wait for it.) Returns 1 if one
+ * was written. */
+static int writeback(sm *s, uint64_t now) {
+  for (int k = 0; k < WB_CLIENTS; k++) {
+    int c = (s->wb_next + k) % WB_CLIENTS;
+    uint32_t token = LDST_NO_TOKEN;
+    if (c == WB_SHARED) {
+      if (!s->nevents || s->events[0].at > now) continue;
+      warp_load_done(s, event_pop(s).load, now);
+    } else if (c == WB_GLOBAL) {
+      if (!s->has_wb_global) continue;
+      s->has_wb_global = 0;
+      token = s->wb_global.token;
+    } else if (!l1d_pop_miss(s->l1, now, &token)) {
+      continue;
+    }
+    /* (a reduction's reply takes its turn here but completes nothing) */
+    if (c != WB_SHARED && token != LDST_NO_TOKEN) {
+      if (token & CS_TOKEN) cs_mem_done(s, token);
+      else warp_load_done(s, (int)token, now);
+    }
+    s->wb_next = (c + 1) % WB_CLIENTS;
+    return 1;
+  }
+  return 0;
+}
+
+static void store_acked(sm *s, uint32_t token, int acks) {
+  int slot = (int)(token & ~MEM_ACK_TOKEN);
+  sm_warp *w = &s->warps[slot];
+  w->pending_stores = w->pending_stores > (uint32_t)acks ? w->pending_stores - (uint32_t)acks : 0;
+  warp_try_finish(s, slot);
+}
+
+/* One reply a cycle from the SM's response queue (GPGPU-Sim's LD/ST response FIFO): a write
+ * acknowledgement, a reply for an access that went around the L1D (it waits for the
+ * writeback stage in a one-entry register), or a fill (when the L1D's fill port is free). */
+static int take_reply(sm *s, memsys *m, uint64_t now) {
+  mem_access a;
+  if (!memsys_peek_reply(m, s->id, &a)) return 0;
+  if (mem_wants_ack(&a)) {
+    store_acked(s, a.token, 1);
+  } else if (a.is_write && !a.is_atomic) {
+    /* an acknowledgement nobody waits for */
+  } else if (a.bypass_l1) {
+    if (s->has_wb_global) return 0;
+    s->wb_global = a;
+    s->has_wb_global = 1;
+  } else {
+    if (!l1d_can_fill(s->l1)) return 0;
+    l1d_fill(s->l1, &a, now);
+  }
+  memsys_pop_reply(m, s->id);
+  return 1;
+}
+
 /* Returns 1 if anything moved. */
 int ldst_cycle(sm *s, memsys *m, uint64_t now) {
-  int moved = 0;
+  int moved = writeback(s, now);
   mem_access a;
-  while (memsys_pop_reply(m, s->id, &a)) {
-    if (mem_wants_ack(&a)) {
-      int slot = (int)(a.token & ~MEM_ACK_TOKEN);
-      s->warps[slot].pending_stores--;
-      warp_try_finish(s, slot);
-    } else {
-      l1d_fill(a.space == SPACE_INST ? s->l1i : s->l1, &a, now);
-    }
+  while (memsys_pop_fetch_reply(m, s->id, &a)) {
+    if (s->l1i) l1d_fill(s->l1i, &a, now);
     moved = 1;
   }
-  /* One request per cycle leaves the SM; instruction misses go first, since every warp of the
-   * SM may be waiting on them. */
-  l1d *src = s->l1i && l1d_peek_outgoing(s->l1i, &a) ? s->l1i : s->l1;
-  if (l1d_peek_outgoing(src, &a) && memsys_can_send(m, s->id)) {
-    memsys_send(m, &a, now);
-    l1d_pop_outgoing(src);
-    moved = 1;
-  }
+  moved |= take_reply(s, m, now);
+  /* Requests leave for the cluster port: the L1I's misses, the L1D's miss queue and an
+   * access that went around it, one of each at most. */
+  if (s->l1i) moved |= l1d_emit(s->l1i, m, now);
+  moved |= l1d_emit(s->l1, m, now);
+  l1d_cycle(s->l1, now);
   uint32_t token;
+  int acks;
   while (s->l1i && l1d_pop_done(s->l1i, now, &token)) {
     fetch_done(s, (int)token);
     moved = 1;
   }
-  while (l1d_pop_done(s->l1, now, &token)) {
+  while (l1d_pop_hit(s->l1, now, &token)) {
     moved = 1;
     if (token == LDST_NO_TOKEN) continue;
     if (token & CS_TOKEN) cs_mem_done(s, token);
     else warp_load_done(s, (int)token, now);
   }
-  while (s->nevents > 0 && s->events[0].at <= now) {
-    warp_load_done(s, event_pop(s).load, now);
+  while (l1d_pop_store_ack(s->l1, &token, &acks)) {
+    store_acked(s, token, acks);
     moved = 1;
   }
   if (s->ldst_count == 0) return moved;
@@ -206,14 +285,17 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
     int r = ldst_offer_load(s, e, now);
     if (r) return r == 2 ? 1 : moved;
   }
-  if (e->next < e->naccess) {
-    l1_result r = l1d_access(s->l1, &e->acc[e->next], now);
-    if (r == L1_STALL) {
+  /* Up to one access per L1D bank a cycle (one when they go around the L1D); the first that
+   * finds its bank busy waits for the next cycle. */
+  int budget = e->naccess > 0 && e->acc[0].bypass_l1 ? 1 : s->cfg->l1_banks;
+  for (int k = 0; k < budget && e->next < e->naccess; k++) {
+    if (l1d_access(s->l1, &e->acc[e->next], now) == L1_STALL) {
       s->cnt.l1_stall_cycles++;
-    } else {
-      e->next++;
-      moved = 1;
+      break;
     }
+    memsys_touch(m, e->acc[e->next].addr); /* the request exists now (GPGPU-Sim's mem_fetch) */
+    e->next++;
+    moved = 1;
   }
   if (e->next == e->naccess && now >= e->busy_until) {
     ldst_retire_head(s);

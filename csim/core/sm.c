@@ -85,10 +85,12 @@ int sm_resident_warps(const sm *s) { return s->resident_warps; }
 int sm_last_issued_warp(const sm *s) { return s->last_issued; }
 warp_wait sm_last_stall(const sm *s) { return s->last_stall; }
 const l1d *sm_get_l1d(const sm *s) { return s->l1; }
+int sm_resize_l1d(sm *s, int assoc, rf_diag *d) { return l1d_set_assoc(s->l1, assoc, d); }
 const l1d *sm_get_l1i(const sm *s) { return s->l1i; }
 
 int sm_busy(const sm *s) {
-  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || l1d_busy(s->l1) ||
+  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || s->has_wb_global ||
+         l1d_busy(s->l1) ||
          (s->l1i && l1d_busy(s->l1i));
 }
 
@@ -201,7 +203,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   int switched = cs_cycle(s, now, d);
   if (switched < 0) return -1;
   issued |= switched;
-  fetch_stage(s, now);
+  fetch_stage(s, m, now);
   if (s->pol->ops->tick) s->pol->ops->tick(s->pol, s->id, now);
   s->cnt.active_cycles++;
   s->cnt.resident_cta_sum += (uint64_t)s->resident_ctas;

@@ -76,6 +76,8 @@ warp_wait sm_last_stall(const sm *s);
 /* Writes every resident warp's state (for the watchdog). */
 void sm_report_warps(const sm *s, FILE *out);
 const l1d *sm_get_l1d(const sm *s);
+/* -gpgpu_adaptive_cache_config: gives the SM's L1D `assoc` ways (the SM must be idle). */
+int sm_resize_l1d(sm *s, int assoc, rf_diag *d);
 const l1d *sm_get_l1i(const sm *s); /* NULL with a perfect instruction cache */
 
 #endif

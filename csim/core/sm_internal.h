@@ -18,6 +18,8 @@
 #define REG_WAITS_ON_MEMORY UINT64_MAX
 #define REG_IN_PIPELINE (UINT64_MAX - 1) /* issued, not yet through the operand collector */
 #define LDST_QUEUE 2
+/* The LD/ST writeback stage's clients (ldst.c), in GPGPU-Sim's order. */
+enum { WB_SHARED = 0, WB_GLOBAL, WB_L1D, WB_CLIENTS };
 #define MAX_ACCESSES 64
 #define IBUFFER_SIZE 2           /* decoded instructions per warp, as GPGPU-Sim's ibuffer */
 /* Where instructions live in the simulated address space (GPGPU-Sim's PROGRAM_MEM_START);
@@ -128,8 +130,12 @@ struct sm {
   int nloads, free_load;
   ldst_entry ldst[LDST_QUEUE];
   int ldst_head, ldst_count;
-  sm_event *events;      /* min-heap on `at` */
+  sm_event *events;      /* min-heap on `at`: shared-memory loads, until written back */
   int nevents, cap_events;
+  mem_access wb_global;  /* a reply of an access that went around the L1D, waiting for the
+                            writeback stage (GPGPU-Sim's m_next_global) */
+  uint8_t has_wb_global;
+  int wb_next;           /* writeback stage: client served first (round robin) */
   opcoll *oc;            /* register file and operand collectors (exec.c) */
   const uint32_t *oc_blocked; /* opcoll_issue_blocked(oc): per scheduler, full ID_OC pipelines */
   uint8_t pipe_cls[UNIT_COUNT]; /* per instruction unit, its pipeline (exec.c's pipe_class) */
@@ -147,6 +153,7 @@ struct sm {
   int memo_words;         /* words of a scheduler's memo masks (sm_sched) */
   int *pos_of;            /* per warp slot: its position in its scheduler's list, -1 if none */
   uint8_t *slot_sched;    /* per warp slot: its scheduler (slot % schedulers) */
+  int issue_prio;        /* scheduler that goes first this cycle (issue_stage) */
   int *order;            /* scratch for sched_order, n_warp_slots entries */
   int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
@@ -205,7 +212,7 @@ void exec_issue(sm *s, int slot, const trace_inst *in);
 int exec_stage(sm *s, uint64_t now, rf_diag *d);
 
 /* fetch.c */
-void fetch_stage(sm *s, uint64_t now);
+void fetch_stage(sm *s, memsys *m, uint64_t now);
 void fetch_done(sm *s, int slot);
 /* The warp in `slot` may want a fetch now (its pc moved, it was launched or a fetch ended). */
 static inline void fetch_wake(sm *s, int slot) {

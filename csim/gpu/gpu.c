@@ -24,7 +24,9 @@ struct gpu {
   memsys *mem;
   policy pol;
   uint64_t now;
-  int next_sm;            /* dispatcher round-robin start */
+  int last_cluster;       /* dispatcher: the cluster that took a CTA last */
+  int *last_core;         /* dispatcher: per cluster, its SM that took a CTA last */
+  int cta_cap;            /* CTAs per SM this kernel may have (0: no cap beyond resources) */
   gpu_observer obs;
   gpu_ticker ticker;
   const trace_kernel_info *kernel; /* being simulated, or NULL */
@@ -52,11 +54,15 @@ gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag 
     return NULL;
   }
   g->sms = rf_calloc((size_t)g->n_sms, sizeof *g->sms, d);
-  g->mem = g->sms ? memsys_create(c, g->n_sms, d) : NULL;
+  g->last_core = g->sms ? rf_calloc((size_t)c->n_clusters, sizeof *g->last_core, d) : NULL;
+  g->mem = g->last_core ? memsys_create(c, g->n_sms, d) : NULL;
   if (!g->mem) {
     gpu_destroy(g);
     return NULL;
   }
+  /* GPGPU-Sim starts from cluster 0, core 0. */
+  g->last_cluster = c->n_clusters - 1;
+  for (int i = 0; i < c->n_clusters; i++) g->last_core[i] = c->n_cores_per_cluster - 1;
   for (int i = 0; i < g->n_sms; i++) {
     g->sms[i] = sm_create(i, c, &g->pol, d);
     if (!g->sms[i]) {
@@ -71,6 +77,7 @@ void gpu_destroy(gpu *g) {
   if (!g) return;
   for (int i = 0; g->sms && i < g->n_sms; i++) sm_destroy(g->sms[i]);
   free(g->sms);
+  free(g->last_core);
   if (g->mem) memsys_destroy(g->mem);
   policy_destroy(&g->pol);
   free(g);
@@ -144,6 +151,31 @@ static void snapshot_memory(const gpu *g, cache_stats *l1, memsys_stats *mem) {
   *mem = *memsys_get_stats(g->mem);
 }
 
+/* A cache's statistics by GPGPU-Sim's names (<name>_total_cache_*): accesses count hits,
+ * misses (sector misses included) and pending hits (merged into an MSHR); reservation
+ * failures are attempts that changed nothing, with their reasons as rfsim_ counters. */
+static void emit_cache(stats_record *out, const char *name, const cache_stats *c) {
+  static const char *const why[FAIL_COUNT] = {"line_alloc", "miss_queue", "mshr_entry",
+                                               "mshr_merge"};
+  char key[96];
+#define CACHE_STAT(suffix, fn, value)                                    \
+  do {                                                                   \
+    snprintf(key, sizeof key, "%s_total_cache_%s", name, suffix);        \
+    fn(out, key, value);                                                 \
+  } while (0)
+  CACHE_STAT("accesses", stats_u64, c->accesses);
+  CACHE_STAT("misses", stats_u64, c->misses);
+  CACHE_STAT("miss_rate", stats_f64, stats_ratio((double)c->misses, (double)c->accesses));
+  CACHE_STAT("pending_hits", stats_u64, c->hit_reserved);
+  CACHE_STAT("reservation_fails", stats_u64, c->reservation_fails);
+  CACHE_STAT("hit_rate", stats_f64, stats_ratio((double)c->hits, (double)c->accesses));
+#undef CACHE_STAT
+  for (int i = 0; i < FAIL_COUNT; i++) {
+    snprintf(key, sizeof key, "rfsim_%s_fail_%s", name, why[i]);
+    stats_u64(out, key, c->fails[i]);
+  }
+}
+
 static void emit_sums(const gpu *g, const run_sums *r, stats_record *out) {
   const sm_counters *c = &r->sm;
   stats_u64(out, "gpu_sim_cycle", r->cycles);
@@ -175,16 +207,8 @@ static void emit_sums(const gpu *g, const run_sums *r, stats_record *out) {
   stats_u64(out, "rfsim_oc_stalls_no_collector", c->rf.oc_stalls);
   stats_u64(out, "gpgpu_n_shmem_insn", c->shmem_accesses);
   stats_u64(out, "gpgpu_n_shmem_bank_conflict_passes", c->shmem_passes);
-  const cache_stats *l1 = &r->l1;
-  stats_u64(out, "L1D_total_cache_accesses", l1->accesses);
-  stats_u64(out, "L1D_total_cache_misses", l1->misses);
-  stats_u64(out, "L1D_total_cache_pending_hits", l1->hit_reserved);
-  stats_u64(out, "L1D_total_cache_reservation_fails", l1->reservation_fails);
-  stats_f64(out, "L1D_total_cache_hit_rate", stats_ratio((double)l1->hits, (double)l1->accesses));
-  const cache_stats *l2 = &r->mem.l2;
-  stats_u64(out, "L2_total_cache_accesses", l2->accesses);
-  stats_u64(out, "L2_total_cache_misses", l2->misses);
-  stats_f64(out, "L2_total_cache_hit_rate", stats_ratio((double)l2->hits, (double)l2->accesses));
+  emit_cache(out, "L1D", &r->l1);
+  emit_cache(out, "L2", &r->mem.l2);
   const dram_stats *dr = &r->mem.dram;
   stats_u64(out, "dram_reads", dr->reads);
   stats_u64(out, "dram_writes", dr->writes);
@@ -192,8 +216,19 @@ static void emit_sums(const gpu *g, const run_sums *r, stats_record *out) {
             stats_ratio((double)dr->row_hits, (double)(dr->row_hits + dr->row_misses)));
   stats_f64(out, "dram_bandwidth_utilization",
             stats_ratio((double)dr->busy_cycles, (double)dr->total_cycles));
-  stats_f64(out, "averagemflatency",
-            stats_ratio((double)r->mem.total_read_latency, (double)r->mem.completed_reads));
+  /* GPGPU-Sim's latency statistics as Accel-Sim prints them: the replies of the kernel's last
+   * partial -gpgpu_runtime_stat window are left out of averagemflatency and of the count all
+   * three divide by (mem.h); rfsim_averagemflatency_all counts every reply. */
+  double flushed = (double)r->mem.mf_flushed;
+  stats_f64(out, "averagemflatency", stats_ratio((double)r->mem.mf_flushed_latency, flushed));
+  stats_f64(out, "avg_icnt2mem_latency", stats_ratio((double)r->mem.icnt2mem_latency, flushed));
+  stats_f64(out, "avg_icnt2sh_latency", stats_ratio((double)r->mem.icnt2sh_latency, flushed));
+  stats_f64(out, "rfsim_averagemflatency_all",
+            stats_ratio((double)r->mem.mf_total_latency, (double)r->mem.num_mfs));
+  stats_u64(out, "gpu_stall_dramfull", r->mem.stall_dramfull);
+  stats_u64(out, "gpu_stall_icnt2sh", r->mem.stall_icnt2sh);
+  stats_u64(out, "icnt_total_pkts_simt_to_mem", r->mem.icnt_request_flits);
+  stats_u64(out, "icnt_total_pkts_mem_to_simt", r->mem.icnt_reply_flits);
 }
 
 void gpu_total_stats(const gpu *g, stats_record *out) {
@@ -218,26 +253,44 @@ static void watchdog_report(gpu *g, const trace_kernel_info *k, uint64_t idle) {
   fprintf(f, "  memory system %s\n", memsys_busy(g->mem) ? "busy" : "idle");
 }
 
-/* Gives each SM at most one new CTA per cycle, starting after the SM served last. */
+/* GPGPU-Sim's issue_block2core: each cycle every cluster, taken round robin from the one after
+ * the cluster that took a CTA last, gives at most one CTA to one of its SMs, tried round robin
+ * from the one after its SM that took the last, if the policy admits it there. */
 static int dispatch(gpu *g, trace_kernel *kt, trace_tb *next, int *have_next,
                     const trace_kernel_info *k, rf_diag *d) {
-  for (int i = 0; i < g->n_sms && *have_next; i++) {
-    int id = (g->next_sm + i) % g->n_sms;
-    sm *s = g->sms[id];
-    int slot = sm_free_cta_slot(s);
-    if (slot < 0) continue;
-    int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k, next, g->now);
-    if (nwarps <= 0) continue;
-    if (sm_launch_cta(s, slot, next, k, nwarps, g->now, d) < 0) return -1;
-    g->next_sm = (id + 1) % g->n_sms;
-    int r = trace_kernel_next_tb(kt, next, d);
-    if (r < 0) return -1;
-    *have_next = r;
+  int nc = g->cfg->n_clusters, per = g->cfg->n_cores_per_cluster, last = g->last_cluster;
+  for (int i = 0; i < nc && *have_next; i++) {
+    int cl = (last + 1 + i) % nc;
+    for (int j = 0; j < per; j++) {
+      int core = (g->last_core[cl] + 1 + j) % per, id = cl * per + core;
+      sm *s = g->sms[id];
+      if (g->cta_cap && sm_resident_ctas(s) >= g->cta_cap) continue;
+      int slot = sm_free_cta_slot(s);
+      if (slot < 0) continue;
+      int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k, next, g->now);
+      if (nwarps <= 0) continue;
+      if (sm_launch_cta(s, slot, next, k, nwarps, g->now, d) < 0) return -1;
+      g->last_cluster = cl;
+      g->last_core[cl] = core;
+      int r = trace_kernel_next_tb(kt, next, d);
+      if (r < 0) return -1;
+      *have_next = r;
+      break;
+    }
   }
   return 0;
 }
 
+/* GPGPU-Sim's max_cta: when the grid cannot give every SM as many CTAs as it can hold, the
+ * CTAs are spread, at most ceil(CTAs / SMs) per SM. */
+static int spread_cap(const gpu *g, const trace_kernel_info *k) {
+  long per_sm = policy_max_ctas(g->cfg, k, NULL);
+  if (per_sm < 1 || k->num_tbs >= per_sm * g->n_sms) return 0;
+  return (int)((k->num_tbs + g->n_sms - 1) / g->n_sms);
+}
+
 static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_diag *d) {
+  uint64_t start = g->now;
   trace_tb next;
   int have_next = trace_kernel_next_tb(kt, &next, d);
   if (have_next < 0) return -1;
@@ -280,6 +333,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     if (g->obs.cycle) g->obs.cycle(g->obs.ctx, g, g->now);
     if (g->ticker.tick && (g->now & 1023) == 0) g->ticker.tick(g->ticker.ctx, g);
     g->now++;
+    if ((g->now - start) % (uint64_t)g->cfg->stat_sample_cycles == 0) memsys_flush_latency(g->mem);
     if (progress || g->now <= dispatch_from) {
       last_progress = g->now;
     } else if (g->now - last_progress > (uint64_t)g->cfg->watchdog_cycles) {
@@ -293,10 +347,50 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
   return rc;
 }
 
+/* -gpgpu_adaptive_cache_config (GPGPU-Sim's max_cta): the shared memory a kernel uses on an SM
+ * (per CTA x the CTAs an SM will hold: the occupancy limit, or fewer when the grid is too
+ * small to give every SM that many) is rounded up to the first -gpgpu_shmem_option that holds
+ * it, and the L1D gets the rest of the unified array: that share of its largest way count,
+ * rounded to nearest. */
+static int adapt_l1d(gpu *g, const trace_kernel_info *k, rf_diag *d) {
+  const gpu_config *c = g->cfg;
+  if (!c->adaptive_cache_config || !c->l1d.enabled || c->unified_l1d_kb <= 0) return 0;
+  int ctas = policy_max_ctas(c, k, NULL);
+  if (k->num_tbs < (long)ctas * g->n_sms) ctas = (int)((k->num_tbs + g->n_sms - 1) / g->n_sms);
+  long shmem = (long)k->shmem * ctas;
+  long unified = (long)c->unified_l1d_kb * 1024;
+  for (int i = 0; i < c->n_shmem_options; i++) {
+    long opt = (long)c->shmem_options[i] * 1024;
+    if (shmem > opt) continue;
+    if (opt > unified)
+      return rf_fail(d, "-gpgpu_shmem_option: the carve-out %ld KB for kernel %s exceeds "
+                        "-gpgpu_unified_l1d_size %d", opt / 1024, k->name, c->unified_l1d_kb);
+    int max_assoc = l1d_max_assoc(sm_get_l1d(g->sms[0]));
+    int assoc = (int)((double)max_assoc * (1.0 - (double)opt / (double)unified) + 0.5);
+    if (assoc < 1)
+      return rf_fail(d, "-gpgpu_shmem_option: kernel %s leaves no L1D (carve-out %ld KB of %d)",
+                     k->name, opt / 1024, c->unified_l1d_kb);
+    for (int s = 0; s < g->n_sms; s++)
+      if (sm_resize_l1d(g->sms[s], assoc, d) < 0) return -1;
+    return 0;
+  }
+  return rf_fail(d, "-gpgpu_shmem_option: expected a carve-out of at least %ld bytes (kernel %s: "
+                    "%d bytes x %d CTAs per SM), found at most %d KB",
+                 shmem, k->name, k->shmem, ctas,
+                 c->shmem_options[c->n_shmem_options > 0 ? c->n_shmem_options - 1 : 0]);
+}
+
+void gpu_memcpy(gpu *g, uint64_t addr, uint64_t bytes) { memsys_memcpy(g->mem, addr, bytes); }
+
 int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *d) {
   trace_kernel *kt;
   if (trace_kernel_open_cached(kernel_path, &g->trace_cache, &kt, d) < 0) return -1;
   const trace_kernel_info *k = trace_kernel_get_info(kt);
+  g->cta_cap = spread_cap(g, k);
+  if (adapt_l1d(g, k, d) < 0) {
+    trace_kernel_close(kt);
+    return -1;
+  }
   if (g->pol.ops->kernel_begin && g->pol.ops->kernel_begin(&g->pol, k, d) < 0) {
     trace_kernel_close(kt);
     return -1;
@@ -314,6 +408,9 @@ int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *
   snapshot_memory(g, &r.l1, &r.mem);
   counters_sub(&r.l1, &before.l1, N_COUNTERS(r.l1));
   counters_sub(&r.mem, &before.mem, N_COUNTERS(r.mem));
+  /* After the kernel's statistics, as GPGPU-Sim's update_stats: the last window counts from
+   * now on (in the next kernel's and the total averages). */
+  memsys_flush_latency(g->mem);
   if (rc == 0) {
     g->nkernels++;
     stats_str(out, "kernel_name", k->name);

@@ -49,6 +49,8 @@ void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o);
  * caller). Returns -1 with a message on bad input, deadlock (after writing the watchdog report
  * to `report`) or an internal error. */
 int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *d);
+/* A MemcpyHtoD command of the trace, in its place between kernels (memsys_memcpy). */
+void gpu_memcpy(gpu *g, uint64_t addr, uint64_t bytes);
 /* Totals over all kernels run so far. */
 void gpu_total_stats(const gpu *g, stats_record *out);
 uint64_t gpu_cycle(const gpu *g);

@@ -1,10 +1,22 @@
-/* The access and fill logic common to the L1D and the L2 slices: tag lookup, MSHR merging,
- * allocation, write policies, and the outgoing queue to the next level. The wrappers (l1d.c,
- * l2.c) add what differs: where hits go, how replies are routed, and the clocks.
+/* The access and fill logic common to the L1D, the L1I and the L2 slices, as GPGPU-Sim's
+ * data_cache: a tag probe, then the read-hit, read-miss, write-hit and write-miss handler the
+ * cache string selects, the MSHRs, the miss queue to the next level, and the data and fill
+ * ports. The wrappers (l1d.c, l2.c) add what differs: where hits and fills go, the clocks.
  *
- * Sector model: tags always track 32-byte sectors. A non-sectored cache differs only in that a
- * read miss fetches every sector of the line that is neither valid nor already pending, where a
- * sectored cache fetches just the missing sectors the request needs. */
+ * One access is one block: a 32-byte sector of a sectored cache, a line of a non-sectored one
+ * (whose misses fetch the whole line, and whose MSHRs are per line).
+ *
+ * Read miss (and a read of a sector being fetched): fails when the miss queue has fewer than
+ * two free entries; otherwise it joins the block's MSHR (at most max_merge requests) or takes
+ * a new one and sends a fetch, allocating the line now ('m') or at the fill ('f', 's'); a
+ * dirty victim of a write-back cache is written back.
+ * Write hit: 'B' marks the sector modified; 'T' also sends the write; 'E' sends it and drops
+ * the sector; 'L' is 'E' for global and 'B' for local data. Each needs a free miss-queue entry
+ * when it sends. Write miss: 'N' sends the write; 'L' (lazy fetch on read) allocates the line
+ * and marks the sector modified without fetching (a partly written sector is unreadable until
+ * a fetch fills it), sending the write when write-through; 'W' sends the write and a fetch;
+ * 'F' marks a fully written sector modified, else fetches the line first.
+ * Every failure leaves the cache as it was and counts a reservation failure with its reason. */
 #ifndef RFSIM_CACHE_CORE_H
 #define RFSIM_CACHE_CORE_H
 
@@ -12,45 +24,90 @@
 #include "mshr.h"
 
 typedef enum cache_outcome {
-  CACHE_HIT = 0,  /* data present (reads) / all written sectors present (writes) */
-  CACHE_MISS,     /* read waits in an MSHR (merged or new fetch) / write found no full line */
-  CACHE_STALL     /* nothing changed: a resource was busy, retry later */
+  CACHE_HIT = 0,      /* data present (reads) / write handled on a present sector */
+  CACHE_HIT_RESERVED, /* read merged into the MSHR of a block being fetched */
+  CACHE_MISS,         /* read waits in an MSHR / write went below or allocated */
+  CACHE_SECTOR_MISS,  /* as MISS, the line was present */
+  CACHE_FAIL          /* nothing changed: a resource was busy, retry later */
 } cache_outcome;
 
-/* What an access or fill put on the outgoing queue, for the owner's bookkeeping. */
+/* What an access or fill put on the miss queue, for the owner's bookkeeping. */
 typedef struct cache_effects {
   int fetches;     /* reads sent down */
   int writebacks;  /* dirty evictions sent down */
   int write_sent;  /* the request itself (a write) went down */
 } cache_effects;
 
+/* A failed access, remembered: while nothing in the cache changes (its epoch), the same access
+ * fails the same way, so a head that retries every cycle is answered without a tag search. */
+typedef struct fail_memo {
+  uint64_t epoch, key;
+  uint8_t valid, need, flags, space, full_mask, why;
+  uint16_t size;
+} fail_memo;
+#define FAIL_MEMOS 4
+
 typedef struct cache_core {
   cache_config cfg;
   cache_tags tags;
   mshr_table mshr;
-  access_ring out;   /* miss queue: reads (token = MSHR index), write-throughs, write-backs */
+  req_ring out;      /* miss queue: fetches (token = MSHR index), writes, write-backs */
   cache_stats *stats;
   uint8_t full_mask;
   int line_shift;
+  int port_width;    /* data port bytes per cycle */
+  int data_busy;     /* cycles the data port stays occupied */
+  int fill_busy;     /* cycles the fill port stays occupied */
   uint16_t owner;    /* SM id stamped on write-backs (L1); 0 for L2 slices */
+  uint64_t epoch;    /* counts changes to the tags, MSHRs and miss queue (fail_memo) */
+  fail_memo memo[FAIL_MEMOS];
+  int memo_next;
+  cache_fail last_fail;
 } cache_core;
 
-int cache_core_init(cache_core *c, const cache_config *cfg, cache_stats *stats, const char *what,
-                    rf_diag *d);
+int cache_core_init(cache_core *c, const cache_config *cfg, int max_assoc, int dirty_percent,
+                    cache_stats *stats, const char *what, rf_diag *d);
 void cache_core_free(cache_core *c);
 
-/* One access. `key` is the line number for the tags (cache-local address space), `gaddr` the
- * global line address used for requests sent down, `need` the sectors touched in this cache's
- * line frame. A read hit is only taken when `hit_room` (the owner can accept the hit); else the
- * access stalls. On CACHE_MISS for reads, r is stored as an MSHR waiter. */
+/* One access at `now`. `key` is the line number for the tags (cache-local address space),
+ * `gaddr` the global line address of requests sent down, `need` the block's sectors in this
+ * cache's line frame (one sector if sectored, every sector of the line if not). Read waiters
+ * are stored in the MSHR and come back through cache_core_next. */
 cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, uint64_t gaddr,
-                                uint8_t need, int hit_room, uint64_t now, cache_effects *fx);
+                                uint8_t need, uint64_t now, cache_effects *fx);
 
-/* Sectors of line `key` arrived from below for MSHR entry `mi` at `now`: validates them
- * (allocating on fill under 'f'/'s' when a slot and, for a dirty victim, queue room allow; the
- * data is delivered either way) and makes waiters releasable. */
+/* Sectors of line `key` arrived for MSHR entry `mi`: when they were the last the entry waited
+ * for, the line is filled (allocated now under 'f'/'s' if a slot allows; the data goes up
+ * either way) and its requests become releasable. Occupies the fill port. */
 void cache_core_fill(cache_core *c, int mi, uint64_t key, uint64_t gaddr, uint8_t sectors,
                      uint64_t now, cache_effects *fx);
+/* The next request released from a filled MSHR (GPGPU-Sim's next_access), or 0. */
+static inline int cache_core_next(cache_core *c, mem_req *out) {
+  if (!mshr_next(&c->mshr, out)) return 0;
+  c->epoch++;
+  return 1;
+}
+/* The owner took the head of the miss queue. */
+static inline void cache_core_pop_out(cache_core *c) {
+  req_ring_pop(&c->out);
+  c->epoch++;
+}
+/* The owner changed the tags itself (an invalidation, a new size). */
+static inline void cache_core_changed(cache_core *c) { c->epoch++; }
+/* The block of `need` in line `key`: what the MSHRs are indexed by. */
+static inline uint64_t cache_core_block(const cache_core *c, uint64_t key, uint8_t need) {
+  return c->cfg.sectored ? key * MEM_SECTORS_PER_LINE + (uint64_t)__builtin_ctz(need) : key;
+}
+static inline int cache_core_data_port_free(const cache_core *c) { return c->data_busy == 0; }
+static inline int cache_core_fill_port_free(const cache_core *c) { return c->fill_busy == 0; }
+/* End of a cache cycle: the ports free up by one cycle. */
+static inline void cache_core_cycle(cache_core *c) {
+  if (c->data_busy > 0) {
+    c->data_busy--;
+    c->stats->port_busy_cycles++;
+  }
+  if (c->fill_busy > 0) c->fill_busy--;
+}
 
 static inline int cache_core_busy(const cache_core *c) {
   return c->mshr.active || c->out.count;

@@ -8,47 +8,73 @@
  * limit keeps nsets * assoc from overflowing. */
 #define MAX_LINES (1L << 24)
 
-int cache_tags_init(cache_tags *t, const cache_config *cfg, const char *what, rf_diag *d) {
+int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int dirty_percent,
+                    const char *what, rf_diag *d) {
   t->lines = NULL;
-  if (cfg->nsets < 1 || cfg->assoc < 1)
-    return rf_fail(d, "%s: expected at least 1 set and 1 way, found %d sets x %d ways", what,
-                   cfg->nsets, cfg->assoc);
+  t->keys = NULL;
+  if (cfg->nsets < 1 || cfg->assoc < 1 || !mem_is_pow2((uint64_t)cfg->nsets))
+    return rf_fail(d, "%s: expected a power-of-two number of sets and at least 1 way, found "
+                      "%d sets x %d ways", what, cfg->nsets, cfg->assoc);
   if (cfg->line_size < MEM_SECTOR_BYTES || cfg->line_size > 8 * MEM_SECTOR_BYTES ||
       !mem_is_pow2((uint64_t)cfg->line_size))
     return rf_fail(d, "%s: expected a line size that is a power of two in [32, 256], found %d",
                    what, cfg->line_size);
-  if ((long)cfg->nsets * cfg->assoc > MAX_LINES)
+  if (max_assoc < cfg->assoc) max_assoc = cfg->assoc;
+  if ((long)cfg->nsets * max_assoc > MAX_LINES)
     return rf_fail(d, "%s: expected at most %ld lines, found %d sets x %d ways", what, MAX_LINES,
-                   cfg->nsets, cfg->assoc);
+                   cfg->nsets, max_assoc);
   if (cfg->replacement != 'L' && cfg->replacement != 'F')
     return rf_fail(d, "%s: expected replacement policy L or F, found '%c'", what,
                    cfg->replacement);
+  char fn = cfg->set_index_fn ? cfg->set_index_fn : 'L';
+  if (fn == 'P' && !mem_ipoly_defined(mem_log2((uint64_t)cfg->nsets)))
+    return rf_fail(d, "%s: expected 16, 32 or 64 sets for the IPOLY set index (P), found %d",
+                   what, cfg->nsets);
   t->nsets = cfg->nsets;
   t->assoc = cfg->assoc;
+  t->max_assoc = max_assoc;
   t->line_size = cfg->line_size;
-  t->set_bits = mem_is_pow2((uint64_t)cfg->nsets) ? mem_log2((uint64_t)cfg->nsets) : -1;
+  t->set_bits = mem_log2((uint64_t)cfg->nsets);
+  t->sectored = cfg->sectored;
   t->replacement = cfg->replacement;
-  t->index_fn = cfg->set_index_fn ? cfg->set_index_fn : 'L';
+  t->index_fn = fn;
+  t->dirty_percent = dirty_percent;
+  t->index_of = NULL;
+  t->index_ctx = NULL;
+  t->ndirty = 0;
   t->clock = 0;
-  t->lines = rf_calloc((size_t)cfg->nsets * (size_t)cfg->assoc, sizeof *t->lines, d);
-  return t->lines ? 0 : -1;
+  size_t n = (size_t)cfg->nsets * (size_t)max_assoc;
+  t->lines = rf_calloc(n, sizeof *t->lines, d);
+  t->keys = t->lines ? rf_calloc(n, sizeof *t->keys, d) : NULL;
+  if (t->keys) return 0;
+  cache_tags_free(t);
+  return -1;
 }
 
 void cache_tags_free(cache_tags *t) {
   free(t->lines);
+  free(t->keys);
   t->lines = NULL;
+  t->keys = NULL;
 }
 
-static uint32_t reduce(const cache_tags *t, uint64_t x) {
-  return t->set_bits >= 0 ? (uint32_t)(x & ((uint64_t)t->nsets - 1))
-                          : (uint32_t)(x % (uint64_t)t->nsets);
+void cache_tags_set_assoc(cache_tags *t, int assoc) {
+  if (assoc < 1) assoc = 1;
+  if (assoc > t->max_assoc) assoc = t->max_assoc;
+  t->assoc = assoc;
+  size_t n = (size_t)t->nsets * (size_t)t->max_assoc;
+  for (size_t i = 0; i < n; i++) {
+    t->lines[i] = (tag_line){0};
+    t->keys[i] = 0;
+  }
+  t->ndirty = 0;
 }
 
-/* GPGPU-Sim's Fermi set hash for 32 or 64 sets of 128-byte lines: the five index bits above the
- * line offset XORed with address bits 13-15, 17 and 19 (and bit 12 prepended for 64 sets), so
- * that power-of-two strides spread over the sets. */
-static uint32_t fermi_hash(uint64_t addr, int nsets) {
-  uint32_t lower = (uint32_t)(addr >> 7) & 0x1f;
+/* GPGPU-Sim's Fermi set hash for 32 or 64 sets: the five index bits above the line offset
+ * XORed with address bits 13-15, 17 and 19 (and bit 12 prepended for 64 sets), so that
+ * power-of-two strides spread over the sets. */
+static uint32_t fermi_hash(uint64_t addr, int line_log2, int nsets) {
+  uint32_t lower = (uint32_t)(addr >> line_log2) & 0x1f;
   uint32_t upper = (uint32_t)((addr & 0xe000) >> 13);
   upper |= (uint32_t)((addr & 0x20000) >> 14);
   upper |= (uint32_t)((addr & 0x80000) >> 15);
@@ -58,46 +84,100 @@ static uint32_t fermi_hash(uint64_t addr, int nsets) {
 }
 
 uint32_t cache_tags_set(const cache_tags *t, uint64_t key) {
+  if (t->index_of) key = t->index_of(t->index_ctx, key);
+  uint32_t index = (uint32_t)(key & ((uint64_t)t->nsets - 1));
+  uint64_t high = key >> t->set_bits;
   switch (t->index_fn) {
-  case 'H':
-    if ((t->nsets == 32 || t->nsets == 64) && t->line_size == 128)
-      return fermi_hash(key << 7, t->nsets);
-    /* Other geometries have no Fermi definition: fall through to the XOR fold. */
-    /* fall through */
-  case 'P':
-  case 'X': {
-    /* XOR-fold the next index-sized field of the line number onto the index. */
-    int bits = t->set_bits > 0 ? t->set_bits : 8;
-    return reduce(t, key ^ (key >> bits));
+  case 'H': {
+    int line_log2 = mem_log2((uint64_t)t->line_size);
+    if (t->nsets == 32 || t->nsets == 64) return fermi_hash(key << line_log2, line_log2, t->nsets);
+    return index; /* no Fermi definition for other set counts (config_validate refuses them) */
   }
+  case 'P':
+    return mem_ipoly(high, index, t->set_bits);
+  case 'X':
+    return mem_xor_index(high, index, (uint32_t)t->nsets);
   default:
-    return reduce(t, key);
+    return index;
   }
 }
 
-tag_line *cache_tags_probe(cache_tags *t, uint64_t key) {
-  tag_line *set = &t->lines[(size_t)cache_tags_set(t, key) * (size_t)t->assoc];
+static size_t set_base(const cache_tags *t, uint64_t key) {
+  return (size_t)cache_tags_set(t, key) * (size_t)t->max_assoc;
+}
+
+/* The live line holding `key` in the set at `base`, or NULL (a freed slot keeps its old key). */
+static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
+  const uint64_t *keys = t->keys + base;
   for (int w = 0; w < t->assoc; w++)
-    if (set[w].key == key && !tag_line_free(&set[w])) return &set[w];
+    if (keys[w] == key && !tag_line_free(&t->lines[base + (size_t)w]))
+      return &t->lines[base + (size_t)w];
   return NULL;
 }
 
-tag_line *cache_tags_victim(cache_tags *t, uint64_t key) {
-  tag_line *set = &t->lines[(size_t)cache_tags_set(t, key) * (size_t)t->assoc];
+tag_line *cache_tags_probe(cache_tags *t, uint64_t key) { return find(t, set_base(t, key), key); }
+
+/* The replacement candidate of a set: an empty way first, else the LRU (or FIFO-oldest) line
+ * with no sector being fetched; a dirty line only while at least dirty_percent of the lines
+ * are dirty (GPGPU-Sim's -gpgpu_l1_cache_write_ratio). */
+static tag_line *pick_victim(cache_tags *t, tag_line *set) {
   tag_line *best = NULL;
+  int dirty_ok = (long)t->ndirty * 100 >= (long)t->dirty_percent * t->nsets * t->assoc;
   for (int w = 0; w < t->assoc; w++) {
     tag_line *l = &set[w];
     if (tag_line_free(l)) return l;
     if (l->pending) continue; /* a reserved line waits for its fill */
+    if (l->dirty && !dirty_ok) continue;
     if (!best || l->stamp < best->stamp) best = l;
   }
   return best;
 }
 
+tag_line *cache_tags_victim(cache_tags *t, uint64_t key) {
+  return pick_victim(t, &t->lines[set_base(t, key)]);
+}
+
+/* Whether pick_victim would find a slot: the first eligible way answers. */
+static int has_victim(const cache_tags *t, const tag_line *set) {
+  int dirty_ok = (long)t->ndirty * 100 >= (long)t->dirty_percent * t->nsets * t->assoc;
+  for (int w = 0; w < t->assoc; w++) {
+    const tag_line *l = &set[w];
+    if (tag_line_free(l) || (!l->pending && (!l->dirty || dirty_ok))) return 1;
+  }
+  return 0;
+}
+
+tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
+                             tag_line **line) {
+  size_t base = set_base(t, key);
+  tag_line *l = find(t, base, key);
+  *line = l;
+  if (!l) return has_victim(t, &t->lines[base]) ? TAG_MISS : TAG_FULL;
+  if (l->pending & need) return TAG_HIT_RESERVED;
+  if ((l->valid & need) == need) {
+    /* A sector written only in part cannot be read from the line. */
+    if (!is_write && (l->unreadable & need)) return TAG_SECTOR_MISS;
+    return TAG_HIT;
+  }
+  return TAG_SECTOR_MISS;
+}
+
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {
+  cache_tags_clear(t, l);
   l->key = key;
+  t->keys[l - t->lines] = key;
   l->addr = addr;
   l->stamp = ++t->clock;
-  l->valid = l->dirty = l->pending = 0;
   l->space = space;
+}
+
+void cache_tags_set_dirty(cache_tags *t, tag_line *l, uint8_t dirty) {
+  if (!l->dirty && dirty) t->ndirty++;
+  if (l->dirty && !dirty) t->ndirty--;
+  l->dirty = dirty;
+}
+
+void cache_tags_clear(cache_tags *t, tag_line *l) {
+  cache_tags_set_dirty(t, l, 0);
+  l->valid = l->pending = l->unreadable = 0;
 }

@@ -1,6 +1,11 @@
-/* A set-associative tag array with per-sector valid, dirty and pending bits, shared by the L1D
- * and the L2 slices. It knows nothing about timing: it answers "which line holds this key",
- * "which line would be replaced", and keeps replacement order. */
+/* A set-associative tag array with GPGPU-Sim's per-sector line states, shared by the L1D, the
+ * L1I and the L2 slices. It knows nothing about timing: it answers "what does this access
+ * find" (GPGPU-Sim's tag_array::probe), "which line would be replaced", and keeps replacement
+ * order.
+ *
+ * A line holds four 32-byte sectors, each invalid, reserved (being fetched: `pending`), valid,
+ * or modified (`dirty`; a modified sector written only in part is not readable). A
+ * non-sectored cache keeps all four sectors of a line in the same state. */
 #ifndef RFSIM_CACHE_TAGS_H
 #define RFSIM_CACHE_TAGS_H
 
@@ -10,43 +15,76 @@
 #include "../config/config.h"
 
 typedef struct tag_line {
-  uint64_t key;     /* line number in the cache's own address space (tag + index) */
-  uint64_t addr;    /* global line address, for write-backs */
-  uint64_t stamp;   /* LRU: last touch; FIFO: fill order */
-  uint8_t valid;    /* sectors holding data */
-  uint8_t dirty;    /* sectors written and not yet written back */
-  uint8_t pending;  /* sectors being fetched into this (reserved) line */
-  uint8_t space;    /* mem_space of the data, for the write-back request */
+  uint64_t key;        /* line number in the cache's own address space (tag + index) */
+  uint64_t addr;       /* global line address, for write-backs */
+  uint64_t stamp;      /* LRU: last touch; FIFO: allocation order */
+  uint8_t valid;       /* sectors holding data (valid or modified) */
+  uint8_t dirty;       /* sectors modified and not yet written back */
+  uint8_t pending;     /* sectors being fetched into this (reserved) line */
+  uint8_t unreadable;  /* modified sectors written only in part */
+  uint8_t space;       /* mem_space of the data, for the write-back request */
 } tag_line;
 
 /* A line slot holds nothing while no sector is valid or pending. */
 static inline int tag_line_free(const tag_line *l) { return !(l->valid | l->pending); }
 
+/* What a probe finds (GPGPU-Sim's cache_request_status before the access acts). */
+typedef enum tag_status {
+  TAG_HIT = 0,      /* the sector is valid (and readable, for reads) */
+  TAG_HIT_RESERVED, /* the sector is being fetched */
+  TAG_SECTOR_MISS,  /* the line is present, the sector is not (or not readable) */
+  TAG_MISS,         /* the line is absent, and a slot may take it */
+  TAG_FULL          /* absent, and no slot may be replaced (every way reserved) */
+} tag_status;
+
+/* Maps a line number to the one the set index is taken from (an L2 slice indexes with its
+ * slice-local address, GPGPU-Sim's partition address, while its tags keep the whole line). */
+typedef uint64_t (*tag_index_fn)(const void *ctx, uint64_t key);
+
 typedef struct cache_tags {
-  int nsets, assoc, line_size;
-  int set_bits;       /* log2(nsets) when nsets is a power of two, else -1 */
+  int nsets, assoc, max_assoc, line_size;
+  tag_index_fn index_of;   /* NULL: the line number itself */
+  const void *index_ctx;
+  int set_bits;       /* log2(nsets) */
+  int sectored;
   char replacement;   /* 'L' LRU, 'F' FIFO */
   char index_fn;      /* 'L', 'H', 'P', 'X' */
+  int dirty_percent;  /* a dirty line is a victim only when this share of lines is dirty */
+  int ndirty;         /* lines with a dirty sector */
   uint64_t clock;     /* source of stamps */
-  tag_line *lines;    /* nsets * assoc, set-major */
+  tag_line *lines;    /* nsets * max_assoc, set-major; ways [0, assoc) in use */
+  uint64_t *keys;     /* lines[i].key, kept apart so that a probe reads 8 bytes a way (the
+                         adaptive Volta L1D searches up to 256 ways) */
 } cache_tags;
 
-/* Validates geometry and allocates; returns 0 or -1 with d filled. `what` names the cache in
- * messages ("L1D", "L2"). */
-int cache_tags_init(cache_tags *t, const cache_config *cfg, const char *what, rf_diag *d);
+/* Validates geometry and allocates room for max_assoc ways (>= cfg->assoc; the adaptive L1D
+ * changes its ways later); returns 0 or -1 with d filled. `what` names the cache. */
+int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int dirty_percent,
+                    const char *what, rf_diag *d);
 void cache_tags_free(cache_tags *t);
+/* Uses `assoc` ways (1..max_assoc) from now on; every line is emptied. */
+void cache_tags_set_assoc(cache_tags *t, int assoc);
 
 uint32_t cache_tags_set(const cache_tags *t, uint64_t key);
 /* The line holding `key` (valid or pending sectors), or NULL. */
 tag_line *cache_tags_probe(cache_tags *t, uint64_t key);
-/* The slot a new line for `key` would take: a free slot, else the LRU/FIFO victim among
- * lines with no pending sectors; NULL when every way is reserved. */
-tag_line *cache_tags_victim(cache_tags *t, uint64_t key);
+/* GPGPU-Sim's probe of one access: `need` is the sector it reads or writes (the whole line
+ * for a non-sectored cache). *line is the line found (HIT, HIT_RESERVED, SECTOR_MISS); NULL
+ * for MISS (some slot may be replaced: cache_tags_victim names it) and FULL (none may). */
+tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
+                             tag_line **line);
 /* Marks a use (moves the line to MRU under LRU; no effect under FIFO). */
 static inline void cache_tags_touch(cache_tags *t, tag_line *l) {
   if (t->replacement != 'F') l->stamp = ++t->clock;
 }
 /* Re-labels a slot (already emptied by the caller) for a new line. */
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space);
+/* Sets or clears dirty sectors, keeping the count of dirty lines. */
+void cache_tags_set_dirty(cache_tags *t, tag_line *l, uint8_t dirty);
+/* Empties a slot (its dirty sectors must have been written back by the caller). */
+void cache_tags_clear(cache_tags *t, tag_line *l);
+/* A free slot for `key`, else the replacement victim, else NULL (what an allocation on fill
+ * would take; the probe's victim rule). */
+tag_line *cache_tags_victim(cache_tags *t, uint64_t key);
 
 #endif

@@ -1,49 +1,112 @@
 /* Warp-level address coalescing for global/local accesses and bank-conflict counting for
  * shared memory. Both run once per memory instruction, so they avoid allocation and keep the
  * working set on the stack. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem_internal.h"
 
-/* Sector bits of the bytes [lo, hi] (inclusive, both inside one line starting at line_addr). */
-static uint8_t sectors_of(uint64_t line_addr, uint64_t lo, uint64_t hi) {
-  unsigned first = (unsigned)((lo - line_addr) / MEM_SECTOR_BYTES);
-  unsigned last = (unsigned)((hi - line_addr) / MEM_SECTOR_BYTES);
-  return (uint8_t)(((1u << (last + 1)) - 1u) & ~((1u << first) - 1u));
+/* Per line the coalescer keeps which bytes the warp touches (128 bits). */
+typedef struct line_bytes {
+  uint64_t addr;
+  uint64_t lo, hi; /* bytes 0-63 and 64-127 */
+} line_bytes;
+
+/* Bits first..last (inclusive, both below 64). */
+static uint64_t bit_range(unsigned first, unsigned last) {
+  uint64_t upto = last == 63 ? ~0ull : (1ull << (last + 1)) - 1;
+  return upto & ~((1ull << first) - 1);
 }
 
-int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int line_size,
+static void mark_bytes(line_bytes *l, unsigned first, unsigned last) {
+  if (first < 64) l->lo |= bit_range(first, last < 64 ? last : 63);
+  if (last >= 64) l->hi |= bit_range(first < 64 ? 0 : first - 64, last - 64);
+}
+
+static uint32_t sector_word(const line_bytes *l, int s) {
+  uint64_t half = s < 2 ? l->lo : l->hi;
+  return (uint32_t)(half >> (32 * (s & 1)));
+}
+
+static int by_addr_desc(const void *a, const void *b) {
+  uint64_t x = ((const line_bytes *)a)->addr, y = ((const line_bytes *)b)->addr;
+  return (x < y) - (x > y);
+}
+
+/* Appends one segment of `size` bytes at sector `first` of line l (only the sectors the warp
+ * touched). Returns -1 when out is full. */
+static int emit(const line_bytes *l, int first, int size, mem_access *out, int *n, int max_out) {
+  uint8_t mask = 0, full = 0;
+  for (int s = first; s < first + size / MEM_SECTOR_BYTES; s++) {
+    uint32_t w = sector_word(l, s);
+    if (w) mask |= (uint8_t)(1u << s);
+    if (w == UINT32_MAX) full |= (uint8_t)(1u << s);
+  }
+  if (!mask) return 0;
+  if (*n >= max_out) return -1;
+  mem_access *a = &out[(*n)++];
+  memset(a, 0, sizeof *a);
+  a->addr = l->addr;
+  a->sector_mask = mask;
+  a->full_mask = full;
+  a->size = (uint16_t)size;
+  return 0;
+}
+
+/* A segment of `size` bytes at sector `first`, shrunk as GPGPU-Sim shrinks it: a 128- or
+ * 64-byte segment of which one half holds every touched byte becomes that half. */
+static int reduce(const line_bytes *l, int first, int size, mem_access *out, int *n,
+                  int max_out) {
+  if (size > MEM_SECTOR_BYTES) {
+    int half = size / 2, step = half / MEM_SECTOR_BYTES;
+    int used_lo = 0, used_hi = 0;
+    for (int s = first; s < first + step; s++) used_lo |= sector_word(l, s) != 0;
+    for (int s = first + step; s < first + 2 * step; s++) used_hi |= sector_word(l, s) != 0;
+    if (used_lo != used_hi) return reduce(l, used_lo ? first : first + step, half, out, n, max_out);
+  }
+  return emit(l, first, size, out, n, max_out);
+}
+
+#define MAX_LINES 64
+
+int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
                  mem_access *out, int max_out) {
-  /* The sector mask has 8 bits, so lines above 256 bytes cannot be described. */
-  if (line_size < 1 || line_size > 8 * MEM_SECTOR_BYTES || !mem_is_pow2((uint64_t)line_size))
-    return -1;
   if (width < 1) width = 1;
-  const uint64_t line_mask = ~(uint64_t)(line_size - 1);
-  int n = 0, last = -1;
+  const uint64_t line_size = (uint64_t)MEM_SECTORS_PER_LINE * MEM_SECTOR_BYTES;
+  line_bytes lines[MAX_LINES];
+  int nl = 0, last = -1;
   for (int lane = 0; lane < 32; lane++) {
     if (!(mask >> lane & 1u)) continue;
     uint64_t lo = addrs[lane];
     uint64_t hi = lo + (uint64_t)width - 1;
     if (hi < lo) hi = UINT64_MAX; /* an access at the very top of the space does not wrap */
-    for (uint64_t line = lo & line_mask;; line += (uint64_t)line_size) {
+    for (uint64_t line = lo & ~(line_size - 1);; line += line_size) {
       uint64_t seg_lo = line > lo ? line : lo;
-      uint64_t line_end = line + (uint64_t)line_size - 1;
+      uint64_t line_end = line + line_size - 1;
       uint64_t seg_hi = line_end < hi ? line_end : hi;
       /* Neighbouring lanes usually hit the line the previous lane touched: try it first. */
-      int k = (last >= 0 && out[last].addr == line) ? last : -1;
-      for (int i = 0; k < 0 && i < n; i++)
-        if (out[i].addr == line) k = i;
+      int k = (last >= 0 && lines[last].addr == line) ? last : -1;
+      for (int i = 0; k < 0 && i < nl; i++)
+        if (lines[i].addr == line) k = i;
       if (k < 0) {
-        if (n >= max_out) return -1;
-        k = n++;
-        memset(&out[k], 0, sizeof out[k]);
-        out[k].addr = line;
+        if (nl >= MAX_LINES) return -1;
+        k = nl++;
+        lines[k] = (line_bytes){.addr = line};
       }
-      out[k].sector_mask |= sectors_of(line, seg_lo, seg_hi);
+      mark_bytes(&lines[k], (unsigned)(seg_lo - line), (unsigned)(seg_hi - line));
       last = k;
       if (line_end >= hi) break;
     }
   }
+  /* GPGPU-Sim keeps a warp's segments sorted by address and issues them from the highest. */
+  qsort(lines, (size_t)nl, sizeof lines[0], by_addr_desc);
+  /* Segment size: 1-byte data always 32-byte segments, 2-byte 64 unless sectors. */
+  int seg = sectors || width == 1 ? 32 : width == 2 ? 64 : 128;
+  int n = 0;
+  for (int i = 0; i < nl; i++)
+    for (int first = MEM_SECTORS_PER_LINE - seg / MEM_SECTOR_BYTES; first >= 0;
+         first -= seg / MEM_SECTOR_BYTES)
+      if (reduce(&lines[i], first, seg, out, &n, max_out) != 0) return -1;
   return n;
 }
 

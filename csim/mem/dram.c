@@ -4,6 +4,7 @@
 
 typedef struct dram_req {
   mem_access a;
+  uint64_t t_created;
   uint64_t row, seq, t_done;
   uint32_t bank, tag;
   int32_t next; /* next request queued to the same bank, in arrival order; -1 ends */
@@ -67,7 +68,10 @@ dram_channel *dram_create(const gpu_config *c, dram_stats *stats, rf_diag *d) {
   if (!ch) return NULL;
   ch->t = c->dram;
   ch->nbk = c->dram.nbk;
-  ch->latency = c->dram_latency;
+  /* GPGPU-Sim counts -dram_latency in core cycles (its DRAM latency queue is stamped with the
+   * core clock): the same time in this channel's command clock. */
+  ch->latency = c->clk_core > 0 ? (int)((double)c->dram_latency * c->clk_dram / c->clk_core + 0.5)
+                                : c->dram_latency;
   ch->fr_fcfs = c->dram_scheduler != 0;
   ch->row_bytes = (uint64_t)c->dram_row_bytes;
   ch->burst_bytes = (uint32_t)c->dram_buswidth * (uint32_t)c->dram_burst_length;
@@ -110,13 +114,14 @@ void dram_decode(const dram_channel *ch, uint64_t local, uint32_t *bank, uint64_
 
 int dram_can_accept(const dram_channel *ch) { return ch->nqueued < ch->qcap; }
 
-int dram_push(dram_channel *ch, const mem_access *a, uint64_t local, uint32_t tag, uint64_t now) {
+int dram_push(dram_channel *ch, const mem_req *q, uint64_t local, uint32_t tag, uint64_t now) {
   (void)now;
   if (!dram_can_accept(ch) || !ch->nfree) return -1;
   int32_t s = ch->free_list[--ch->nfree];
   dram_req *r = &ch->slots[s];
   memset(r, 0, sizeof *r);
-  r->a = *a;
+  r->a = q->a;
+  r->t_created = q->t_created;
   r->tag = tag;
   r->seq = ch->seq++;
   r->next = -1;
@@ -189,7 +194,8 @@ static int column_ready(const dram_channel *ch, const dram_bank *b, const dram_r
   int is_write = r->a.is_write && !r->a.is_atomic;
   if (now < b->t_col_ok || now < ch->t_ccd_ok) return 0;
   if (now + (uint64_t)(is_write ? ch->t.WL : ch->t.CL) < ch->bus_free) return 0;
-  if (!is_write && (now < ch->t_wtr_ok || dram_ret_ring_full(&ch->ret))) return 0;
+  if (!is_write && now < ch->t_wtr_ok) return 0;
+  if ((!is_write || mem_wants_ack(&r->a)) && dram_ret_ring_full(&ch->ret)) return 0;
   return 1;
 }
 
@@ -210,6 +216,10 @@ static void issue_column(dram_channel *ch, int bank, uint64_t now) {
     b->t_pre_ok = max_u64(b->t_pre_ok, data_end + (uint64_t)ch->t.tWR);
     ch->t_wtr_ok = data_end + (uint64_t)ch->t.tCDLR;
     ch->stats->writes++;
+    if (mem_wants_ack(&r->a)) { /* acknowledged once written (GPGPU-Sim's DRAM replies) */
+      r->t_done = data_end;
+      dram_ret_ring_push(&ch->ret, r);
+    }
   } else {
     b->t_pre_ok = max_u64(b->t_pre_ok, now + max_u64((uint64_t)ch->t.tRTPL, dur));
     r->t_done = data_end + (uint64_t)ch->latency;
@@ -267,11 +277,13 @@ void dram_tick(dram_channel *ch, uint64_t now) {
   if (ch->bound_mask) issue(ch, now);
 }
 
-int dram_peek_return(const dram_channel *ch, uint64_t now, mem_access *a, uint32_t *tag) {
+int dram_peek_return(const dram_channel *ch, uint64_t now, mem_req *q, uint32_t *tag) {
   if (!ch->ret.count) return 0;
   const dram_req *r = dram_ret_ring_head(&ch->ret);
   if (r->t_done > now) return 0;
-  *a = r->a;
+  q->a = r->a;
+  q->t_created = r->t_created;
+  q->t_ready = r->t_done;
   *tag = r->tag;
   return 1;
 }

@@ -16,8 +16,10 @@
  *    burst_length / data_command_freq_ratio command cycles (rounded up). A request of s sectors
  *    takes ceil(32 s / burst bytes) bursts back to back, as one column command. With a 4-byte bus
  *    and burst 8 a 32-byte sector is exactly one burst.
- *  - A read's data is returned dram_latency cycles after its last beat (the fixed pipeline of
- *    the controller and the PHY). Writes complete at their column command.
+ *  - A read's data is returned -dram_latency core cycles (GPGPU-Sim's unit) after its last
+ *    beat (the fixed pipeline of the controller and the PHY). Writes complete at their column
+ *    command; one that wants an acknowledgement (mem_wants_ack: the L2 wrote it through) is
+ *    returned when its data is in.
  *  - Bank groups (nbkgrp, tCCDL) and refresh are not modelled. */
 #ifndef RFSIM_DRAM_H
 #define RFSIM_DRAM_H
@@ -33,11 +35,11 @@ void dram_destroy(dram_channel *ch);
 int dram_can_accept(const dram_channel *ch);
 /* Queues a request (local = channel-local byte address; tag = caller's routing value, returned
  * with the read). Returns 0, or -1 when the queue is full. */
-int dram_push(dram_channel *ch, const mem_access *a, uint64_t local, uint32_t tag, uint64_t now);
+int dram_push(dram_channel *ch, const mem_req *r, uint64_t local, uint32_t tag, uint64_t now);
 /* One DRAM command cycle. `now` must increase by one per call. */
 void dram_tick(dram_channel *ch, uint64_t now);
-/* The oldest completed read whose data is back by `now`: returns 1 and fills a and tag. */
-int dram_peek_return(const dram_channel *ch, uint64_t now, mem_access *a, uint32_t *tag);
+/* The oldest completed read (or acknowledged write) back by `now`: returns 1, fills r, tag. */
+int dram_peek_return(const dram_channel *ch, uint64_t now, mem_req *r, uint32_t *tag);
 void dram_pop_return(dram_channel *ch);
 int dram_busy(const dram_channel *ch);
 /* Bank and row the channel would use for a channel-local address (tests, debugging). */

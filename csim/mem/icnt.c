@@ -2,56 +2,89 @@
 
 #include <string.h>
 
-RING_DEFINE(packet_ring, icnt_packet)
+typedef struct icnt_pkt {
+  mem_req r;
+  uint32_t dst;
+  uint16_t units;   /* flits, or 1 in packet mode */
+  uint16_t crossed; /* units through the switch */
+} icnt_pkt;
+
+/* A packet on its way out of the switch: flits crossed, flits moved on. */
+typedef struct out_pkt {
+  icnt_pkt p;
+  uint16_t arrived; /* units in this stage */
+  uint16_t moved;   /* units passed on to the next stage */
+} out_pkt;
+
+RING_DEFINE(pkt_ring, icnt_pkt)
+RING_DEFINE(out_ring, out_pkt)
+RING_DEFINE(tick_ring, uint64_t)
 
 struct icnt {
-  int n_src, n_dst, latency;
-  uint32_t src_cap;       /* nominal injection queue size (the ring may grow past it) */
-  packet_ring *src_q;     /* injection queues */
-  packet_ring *flight;    /* per destination, in order of arrival time */
-  uint64_t *dst_free;     /* first cycle the ejection port is free */
-  uint64_t *src_active;   /* bitmaps of non-empty queues, so a tick skips idle ports */
-  uint64_t *dst_active;
+  icnt_params p;
+  int words;            /* 64-bit words of an input bitmap */
+  pkt_ring *in;         /* per input */
+  int *inq;             /* per input: units not yet in the router's input buffer */
+  int *vc;              /* per input: units in the router's input buffer, not crossed */
+  uint64_t *req;        /* per output: inputs whose head packet goes there */
+  uint64_t *out_has;    /* outputs some input asks for */
+  uint32_t *ptr;        /* per output: round-robin start (iSLIP) */
+  int32_t *lock;        /* per output: the input whose packet is crossing, or -1 */
+  out_ring *egress;     /* BookSim: per output, crossed flits before the boundary buffer */
+  int *egress_units;
+  tick_ring *flit_ready; /* BookSim: per output, when each of those flits may move on (each
+                            flit goes through the router's pipeline on its own) */
+  out_ring *boundary;   /* per output: what the receiver takes packets from */
+  int *boundary_units;
+  uint64_t *matched;    /* inputs that moved a unit this cycle */
+  uint8_t *issued;      /* outputs that took a unit this cycle */
+  uint32_t rr_next;
   uint64_t count;
-  icnt_accept_fn accept;
-  void *ctx;
 };
 
 static inline void bit_set(uint64_t *m, int i) { m[i >> 6] |= 1ULL << (i & 63); }
 static inline void bit_clear(uint64_t *m, int i) { m[i >> 6] &= ~(1ULL << (i & 63)); }
+static inline int bit_get(const uint64_t *m, int i) { return (int)(m[i >> 6] >> (i & 63) & 1); }
 
 /* Port counts are bounded to keep the bitmaps and ids small; far above any real GPU. */
 #define ICNT_MAX_PORTS 65536
 
-icnt *icnt_create(int n_src, int n_dst, int src_queue, int latency, icnt_accept_fn accept,
-                  void *ctx, const char *what, rf_diag *d) {
-  if (n_src < 1 || n_dst < 1 || n_src > ICNT_MAX_PORTS || n_dst > ICNT_MAX_PORTS)
-    return rf_fail(d, "%s: expected 1..%d ports per side, found %d sources and %d destinations",
-                   what, ICNT_MAX_PORTS, n_src, n_dst),
+icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d) {
+  if (p->n_in < 1 || p->n_out < 1 || p->n_in > ICNT_MAX_PORTS || p->n_out > ICNT_MAX_PORTS)
+    return rf_fail(d, "%s: expected 1..%d ports per side, found %d inputs and %d outputs", what,
+                   ICNT_MAX_PORTS, p->n_in, p->n_out),
            NULL;
-  if (src_queue < 1 || latency < 0 || latency > 1000000)
-    return rf_fail(d, "%s: expected a queue >= 1 and a latency in 0..1000000, found %d and %d",
-                   what, src_queue, latency),
+  if (p->flit_bytes < 1 || p->in_cap < 1 || p->out_cap < 1 || p->speedup < 1 ||
+      (!p->packet_mode && (p->vc_cap < 1 || p->eject_cap < 1 || p->latency < 2)))
+    return rf_fail(d, "%s: expected flit size, buffers and speedup >= 1 and a latency >= 2, "
+                      "found flit %d, buffers %d/%d/%d/%d, speedup %d, latency %d",
+                   what, p->flit_bytes, p->in_cap, p->vc_cap, p->eject_cap, p->out_cap,
+                   p->speedup, p->latency),
            NULL;
   icnt *n = rf_calloc(1, sizeof *n, d);
   if (!n) return NULL;
-  n->n_src = n_src;
-  n->n_dst = n_dst;
-  n->latency = latency;
-  n->src_cap = (uint32_t)src_queue;
-  n->accept = accept;
-  n->ctx = ctx;
-  /* In flight per destination: enough to keep a full-rate stream going over the wire latency,
-   * plus slack; when full, sources bound for that port wait (back-pressure). */
-  uint32_t flight_cap = 2u * (uint32_t)latency + 16u;
-  int ok = (n->src_q = rf_calloc((size_t)n_src, sizeof *n->src_q, d)) &&
-           (n->flight = rf_calloc((size_t)n_dst, sizeof *n->flight, d)) &&
-           (n->dst_free = rf_calloc((size_t)n_dst, sizeof *n->dst_free, d)) &&
-           (n->src_active = rf_calloc((size_t)(n_src + 63) / 64, sizeof(uint64_t), d)) &&
-           (n->dst_active = rf_calloc((size_t)(n_dst + 63) / 64, sizeof(uint64_t), d));
-  for (int i = 0; ok && i < n_src; i++)
-    ok = !packet_ring_init(&n->src_q[i], (uint32_t)src_queue, d);
-  for (int i = 0; ok && i < n_dst; i++) ok = !packet_ring_init(&n->flight[i], flight_cap, d);
+  n->p = *p;
+  n->words = (p->n_in + 63) / 64;
+  size_t ni = (size_t)p->n_in, no = (size_t)p->n_out;
+  int ok = (n->in = rf_calloc(ni, sizeof *n->in, d)) && (n->inq = rf_calloc(ni, sizeof(int), d)) &&
+           (n->vc = rf_calloc(ni, sizeof(int), d)) &&
+           (n->req = rf_calloc(no * (size_t)n->words, sizeof(uint64_t), d)) &&
+           (n->out_has = rf_calloc((no + 63) / 64, sizeof(uint64_t), d)) &&
+           (n->ptr = rf_calloc(no, sizeof(uint32_t), d)) &&
+           (n->lock = rf_calloc(no, sizeof(int32_t), d)) &&
+           (n->egress = rf_calloc(no, sizeof *n->egress, d)) &&
+           (n->egress_units = rf_calloc(no, sizeof(int), d)) &&
+           (n->flit_ready = rf_calloc(no, sizeof *n->flit_ready, d)) &&
+           (n->boundary = rf_calloc(no, sizeof *n->boundary, d)) &&
+           (n->boundary_units = rf_calloc(no, sizeof(int), d)) &&
+           (n->matched = rf_calloc((size_t)n->words, sizeof(uint64_t), d)) &&
+           (n->issued = rf_calloc(no, 1, d));
+  for (size_t i = 0; ok && i < ni; i++) ok = !pkt_ring_init(&n->in[i], 8, d);
+  for (size_t o = 0; ok && o < no; o++) {
+    n->lock[o] = -1;
+    ok = !out_ring_init(&n->egress[o], 4, d) && !out_ring_init(&n->boundary[o], 4, d) &&
+         !tick_ring_init(&n->flit_ready[o], 8, d);
+  }
   if (!ok) {
     icnt_destroy(n);
     return NULL;
@@ -61,68 +94,224 @@ icnt *icnt_create(int n_src, int n_dst, int src_queue, int latency, icnt_accept_
 
 void icnt_destroy(icnt *n) {
   if (!n) return;
-  for (int i = 0; n->src_q && i < n->n_src; i++) packet_ring_free(&n->src_q[i]);
-  for (int i = 0; n->flight && i < n->n_dst; i++) packet_ring_free(&n->flight[i]);
-  free(n->src_q);
-  free(n->flight);
-  free(n->dst_free);
-  free(n->src_active);
-  free(n->dst_active);
+  for (int i = 0; n->in && i < n->p.n_in; i++) pkt_ring_free(&n->in[i]);
+  for (int o = 0; n->egress && o < n->p.n_out; o++) out_ring_free(&n->egress[o]);
+  for (int o = 0; n->boundary && o < n->p.n_out; o++) out_ring_free(&n->boundary[o]);
+  for (int o = 0; n->flit_ready && o < n->p.n_out; o++) tick_ring_free(&n->flit_ready[o]);
+  free(n->in);
+  free(n->inq);
+  free(n->vc);
+  free(n->req);
+  free(n->out_has);
+  free(n->ptr);
+  free(n->lock);
+  free(n->egress);
+  free(n->egress_units);
+  free(n->flit_ready);
+  free(n->boundary);
+  free(n->boundary_units);
+  free(n->matched);
+  free(n->issued);
   free(n);
 }
 
-int icnt_can_inject(const icnt *n, int src) {
-  return src >= 0 && src < n->n_src && n->src_q[src].count < n->src_cap;
+int icnt_units(const icnt *n, int bytes) {
+  if (n->p.packet_mode) return 1;
+  int u = (bytes + n->p.flit_bytes - 1) / n->p.flit_bytes;
+  return u < 1 ? 1 : u;
 }
 
-int icnt_inject(icnt *n, int src, int dst, const mem_req *r, int flits) {
-  if (src < 0 || src >= n->n_src || dst < 0 || dst >= n->n_dst) return -1;
-  /* A caller that ignored icnt_can_inject still gets its packet through (the queue grows)
-   * rather than a silently lost request and a hung kernel. */
-  if (packet_ring_reserve(&n->src_q[src], 1, NULL)) return -1;
-  if (flits > UINT16_MAX) flits = UINT16_MAX;
-  icnt_packet p = {.r = *r, .dst = (uint32_t)dst, .flits = (uint16_t)(flits < 1 ? 1 : flits)};
-  packet_ring_push(&n->src_q[src], &p);
-  bit_set(n->src_active, src);
+int icnt_has_room(const icnt *n, int src, int bytes) {
+  if (src < 0 || src >= n->p.n_in) return 0;
+  if (n->p.packet_mode) return (int)n->in[src].count + 1 <= n->p.in_cap;
+  return n->inq[src] + icnt_units(n, bytes) <= n->p.in_cap;
+}
+
+/* The input's head packet now asks for its output. */
+static void request(icnt *n, int i) {
+  const icnt_pkt *h = pkt_ring_head(&n->in[i]);
+  bit_set(&n->req[(size_t)h->dst * (size_t)n->words], i);
+  bit_set(n->out_has, (int)h->dst);
+}
+
+int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes) {
+  if (src < 0 || src >= n->p.n_in || dst < 0 || dst >= n->p.n_out) return -1;
+  if (pkt_ring_reserve(&n->in[src], 1, NULL)) return -1;
+  int u = icnt_units(n, bytes);
+  if (u > UINT16_MAX) u = UINT16_MAX;
+  icnt_pkt p = {.r = *r, .dst = (uint32_t)dst, .units = (uint16_t)u};
+  pkt_ring_push(&n->in[src], &p);
+  if (n->p.packet_mode) n->vc[src] += u; /* no injection stage: the queue is the buffer */
+  else n->inq[src] += u;
+  if (n->in[src].count == 1) request(n, src);
   n->count++;
   return 0;
 }
 
+int icnt_peek(const icnt *n, int dst, mem_req *out) {
+  if (dst < 0 || dst >= n->p.n_out || !n->boundary[dst].count) return 0;
+  const out_pkt *h = out_ring_head(&n->boundary[dst]);
+  if (h->arrived < h->p.units) return 0;
+  *out = h->p.r;
+  return 1;
+}
+
+void icnt_pop(icnt *n, int dst) {
+  mem_req r;
+  if (!icnt_peek(n, dst, &r)) return;
+  n->boundary_units[dst] -= out_ring_head(&n->boundary[dst])->p.units;
+  out_ring_pop(&n->boundary[dst]);
+  n->count--;
+}
+
 uint64_t icnt_count(const icnt *n) { return n->count; }
 
-static void eject(icnt *n, int dst, uint64_t now) {
-  packet_ring *q = &n->flight[dst];
-  icnt_packet *p = packet_ring_head(q);
-  if (p->r.t_ready > now || n->dst_free[dst] > now) return;
-  if (!n->accept(n->ctx, (uint32_t)dst, &p->r)) return;
-  n->dst_free[dst] = now + p->flits;
-  packet_ring_pop(q);
-  n->count--;
-  if (!q->count) bit_clear(n->dst_active, dst);
+/* Appends one unit of packet p to stage ring q (a new entry for its first unit). */
+static int stage_add(out_ring *q, const icnt_pkt *p) {
+  if (!q->count || out_ring_at(q, q->count - 1)->arrived == out_ring_at(q, q->count - 1)->p.units) {
+    if (out_ring_reserve(q, 1, NULL)) return -1;
+    out_pkt e = {.p = *p, .arrived = 1};
+    out_ring_push(q, &e);
+  } else {
+    out_ring_at(q, q->count - 1)->arrived++;
+  }
+  return 0;
 }
 
-static void serialise(icnt *n, int src, uint64_t now) {
-  packet_ring *q = &n->src_q[src];
-  icnt_packet *p = packet_ring_head(q);
-  if (p->sent_flits < p->flits) p->sent_flits++;
-  if (p->sent_flits < p->flits) return;
-  packet_ring *f = &n->flight[p->dst];
-  if (packet_ring_full(f)) return; /* last flit waits at the port until the path drains */
-  p->r.t_ready = now + (uint64_t)n->latency;
-  packet_ring_push(f, p);
-  bit_set(n->dst_active, (int)p->dst);
-  packet_ring_pop(q);
-  if (!q->count) bit_clear(n->src_active, src);
+static int out_room(const icnt *n, int o) {
+  return n->p.packet_mode ? n->boundary_units[o] < n->p.out_cap
+                          : n->egress_units[o] < n->p.eject_cap;
 }
 
-void icnt_tick(icnt *n, uint64_t now) {
+/* One unit of input i's head crosses to output o. */
+static void cross(icnt *n, int i, int o, uint64_t now) {
+  pkt_ring *q = &n->in[i];
+  icnt_pkt *h = pkt_ring_head(q);
+  out_ring *stage = n->p.packet_mode ? &n->boundary[o] : &n->egress[o];
+  /* The flit entered the switch at least one cycle after its push (the injection stage), so
+   * `latency - 2` more cycles bring it to the boundary buffer `latency` after the push. */
+  if (!n->p.packet_mode) {
+    if (tick_ring_reserve(&n->flit_ready[o], 1, NULL)) return; /* out of memory: retried */
+    uint64_t ready = now + (uint64_t)(n->p.latency - 2);
+    if (stage_add(stage, h)) return;
+    tick_ring_push(&n->flit_ready[o], &ready);
+  } else if (stage_add(stage, h)) {
+    return; /* out of memory: the unit stays and retries */
+  }
+  h->crossed++;
+  n->vc[i]--;
+  if (n->p.packet_mode) n->boundary_units[o]++;
+  else n->egress_units[o]++;
+  bit_set(n->matched, i);
+  n->issued[o] = 1;
+  if (h->crossed < h->units) {
+    n->lock[o] = i;
+    return;
+  }
+  n->lock[o] = -1;
+  n->ptr[o] = (uint32_t)(i + 1) % (uint32_t)n->p.n_in;
+  uint64_t *rq = &n->req[(size_t)o * (size_t)n->words];
+  bit_clear(rq, i);
+  pkt_ring_pop(q);
+  if (q->count) request(n, i);
+  int any = 0;
+  for (int w = 0; w < n->words && !any; w++) any = rq[w] != 0;
+  if (!any) bit_clear(n->out_has, o);
+}
+
+/* The first input at or after `from` (cyclically) that asks for o and can move a unit. In
+ * BookSim mode an input moves one flit per round; the local crossbar, as GPGPU-Sim's, looks
+ * at each input's current head again for every output, so an input whose next packet goes to
+ * a later output may send it in the same cycle. */
+static int pick(const icnt *n, int o, uint32_t from) {
+  const uint64_t *rq = &n->req[(size_t)o * (size_t)n->words];
+  for (int pass = 0; pass < 2; pass++) {
+    int lo = pass ? 0 : (int)from, hi = pass ? (int)from : n->p.n_in;
+    for (int w = lo >> 6; w <= (hi - 1) >> 6 && hi > lo; w++) {
+      uint64_t bits = n->p.packet_mode ? rq[w] : rq[w] & ~n->matched[w];
+      if (w == lo >> 6) bits &= ~0ULL << (lo & 63);
+      for (; bits; bits &= bits - 1) {
+        int i = w * 64 + __builtin_ctzll(bits);
+        if (i >= hi) break;
+        if (n->vc[i] > 0 && pkt_ring_head(&n->in[i])->crossed == 0) return i;
+      }
+    }
+  }
+  return -1;
+}
+
+/* The first output at or after o that some input asks for, or -1 (read live: a move may
+ * make an input ask for a later output in the same pass). */
+static int next_output(const icnt *n, int o) {
+  for (int w = o >> 6; w < (n->p.n_out + 63) / 64; w++) {
+    uint64_t bits = n->out_has[w];
+    if (w == o >> 6) bits &= ~0ULL << (o & 63);
+    if (bits) return w * 64 + __builtin_ctzll(bits);
+  }
+  return -1;
+}
+
+/* Outputs in index order, each granting one input (GPGPU-Sim's and BookSim's iSLIP with one
+ * iteration). A later round (BookSim's internal speedup) matches what the earlier ones left:
+ * a port still moves at most one unit a cycle, since every packet needs its own virtual
+ * channel and switch allocation. */
+static void islip_round(icnt *n, uint64_t now) {
+  for (int o = next_output(n, 0); o >= 0; o = next_output(n, o + 1)) {
+    if (n->issued[o] || !out_room(n, o)) continue;
+    int i = n->lock[o];
+    if (i >= 0) {
+      if (n->vc[i] > 0 && !bit_get(n->matched, i)) cross(n, i, o, now);
+      continue;
+    }
+    i = pick(n, o, n->ptr[o]);
+    if (i >= 0) cross(n, i, o, now);
+  }
+}
+
+/* GPGPU-Sim's round-robin arbiter: one scan of the inputs from a pointer that advances every
+ * cycle; each output takes the first head that asks for it. */
+static void rr_round(icnt *n, uint64_t now) {
+  for (int k = 0; k < n->p.n_in; k++) {
+    int i = (int)((n->rr_next + (uint32_t)k) % (uint32_t)n->p.n_in);
+    if (!n->in[i].count || n->vc[i] <= 0 || bit_get(n->matched, i)) continue;
+    const icnt_pkt *h = pkt_ring_head(&n->in[i]);
+    int o = (int)h->dst;
+    if (n->issued[o] || !out_room(n, o) || (n->lock[o] >= 0 && n->lock[o] != i)) continue;
+    n->issued[o] = 1;
+    cross(n, i, o, now);
+  }
+}
+
+/* BookSim: crossed flits move from the ejection to the boundary buffer, one a cycle. */
+static void eject(icnt *n, uint64_t now) {
+  for (int o = 0; o < n->p.n_out; o++) {
+    out_ring *e = &n->egress[o];
+    if (!e->count || n->boundary_units[o] >= n->p.out_cap) continue;
+    out_pkt *h = out_ring_head(e);
+    if (h->moved >= h->arrived || *tick_ring_head(&n->flit_ready[o]) > now) continue;
+    if (stage_add(&n->boundary[o], &h->p)) continue;
+    tick_ring_pop(&n->flit_ready[o]);
+    h->moved++;
+    n->egress_units[o]--;
+    n->boundary_units[o]++;
+    if (h->moved == h->p.units) out_ring_pop(e);
+  }
+}
+
+void icnt_cycle(icnt *n, uint64_t now) {
   if (!n->count) return;
-  int words = (n->n_dst + 63) / 64;
-  for (int w = 0; w < words; w++)
-    for (uint64_t bits = n->dst_active[w]; bits; bits &= bits - 1)
-      eject(n, w * 64 + __builtin_ctzll(bits), now);
-  words = (n->n_src + 63) / 64;
-  for (int w = 0; w < words; w++)
-    for (uint64_t bits = n->src_active[w]; bits; bits &= bits - 1)
-      serialise(n, w * 64 + __builtin_ctzll(bits), now);
+  if (!n->p.packet_mode) eject(n, now);
+  memset(n->matched, 0, (size_t)n->words * sizeof(uint64_t));
+  memset(n->issued, 0, (size_t)n->p.n_out);
+  for (int r = 0; r < n->p.speedup; r++) {
+    if (n->p.islip) islip_round(n, now);
+    else rr_round(n, now);
+  }
+  n->rr_next = (n->rr_next + 1) % (uint32_t)n->p.n_in;
+  if (n->p.packet_mode) return;
+  for (int i = 0; i < n->p.n_in; i++) /* the injection channel: one flit a cycle */
+    if (n->inq[i] > 0 && n->vc[i] < n->p.vc_cap) {
+      n->inq[i]--;
+      n->vc[i]++;
+    }
 }

@@ -1,38 +1,60 @@
-/* One direction of the interconnect (requests SM -> L2 slice, or replies slice -> SM): a
- * crossbar with an injection queue per source port, a fixed wire latency, and a bandwidth of
- * one flit per port per icnt cycle at both ends.
+/* One direction of the interconnect (requests cluster -> L2 slice, or replies slice ->
+ * cluster): an input-queued crossbar, in the two forms GPGPU-Sim offers (-network_mode).
  *
- * A packet of k flits holds its source port for k cycles, then flies `latency` cycles, then
- * needs its destination port free (each ejection holds the port for k cycles) and the
- * receiver's consent (the accept callback, which models the receiver's input buffer). Zero-load
- * delay from injection to delivery is therefore k - 1 + latency icnt cycles (the last flit
- * leaves in the k-th cycle and arrives `latency` cycles later). */
+ * Both: each input is one FIFO; only its head packet competes, for the one output it goes to,
+ * so a head waiting for a busy output blocks everything behind it. Each cycle every output
+ * grants one requesting input, round robin from the input after the one it granted last
+ * (iSLIP with one iteration: with one queue per input, request, grant and accept coincide);
+ * -icnt_arbiter_algo 0 instead scans the inputs once from a pointer that moves every cycle,
+ * each output taking the first head that asks for it.
+ *
+ * Local crossbar (-network_mode 2): packets are the unit. An input holds
+ * -icnt_in_buffer_limit packets, an output -icnt_out_buffer_limit; a granted head moves to its
+ * output's buffer in one cycle, where the receiver takes it.
+ *
+ * BookSim mode (-network_mode 1, GPGPU-Sim's one-router butterfly): packets are
+ * ceil(bytes / -icnt_flit_size) flits. An input is an injection queue of
+ * -rfsim_icnt_input_buffer flits (what the sender checks for room) feeding, one flit a cycle,
+ * the router's input buffer of -rfsim_icnt_vc_buffer flits. The switch runs
+ * -rfsim_icnt_speedup allocation rounds a cycle, one flit per input and output each round; a
+ * packet holds its output until its last flit has crossed (wormhole). Crossed flits wait in
+ * the output's ejection buffer (-rfsim_icnt_ejection_buffer flits: the switch's credits) and
+ * move, one a cycle, into the boundary buffer (-rfsim_icnt_boundary_buffer flits) the
+ * receiver takes whole packets from. A flit reaches the boundary buffer -rfsim_icnt_latency
+ * cycles after it was pushed, at the earliest (the channels and the router's pipeline). */
 #ifndef RFSIM_ICNT_H
 #define RFSIM_ICNT_H
 
 #include "mem_internal.h"
 
-typedef struct icnt_packet {
-  mem_req r;
-  uint32_t dst;
-  uint16_t flits;
-  uint16_t sent_flits; /* flits already serialised at the source */
-} icnt_packet;
-
-/* Returns 1 if the receiver took the request (copying it), 0 to leave it in the network. */
-typedef int (*icnt_accept_fn)(void *ctx, uint32_t dst, const mem_req *r);
+typedef struct icnt_params {
+  int n_in, n_out;
+  int packet_mode;  /* local crossbar: every packet is one unit, no router pipeline */
+  int flit_bytes;
+  int in_cap;       /* units an input holds (BookSim: the injection queue, flits) */
+  int vc_cap;       /* BookSim: router input buffer, flits */
+  int eject_cap;    /* BookSim: ejection buffer, flits */
+  int out_cap;      /* units an output's receiver-side buffer holds */
+  int latency;      /* BookSim: zero-load cycles from push to the boundary buffer */
+  int speedup;      /* allocation rounds per cycle */
+  int islip;        /* 1: iSLIP, 0: round robin */
+} icnt_params;
 
 typedef struct icnt icnt;
 
-icnt *icnt_create(int n_src, int n_dst, int src_queue, int latency, icnt_accept_fn accept,
-                  void *ctx, const char *what, rf_diag *d);
+icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d);
 void icnt_destroy(icnt *n);
-int icnt_can_inject(const icnt *n, int src);
-/* Caller checks icnt_can_inject (past it the queue grows). r->t_ready is overwritten by the
- * network. Returns -1 for a bad port or when out of memory. */
-int icnt_inject(icnt *n, int src, int dst, const mem_req *r, int flits);
-/* One icnt cycle: deliveries first (they free buffer space), then source serialisation. */
-void icnt_tick(icnt *n, uint64_t now);
+/* Units a packet of `bytes` takes (flits, or 1 in packet mode). */
+int icnt_units(const icnt *n, int bytes);
+/* Whether input `src` can take a packet of `bytes` now. */
+int icnt_has_room(const icnt *n, int src, int bytes);
+/* Pushes a packet (the caller checked icnt_has_room); -1 for a bad port or out of memory. */
+int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes);
+/* The whole packet at the head of output `dst`'s buffer, or 0. */
+int icnt_peek(const icnt *n, int dst, mem_req *out);
+void icnt_pop(icnt *n, int dst);
+/* One icnt cycle. */
+void icnt_cycle(icnt *n, uint64_t now);
 uint64_t icnt_count(const icnt *n); /* packets anywhere in this network */
 
 #endif

@@ -1,18 +1,22 @@
-/* Per-SM L1 data cache: the shared cache logic (cache_core.c) plus a hit pipeline of fixed
- * latency and the completion path for loads.
+/* Per-SM first-level caches: the shared cache logic (cache_core.c) behind GPGPU-Sim's L1D
+ * latency pipelines, plus the path of accesses that bypass the cache.
  *
- * Timing: a hit accepted at cycle t completes at t + l1_latency. A miss completes in the cycle
- * its fill arrives (l1d_fill at t makes the waiting tokens poppable at t, no extra cycle): the
- * fill already paid the NoC and L2 latency, and GPGPU-Sim likewise releases merged accesses
- * from the MSHR as soon as the fill is processed.
+ * Timing (GPGPU-Sim's l1_latency_queue): the L1D has -gpgpu_l1_banks banks; an access goes to
+ * bank (address / -gpgpu_l1_banks_byte_interleaving) mod banks, at most one a cycle per bank,
+ * into that bank's pipeline of -gpgpu_l1_latency stages. The tags are read when it reaches the
+ * end: a hit completes then (its data does not wait for the LD/ST writeback), a miss takes an
+ * MSHR and the miss queue, a reservation failure stays at the end and stalls the bank while
+ * the accesses behind it close up. An access entering at t is read at t + latency at the
+ * earliest, one per bank per cycle; a bank holds at most `latency` accesses.
+ * The L1I has no pipeline: its tags are read when the fetch stage asks.
  *
- * Bypass path: atomics (performed at L2) and every access of a disabled L1 go straight to the
- * miss queue carrying the SM's own token, and the reply's token is completed as is. Bypassed
- * loads need no MSHR ("one pseudo-MSHR per token"); only the miss queue limits them. Atomics
- * are not counted in the cache statistics since they never look at the tags. */
+ * Bypass: atomics (performed at the L2), every access of a disabled L1D and those the LD/ST
+ * unit marks bypass_l1 wait in a one-entry queue for the cluster port, never touching the tags
+ * or the statistics; their replies go back to the LD/ST unit. */
 #include <string.h>
 
 #include "cache_core.h"
+#include "memsys_debug.h"
 
 typedef struct done_entry {
   uint64_t ready_at;
@@ -21,22 +25,64 @@ typedef struct done_entry {
 
 RING_DEFINE(done_ring, done_entry)
 
-/* Miss queue of a disabled L1 when the config gives none. */
-#define BYPASS_QUEUE_DEFAULT 8
+/* Requests waiting for the cluster port after bypassing the cache (one, as GPGPU-Sim's
+ * LD/ST unit pushes a bypassed access into the network directly). */
+#define BYPASS_QUEUE 1
+
+typedef struct ack_entry {
+  uint32_t token;
+  int acks;
+} ack_entry;
+
+RING_DEFINE(ack_ring, ack_entry)
 
 struct l1d {
-  int enabled, sm, latency, line_shift;
-  cache_core core;           /* enabled only */
-  access_ring bypass_out;    /* disabled only */
-  access_ring *out;          /* the miss queue in use */
-  done_ring hits;            /* hit pipeline, ordered by ready time */
-  done_ring direct;          /* completed bypassed loads and atomics */
-  uint32_t direct_outstanding;
+  int enabled, sm, latency, line_shift, nbanks, bank_shift;
+  int l2_splits;         /* the L2 acknowledges each sector of a write */
+  cache_core core;       /* enabled only */
+  req_ring *pipes;       /* per bank, ordered by entry, t_ready = entry + latency */
+  uint64_t *bank_taken;  /* per bank: 1 + the cycle it last took an access */
+  req_ring bypass;
+  done_ring hits;        /* hits and tag-reads of the L1I, ordered by ready time */
+  ack_ring acks;         /* stores kept by the cache */
   cache_stats stats;
 };
 
 l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
-  return l1_cache_create(&c->l1d, c->l1_latency, "L1D", sm, d);
+  l1d *l = l1_cache_create(&c->l1d, c->l1_latency, "L1D", sm, d);
+  if (!l || !l->enabled) return l;
+  if (c->l1_banks < 1 || !mem_is_pow2((uint64_t)c->l1_banks) || c->l1_bank_bytes < 1 ||
+      !mem_is_pow2((uint64_t)c->l1_bank_bytes)) {
+    rf_fail(d, "L1D: expected power-of-two bank count and interleaving, found %d and %d",
+            c->l1_banks, c->l1_bank_bytes);
+    l1d_destroy(l);
+    return NULL;
+  }
+  l->l2_splits = c->l2.enabled && c->l2.sectored;
+  l->nbanks = c->l1_banks;
+  l->bank_shift = mem_log2((uint64_t)c->l1_bank_bytes);
+  l->pipes = rf_calloc((size_t)l->nbanks, sizeof *l->pipes, d);
+  l->bank_taken = rf_calloc((size_t)l->nbanks, sizeof *l->bank_taken, d);
+  int ok = l->pipes && l->bank_taken;
+  for (int b = 0; ok && b < l->nbanks; b++)
+    ok = !req_ring_init(&l->pipes[b], (uint32_t)(l->latency > 0 ? l->latency : 1), d);
+  /* The tags are sized for the largest L1D the unified array can give it. */
+  if (ok && c->adaptive_cache_config && c->unified_l1d_kb > 0) {
+    long bytes = (long)c->l1d.nsets * c->l1d.line_size;
+    int max_assoc = (int)((long)c->unified_l1d_kb * 1024 / bytes);
+    cache_config cc = c->l1d;
+    cache_core_free(&l->core);
+    ok = max_assoc >= 1 && !cache_core_init(&l->core, &cc, max_assoc, c->l1_write_ratio,
+                                            &l->stats, "L1D", d);
+    if (ok) l->core.owner = (uint16_t)sm;
+  } else if (ok) {
+    l->core.tags.dirty_percent = c->l1_write_ratio;
+  }
+  if (!ok) {
+    l1d_destroy(l);
+    return NULL;
+  }
+  return l;
 }
 
 l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int sm, rf_diag *d) {
@@ -49,21 +95,19 @@ l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int 
   l->enabled = cc->enabled;
   l->sm = sm;
   l->latency = latency;
-  int ok;
+  int ok = 1;
   if (l->enabled) {
-    ok = !cache_core_init(&l->core, cc, &l->stats, name, d);
+    ok = !cache_core_init(&l->core, cc, cc->assoc, 0, &l->stats, name, d);
     if (ok) {
       l->core.owner = (uint16_t)sm;
       l->line_shift = l->core.line_shift;
-      l->out = &l->core.out;
+    } else {
+      l->enabled = 0; /* nothing to free in the core */
     }
-  } else {
-    int q = cc->miss_queue_size > 0 ? cc->miss_queue_size : BYPASS_QUEUE_DEFAULT;
-    ok = !access_ring_init(&l->bypass_out, (uint32_t)q, d);
-    l->out = &l->bypass_out;
   }
-  /* Both completion rings grow on demand (in l1d_access, where failure is a stall). */
-  if (!ok || done_ring_init(&l->hits, 16, d) || done_ring_init(&l->direct, 16, d)) {
+  /* The hit ring grows on demand (in l1d_access, where failure is a stall). */
+  if (!ok || req_ring_init(&l->bypass, BYPASS_QUEUE, d) || done_ring_init(&l->hits, 16, d) ||
+      ack_ring_init(&l->acks, 16, d)) {
     l1d_destroy(l);
     return NULL;
   }
@@ -72,112 +116,171 @@ l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int 
 
 void l1d_destroy(l1d *l) {
   if (!l) return;
-  if (l->enabled && l->out) cache_core_free(&l->core);
-  access_ring_free(&l->bypass_out);
+  if (l->enabled) cache_core_free(&l->core);
+  for (int b = 0; l->pipes && b < l->nbanks; b++) req_ring_free(&l->pipes[b]);
+  free(l->pipes);
+  free(l->bank_taken);
+  req_ring_free(&l->bypass);
   done_ring_free(&l->hits);
-  done_ring_free(&l->direct);
+  ack_ring_free(&l->acks);
   free(l);
 }
 
-static l1_result stall(l1d *l) {
-  l->stats.reservation_fails++;
-  return L1_STALL;
+int l1d_max_assoc(const l1d *l) { return l->enabled ? l->core.tags.max_assoc : 0; }
+
+int l1d_set_assoc(l1d *l, int assoc, rf_diag *d) {
+  if (!l->enabled || assoc < 1 || assoc > l->core.tags.max_assoc)
+    return rf_fail(d, "L1D: expected 1..%d ways, found %d", l1d_max_assoc(l), assoc);
+  if (l1d_busy(l)) return rf_fail(d, "L1D of SM %d: cannot change its size while busy", l->sm);
+  cache_tags_set_assoc(&l->core.tags, assoc);
+  cache_core_changed(&l->core);
+  return 0;
 }
 
-static l1_result bypass(l1d *l, const mem_access *a) {
-  int wants_reply = !a->is_write || a->is_atomic;
-  if (access_ring_full(l->out)) return stall(l);
-  /* Room for every reply that may come back, so l1d_fill never has to allocate. */
-  if (wants_reply && done_ring_reserve(&l->direct, l->direct_outstanding + 1, NULL))
-    return stall(l);
-  access_ring_push(l->out, a);
-  if (wants_reply) l->direct_outstanding++;
-  if (!a->is_atomic) {
-    l->stats.accesses++;
-    l->stats.misses++;
-    if (a->is_write) l->stats.writes++;
+/* The tags read for one access; l1 keeps the outcome's consequences. */
+static cache_outcome read_tags(l1d *l, const mem_req *r, uint64_t now) {
+  uint64_t key = r->a.addr >> l->line_shift;
+  cache_effects fx = {0};
+  cache_outcome o =
+      cache_core_access(&l->core, r, key, key << l->line_shift, r->a.sector_mask, now, &fx);
+  if (o == CACHE_HIT && !r->a.is_write) {
+    done_entry e = {.ready_at = now, .token = r->a.token};
+    done_ring_push(&l->hits, &e);
+  } else if (o != CACHE_FAIL && !fx.write_sent && mem_wants_ack(&r->a)) {
+    ack_entry e = {.token = r->a.token, .acks = mem_acks(&r->a, l->l2_splits)};
+    ack_ring_push(&l->acks, &e);
   }
-  return L1_MISS;
+  return o;
+}
+
+static int goes_around(const l1d *l, const mem_access *a) {
+  return !l->enabled || a->is_atomic || a->bypass_l1;
 }
 
 l1_result l1d_access(l1d *l, const mem_access *a, uint64_t now) {
-  mem_req r = {.a = *a, .t_sent = now};
+  mem_req r = {.a = *a, .t_created = now};
   r.a.sm = (uint16_t)l->sm;
-  if (!l->enabled || a->is_atomic) return bypass(l, &r.a);
-  int is_load = !a->is_write;
-  if (is_load && done_ring_reserve(&l->hits, 1, NULL)) return stall(l);
-  uint64_t key = a->addr >> l->line_shift;
-  cache_effects fx = {0};
-  cache_outcome o =
-      cache_core_access(&l->core, &r, key, key << l->line_shift, a->sector_mask, 1, now, &fx);
-  if (o == CACHE_STALL) return L1_STALL;
-  if (o == CACHE_HIT) {
-    if (is_load) {
-      done_entry e = {.ready_at = now + (uint64_t)l->latency, .token = a->token};
-      done_ring_push(&l->hits, &e);
-    }
-    return L1_HIT;
+  if (goes_around(l, a)) {
+    if (req_ring_full(&l->bypass)) return L1_STALL;
+    r.a.bypass_l1 = 1;
+    req_ring_push(&l->bypass, &r);
+    return L1_MISS;
   }
+  /* Room for a hit or a kept store now, so read_tags never has to allocate. */
+  if (done_ring_reserve(&l->hits, 1, NULL) || ack_ring_reserve(&l->acks, 1, NULL))
+    return L1_STALL;
+  if (!l->pipes) { /* no pipeline: the tags are read now */
+    cache_outcome o = read_tags(l, &r, now);
+    return o == CACHE_FAIL ? L1_STALL : o == CACHE_HIT ? L1_HIT : L1_MISS;
+  }
+  unsigned first = a->sector_mask ? (unsigned)__builtin_ctz(a->sector_mask) : 0;
+  uint64_t byte = a->addr + (uint64_t)MEM_SECTOR_BYTES * first;
+  int b = (int)((byte >> l->bank_shift) & (uint64_t)(l->nbanks - 1));
+  req_ring *p = &l->pipes[b];
+  if (l->bank_taken[b] == now + 1 || req_ring_full(p)) return L1_STALL;
+  l->bank_taken[b] = now + 1;
+  r.t_ready = now + (uint64_t)l->latency;
+  req_ring_push(p, &r);
   return L1_MISS;
 }
 
-int l1d_peek_outgoing(const l1d *l, mem_access *out) {
-  if (!l->out->count) return 0;
-  *out = *access_ring_head(l->out);
+void l1d_cycle(l1d *l, uint64_t now) {
+  if (!l->enabled) return;
+  cache_core_cycle(&l->core);
+  for (int b = 0; b < l->nbanks; b++) {
+    req_ring *p = &l->pipes[b];
+    if (!p->count || req_ring_head(p)->t_ready > now) continue;
+    if (done_ring_reserve(&l->hits, 1, NULL) || ack_ring_reserve(&l->acks, 1, NULL))
+      continue; /* out of memory: try again later */
+    if (read_tags(l, req_ring_head(p), now) != CACHE_FAIL) req_ring_pop(p);
+  }
+}
+
+int l1d_emit(l1d *l, memsys *m, uint64_t now) {
+  int sent = 0;
+  if (l->enabled && l->core.out.count) {
+    const mem_req *r = req_ring_head(&l->core.out);
+    if (memsys_can_send(m, l->sm, &r->a)) {
+      memsys_send(m, &r->a, r->t_created, now);
+      cache_core_pop_out(&l->core);
+      sent = 1;
+    }
+  }
+  if (l->bypass.count) {
+    const mem_req *r = req_ring_head(&l->bypass);
+    if (memsys_can_send(m, l->sm, &r->a)) {
+      memsys_send(m, &r->a, r->t_created, now);
+      req_ring_pop(&l->bypass);
+      sent = 1;
+    }
+  }
+  return sent;
+}
+
+int l1d_debug_take(l1d *l, mem_access *out, uint64_t *created) {
+  req_ring *q = l->enabled && l->core.out.count ? &l->core.out : &l->bypass;
+  if (!q->count) return 0;
+  *out = req_ring_head(q)->a;
+  if (created) *created = req_ring_head(q)->t_created;
+  if (q == &l->core.out) cache_core_pop_out(&l->core);
+  else req_ring_pop(q);
   return 1;
 }
 
-void l1d_pop_outgoing(l1d *l) {
-  if (l->out->count) access_ring_pop(l->out);
-}
+int l1d_assoc(const l1d *l) { return l->enabled ? l->core.tags.assoc : 0; }
+
+int l1d_can_fill(const l1d *l) { return !l->enabled || cache_core_fill_port_free(&l->core); }
 
 void l1d_fill(l1d *l, const mem_access *reply, uint64_t now) {
-  if (reply->is_write && !reply->is_atomic) return; /* writes are not acknowledged */
-  if (!l->enabled || reply->is_atomic) {
-    if (!l->direct_outstanding) return; /* not ours: nothing was reserved for it */
-    done_entry e = {.ready_at = now, .token = reply->token};
-    done_ring_push(&l->direct, &e);
-    l->direct_outstanding--;
-    return;
-  }
+  if (!l->enabled || reply->is_write || reply->bypass_l1) return;
   uint64_t key = reply->addr >> l->line_shift;
+  uint8_t sectors = reply->sector_mask & l->core.full_mask;
+  uint64_t block = cache_core_block(&l->core, key, sectors ? sectors : l->core.full_mask);
   /* The fetch carried its MSHR index as token; fall back to a lookup if it does not match. */
-  int mi = mshr_matches(&l->core.mshr, reply->token, key) ? (int)reply->token
-                                                          : mshr_find(&l->core.mshr, key);
+  int mi = mshr_matches(&l->core.mshr, reply->token, block) ? (int)reply->token
+                                                            : mshr_find(&l->core.mshr, block);
   if (mi < 0) return;
   cache_effects fx = {0};
-  cache_core_fill(&l->core, mi, key, key << l->line_shift, reply->sector_mask & l->core.full_mask,
-                  now, &fx);
+  cache_core_fill(&l->core, mi, key, key << l->line_shift, sectors, now, &fx);
 }
 
-int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token) {
-  uint64_t th = l->hits.count ? done_ring_head(&l->hits)->ready_at : UINT64_MAX;
-  uint64_t tm = l->enabled ? mshr_ready_time(&l->core.mshr) : UINT64_MAX;
-  uint64_t td = l->direct.count ? done_ring_head(&l->direct)->ready_at : UINT64_MAX;
-  /* Oldest ready first; on a tie the hit pipeline, then fills, then bypassed replies. */
-  if (th <= now && th <= tm && th <= td) {
-    *token = done_ring_head(&l->hits)->token;
-    done_ring_pop(&l->hits);
-    return 1;
-  }
-  if (tm <= now && tm <= td) {
-    mem_req r;
-    if (mshr_pop_ready(&l->core.mshr, now, &r)) {
-      *token = r.a.token;
-      return 1;
-    }
-  }
-  if (td <= now) {
-    *token = done_ring_head(&l->direct)->token;
-    done_ring_pop(&l->direct);
+int l1d_pop_hit(l1d *l, uint64_t now, uint32_t *token) {
+  if (!l->hits.count || done_ring_head(&l->hits)->ready_at > now) return 0;
+  *token = done_ring_head(&l->hits)->token;
+  done_ring_pop(&l->hits);
+  return 1;
+}
+
+int l1d_pop_store_ack(l1d *l, uint32_t *token, int *acks) {
+  if (!l->acks.count) return 0;
+  *token = ack_ring_head(&l->acks)->token;
+  *acks = ack_ring_head(&l->acks)->acks;
+  ack_ring_pop(&l->acks);
+  return 1;
+}
+
+int l1d_pop_miss(l1d *l, uint64_t now, uint32_t *token) {
+  (void)now;
+  if (!l->enabled) return 0;
+  mem_req r;
+  while (cache_core_next(&l->core, &r)) {
+    if (r.a.is_write && !r.a.is_atomic) continue; /* a write waited for its line: no data */
+    *token = r.a.token;
     return 1;
   }
   return 0;
 }
 
+int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token) {
+  return l1d_pop_hit(l, now, token) || l1d_pop_miss(l, now, token);
+}
+
 int l1d_busy(const l1d *l) {
-  return l->hits.count || l->direct.count || l->direct_outstanding || l->out->count ||
-         (l->enabled && l->core.mshr.active);
+  if (l->hits.count || l->bypass.count || l->acks.count) return 1;
+  if (!l->enabled) return 0;
+  for (int b = 0; b < l->nbanks; b++)
+    if (l->pipes[b].count) return 1;
+  return cache_core_busy(&l->core);
 }
 
 const cache_stats *l1d_stats(const l1d *l) { return &l->stats; }
@@ -185,6 +288,16 @@ const cache_stats *l1d_stats(const l1d *l) { return &l->stats; }
 void l1d_invalidate(l1d *l) {
   if (!l->enabled) return;
   cache_tags *t = &l->core.tags;
-  size_t n = (size_t)t->nsets * (size_t)t->assoc;
-  for (size_t i = 0; i < n; i++) t->lines[i].valid &= t->lines[i].dirty;
+  /* Dirty data of a write-back L1 (local memory under 'L') is kept: rfsim does not model its
+   * loss. A write-through cache's modified sectors are below already and go too. */
+  int keep_dirty = l->core.cfg.write_policy != 'T';
+  cache_core_changed(&l->core);
+  size_t n = (size_t)t->nsets * (size_t)t->max_assoc;
+  for (size_t i = 0; i < n; i++) {
+    tag_line *line = &t->lines[i];
+    uint8_t keep = keep_dirty ? line->dirty : 0;
+    line->valid &= keep;
+    line->unreadable &= keep;
+    cache_tags_set_dirty(t, line, keep);
+  }
 }

@@ -1,16 +1,29 @@
-/* One L2 slice (a memory sub-partition's cache), clocked by the L2 domain.
+/* One L2 slice (GPGPU-Sim's memory_sub_partition), clocked by the L2 domain.
  *
- * Requests from the NoC enter the ROP queue and reach the tags l2_rop_latency L2 cycles later,
- * one tag access per cycle, in order (a stalled head blocks the queue, as in GPGPU-Sim). Hits
- * and released MSHR waiters become replies (at most one of each per cycle); misses, write-
- * throughs and write-backs go to the DRAM queue (the cache's miss queue); DRAM data returns
- * through the fill queue, one fill per cycle. Atomics are reads that also write: they reply
- * once the line is present and leave it dirty (in a write-back L2).
+ * A packet the network delivers is split into 32-byte sector requests when the L2 is
+ * sectored (a 128-byte request becomes four, each a new request created now, so its
+ * averagemflatency starts here) and each enters the ROP delay queue for -gpgpu_l2_rop_latency
+ * core cycles (GPGPU-Sim's unit). Then, per L2 cycle, in this order:
+ *   1. a request released from a filled MSHR goes to the L2->icnt queue (its reply);
+ *   2. the head of the DRAM->L2 queue fills the cache (fill port free) or, when it is not a
+ *      fetch of this cache (a write acknowledgement, a read past a disabled L2), goes to the
+ *      L2->icnt queue;
+ *   3. the head of the cache's miss queue moves to the L2->DRAM queue;
+ *   4. the head of the icnt->L2 queue reads the tags, if the L2->DRAM queue is not full, the
+ *      L2->icnt queue is not full and the data port is free; a hit replies (reads, atomics)
+ *      or is acknowledged (writes); a miss waits in an MSHR; a reservation failure (no MSHR,
+ *      the block's MSHR holds -mshr_max_merge requests already, a full miss queue, every way
+ *      reserved) leaves it at the head, blocking everything behind it;
+ *   5. the head of the ROP queue, once its delay is over, moves to the icnt->L2 queue.
+ * The queues are -gpgpu_dram_partition_queues long. The slice takes a packet from the
+ * network only while its icnt->L2 queue has room for four sector requests (else the network
+ * waits: GPGPU-Sim's gpu_stall_dramfull). A write is acknowledged when the L2 absorbs it (a
+ * hit, or a miss allocated without fetching in a write-back L2), else by the DRAM once
+ * written through.
  *
- * Tags use the slice-local address (mem_internal.h). Requests carry the L1's line address and
- * sector mask; an L2 line at least as large as the L1's is required, and sectors are shifted
- * into the L2 line's frame. A disabled L2 forwards everything to DRAM, tracking reads in a
- * table of pseudo-MSHRs (one per request). */
+ * The set index comes from the slice-local address (mem_internal.h: GPGPU-Sim's partition
+ * address), the tag is the whole line address. A disabled L2 forwards everything to
+ * DRAM and every DRAM reply back. */
 #ifndef RFSIM_L2_H
 #define RFSIM_L2_H
 
@@ -18,25 +31,25 @@
 
 typedef struct l2_slice l2_slice;
 
-/* `stats` is shared by all slices (summed); `live` is the memory system's count of work items,
- * adjusted when the slice creates (fetches, write-backs) or retires (absorbed writes, consumed
- * fills) one. */
-l2_slice *l2_create(const gpu_config *c, const addr_map *map, cache_stats *stats, int64_t *live,
-                    rf_diag *d);
+/* `stats` is shared by all slices (summed). */
+l2_slice *l2_create(const gpu_config *c, const addr_map *map, cache_stats *stats, rf_diag *d);
 void l2_destroy(l2_slice *s);
 
-int l2_can_accept(const l2_slice *s);
-void l2_accept(l2_slice *s, const mem_req *r, uint64_t now);
-void l2_tick(l2_slice *s, uint64_t now);
+/* Whether the slice takes a packet this cycle (room for four sector requests). */
+int l2_can_take(const l2_slice *s);
+/* Takes a packet at core cycle `core_now` (when split requests are created). */
+void l2_take(l2_slice *s, const mem_req *packet, uint64_t core_now);
+/* One L2 cycle `now`, in core cycle `core_now`. */
+void l2_cycle(l2_slice *s, uint64_t now, uint64_t core_now);
 int l2_busy(const l2_slice *s);
 
-/* Toward DRAM. */
-access_ring *l2_dram_queue(l2_slice *s);
-/* From DRAM: a completed read (token as sent). */
-int l2_can_fill(const l2_slice *s);
-void l2_fill(l2_slice *s, const mem_access *a);
+/* Toward DRAM: the L2->DRAM queue. */
+req_ring *l2_to_dram(l2_slice *s);
+/* From DRAM: the DRAM->L2 queue. */
+int l2_from_dram_full(const l2_slice *s);
+void l2_from_dram(l2_slice *s, const mem_req *r);
 
-/* Toward the SMs. */
+/* Toward the SMs: the L2->icnt queue. */
 req_ring *l2_replies(l2_slice *s);
 
 #endif

@@ -1,11 +1,27 @@
-/* The memory hierarchy below the SM's LD/ST unit: coalescer, per-SM L1 data cache, and the
- * shared memory system (interconnect, L2 slices, DRAM channels with FR-FCFS row-buffer
- * scheduling). Sizes and latencies come from gpu_config. No globals: every piece is an object.
+/* The memory hierarchy below the SM's LD/ST unit, built as GPGPU-Sim builds it (its
+ * gpu-cache, shader ldst_unit, l2cache, icnt and dram sources were read to model each piece;
+ * no code is taken from them). Sizes, latencies and policies come from gpu_config, with
+ * GPGPU-Sim's option names. No globals: every piece is an object.
  *
- * Data flow per core cycle (driven by gpu.c):
- *   SM LD/ST --l1d_access--> L1D --l1d_pop_outgoing--> memsys_send --(icnt, L2, DRAM)-->
- *   memsys_pop_reply --l1d_fill--> L1D --l1d_pop_done--> SM (token of the waiting load)
- */
+ * Data flow:
+ *   SM LD/ST --mem_coalesce--> accesses (32-byte sectors from -gpgpu_coalesce_arch 40, or
+ *   32/64/128-byte segments before) --l1d_access--> L1D bank pipelines (-gpgpu_l1_banks, each
+ *   -gpgpu_l1_latency deep; the tags are read at its end) --miss queue, one request a cycle-->
+ *   the SM's cluster port --request network--> L2 slice: split into 32-byte sector requests
+ *   (a sectored L2), ROP delay, icnt->L2 queue, tags and MSHRs, L2->DRAM queue, DRAM channel,
+ *   DRAM->L2 queue, fill --L2->icnt queue--> reply network --> the cluster's ejection buffer
+ *   --> the SM's response queue --> one reply a cycle into the L1D (or the LD/ST unit when
+ *   the access bypassed it) --> the LD/ST unit's writeback (csim/core/ldst.c).
+ *
+ * Bypass: atomics, every access of a disabled L1D, and global accesses with
+ * -gpgpu_gmem_skip_L1D 1 go from the LD/ST unit straight into the cluster port and come back
+ * to the LD/ST unit. (GPGPU-Sim also bypasses loads marked .STRONG.GPU; the trace reader does
+ * not keep opcode modifiers, so rfsim cannot see them. Accel-Sim's front end ignores the
+ * .CG/.CA/.CS/.CV operators: they do not change the cache policy there either.)
+ *
+ * Statistics keep GPGPU-Sim's meanings: a sectored cache counts one access per sector;
+ * accesses are hits, misses, sector misses and hit-reserved (merged) accesses; a reservation
+ * failure is an attempt that changed nothing and is counted apart. */
 #ifndef RFSIM_MEM_H
 #define RFSIM_MEM_H
 
@@ -15,74 +31,138 @@
 #include "../config/config.h"
 
 #define MEM_SECTOR_BYTES 32
+#define MEM_SECTORS_PER_LINE 4
+/* Control bytes of every packet (GPGPU-Sim's READ_PACKET_SIZE and WRITE_PACKET_SIZE). */
+#define MEM_PACKET_HEADER_BYTES 8
 
-/* One coalesced access: a line-aligned address and the 32-byte sectors it touches. */
+/* One access (GPGPU-Sim's mem_access_t / mem_fetch): a line-aligned address, the sectors it
+ * touches, and its size in bytes (32, 64 or 128: a coalescing segment, or the line a
+ * non-sectored cache fetches). A 128-byte access is four sector requests at a sectored L2
+ * whatever its mask, as in GPGPU-Sim; smaller ones are one per sector in the mask. */
 typedef struct mem_access {
-  uint64_t addr;        /* aligned to the line size */
+  uint64_t addr;        /* aligned to 128 bytes (the line of every shipped cache) */
   uint32_t token;       /* opaque to the memory system; returned with the completion */
   uint8_t sector_mask;  /* bit i = bytes [32i, 32i+32) of the line */
+  uint8_t full_mask;    /* writes: sectors written completely (a partly written sector is
+                           not readable from a write-allocated line) */
+  uint16_t size;        /* bytes: 32, 64 or 128 */
   uint8_t is_write;
   uint8_t is_atomic;
   uint8_t space;        /* mem_space (trace.h): the 'L' write policy treats local differently */
+  uint8_t bypass_l1;    /* went around the L1D: the reply goes to the LD/ST unit */
   uint16_t sm;          /* originating SM, for routing replies */
 } mem_access;
 
 /* A write whose token carries this bit (and is not UINT32_MAX) is acknowledged: once an L2
- * slice takes it, a reply with the same token, is_write set and no data (sector_mask 0) goes
- * back to its SM, as GPGPU-Sim's WRITE_ACK. Other writes (L1 write-backs) are not. */
+ * slice takes it, a reply with the same token, is_write set and no data goes back to its SM,
+ * as GPGPU-Sim's WRITE_ACK. Other writes (write-backs) are not. */
 #define MEM_ACK_TOKEN 0x80000000u
 static inline int mem_wants_ack(const mem_access *a) {
   return a->is_write && !a->is_atomic && (a->token & MEM_ACK_TOKEN) && a->token != UINT32_MAX;
 }
 
-/* Coalesces one warp memory instruction: addrs[lane] for each lane set in mask, each access
- * `width` bytes. Writes the distinct lines touched (with their sector masks) to out in order
- * of first touch, and returns how many (at most 2 * 32 for unaligned accesses).
- * line_size is the L1's line size (128 bytes on all shipped configs). */
-int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int line_size,
+/* The sector requests a sectored L2 makes of an access (GPGPU-Sim's
+ * breakdown_request_to_sector_requests): all four for a 128-byte access, else one per sector
+ * of the mask. Also the acknowledgements a write of that access gets. */
+static inline uint8_t mem_split_mask(const mem_access *a) {
+  return a->size >= 128 ? (uint8_t)0xf : a->sector_mask;
+}
+
+/* The acknowledgements a write access gets: one per sector request when the L2 splits it
+ * (`l2_splits`: the L2 is sectored), else one. */
+static inline int mem_acks(const mem_access *a, int l2_splits) {
+  if (!l2_splits) return 1;
+  int n = __builtin_popcount(mem_split_mask(a));
+  return n ? n : 1;
+}
+
+/* Coalesces one warp memory instruction (addrs[lane] for each lane of mask, `width` bytes
+ * each) as GPGPU-Sim's coalescer does for -gpgpu_coalesce_arch `arch`: accesses are cut into
+ * segments of 32 bytes when `sectors` (every access from arch 40 on; bypassed ones from 20),
+ * else of 128 bytes (64 for 2-byte and 32 for 1-byte data), and a 128- or 64-byte segment of
+ * which only one half is used shrinks to that half, recursively to 32 bytes. Writes each
+ * segment (line address, sectors, size, fully written sectors) to out in order of first touch
+ * and returns how many, or -1 if more than max_out. */
+int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
                  mem_access *out, int max_out);
 
 /* Shared-memory bank conflicts: the number of serialized passes (>= 1 when mask != 0) that a
  * warp access needs with `banks` 4-byte-wide banks; lanes reading the same word broadcast. */
 int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks);
 
-/* ---- L1 data cache (one per SM) ---- */
+/* ---- First-level caches (one L1D and one L1I per SM) ---- */
 
 typedef enum l1_result { L1_HIT = 0, L1_MISS, L1_STALL } l1_result;
 
+/* GPGPU-Sim's reservation-failure reasons. */
+typedef enum cache_fail {
+  FAIL_LINE_ALLOC = 0, /* every way of the set holds a line waiting for its fill */
+  FAIL_MISS_QUEUE,     /* the miss queue toward the next level is full */
+  FAIL_MSHR_ENTRY,     /* no free MSHR */
+  FAIL_MSHR_MERGE,     /* the MSHR of this line/sector already holds -mshr_max_merge requests */
+  FAIL_COUNT
+} cache_fail;
+
 typedef struct cache_stats {
-  uint64_t accesses, hits, misses, hit_reserved; /* hit_reserved: merged into a pending MSHR */
-  uint64_t reservation_fails;                    /* L1_STALL: MSHR/miss queue full */
+  uint64_t accesses;        /* hits + misses + hit_reserved (sector accesses if sectored) */
+  uint64_t hits, misses;    /* misses include sector misses */
+  uint64_t sector_misses;   /* the line was present, the sector was not */
+  uint64_t hit_reserved;    /* the sector was being fetched: merged into its MSHR */
+  uint64_t reservation_fails;
+  uint64_t fails[FAIL_COUNT];
   uint64_t writes, write_hits;
+  uint64_t port_busy_cycles; /* data port occupied (bandwidth) */
 } cache_stats;
 
 typedef struct l1d l1d;
+typedef struct memsys memsys;
 
+/* The L1D of SM `sm`: -gpgpu_cache:dl1 with -gpgpu_l1_banks pipelines of -gpgpu_l1_latency. */
 l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d);
-/* The same first-level cache with another geometry and hit latency: the L1 instruction cache
- * (read-only; its accesses carry space SPACE_INST so replies can be routed back to it). */
+/* A first-level cache whose tags are read at once (latency 0: the L1I, read by the fetch
+ * stage; its accesses carry space SPACE_INST so replies are routed back to it). */
 l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int sm, rf_diag *d);
 void l1d_destroy(l1d *l);
-/* Presents one access. Loads: L1_HIT completes after l1_latency (token via l1d_pop_done);
- * L1_MISS completes when the line returns; L1_STALL means nothing happened, retry later.
- * Stores never produce a completion (the SM does not wait on them) but do take the miss queue
- * when written through. A disabled L1 (config "none") sends every access down. */
+/* -gpgpu_adaptive_cache_config: the L1D keeps its sets and takes `assoc` ways (at most the
+ * ways l1d_create sized it for, see l1d_max_assoc). Invalidates the cache. */
+int l1d_set_assoc(l1d *l, int assoc, rf_diag *d);
+int l1d_max_assoc(const l1d *l);
+int l1d_assoc(const l1d *l);
+
+/* Presents one access at `now`. With bank pipelines: it enters its bank's pipeline
+ * (L1_MISS, meaning "taken"; the outcome comes later) or, when that bank took an access this
+ * cycle or is full, nothing happens (L1_STALL). Without (latency 0): the tags are read now
+ * and the result is L1_HIT, L1_MISS or L1_STALL (reservation failure). Stores never complete
+ * through the cache; loads complete through l1d_pop_hit (hits) or l1d_pop_miss (fills). */
 l1_result l1d_access(l1d *l, const mem_access *a, uint64_t now);
-/* Next request to send to the memory system (misses and write-throughs), or 0 if none. */
-int l1d_peek_outgoing(const l1d *l, mem_access *out);
-void l1d_pop_outgoing(l1d *l);
-/* A read reply from the memory system: fills the line and releases merged requests. */
+/* One cache cycle: the bank pipelines read their tags (a stalled head retries), the data
+ * port frees. Call once per core cycle after l1d_pop_outgoing has had its chance. */
+void l1d_cycle(l1d *l, uint64_t now);
+/* Sends what waits for the cluster port, as far as the port takes it: the head of the miss
+ * queue (fetches, write-throughs, write-backs) and a bypassed access, one each per cycle.
+ * Returns 1 if anything went. */
+int l1d_emit(l1d *l, memsys *m, uint64_t now);
+/* The fill port: a reply is taken only when it is free (one fill per cycle). */
+int l1d_can_fill(const l1d *l);
+/* A read reply: a sector of a pending line/sector arrives; when all the sectors a fetch asked
+ * for are in, the line is filled and its merged requests become releasable. */
 void l1d_fill(l1d *l, const mem_access *reply, uint64_t now);
-/* A load whose data is ready at `now`: writes its token and returns 1, else 0. */
+/* A load that hit, ready at `now` (data never waits for the writeback port). */
+int l1d_pop_hit(l1d *l, uint64_t now, uint32_t *token);
+/* A store the L1D kept (a write-back hit, a write-allocated miss): it is acknowledged here,
+ * with as many acknowledgements as the L2 would have sent (mem_acks). */
+int l1d_pop_store_ack(l1d *l, uint32_t *token, int *acks);
+/* A load released from an MSHR (one per call: each is one writeback). */
+int l1d_pop_miss(l1d *l, uint64_t now, uint32_t *token);
+/* Either of the two (the L1I's fetch stage takes them all). */
 int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token);
-/* GPGPU-Sim's cache_invalidate at a memory barrier (-gpgpu_flush_l1_cache 1): every clean
- * sector becomes invalid. Sectors being fetched stay pending and are filled when they return;
- * dirty sectors (local write-back data) are kept, since rfsim does not model their loss. */
+/* GPGPU-Sim's cache_invalidate at a memory barrier (-gpgpu_flush_l1_cache 1): every sector
+ * becomes invalid; fetches in flight still complete their requests. */
 void l1d_invalidate(l1d *l);
-int l1d_busy(const l1d *l); /* anything pending (MSHRs, queues, hit pipeline) */
+int l1d_busy(const l1d *l); /* anything pending (pipelines, MSHRs, queues) */
 const cache_stats *l1d_stats(const l1d *l);
 
-/* ---- The shared memory system: interconnect + L2 slices + DRAM channels ---- */
+/* ---- The shared memory system: clusters' ports, interconnect, L2 slices, DRAM ---- */
 
 typedef struct dram_stats {
   uint64_t reads, writes;
@@ -93,22 +173,50 @@ typedef struct dram_stats {
 typedef struct memsys_stats {
   cache_stats l2;            /* summed over slices */
   dram_stats dram;           /* summed over channels */
-  uint64_t icnt_requests, icnt_replies;
-  uint64_t total_read_latency, completed_reads; /* core cycles, send -> reply */
+  /* Flits injected into each network (GPGPU-Sim's mem_fetch::get_num_flits: the header, plus
+   * the data of writes and atomics toward the L2 and of read replies), in either network mode. */
+  uint64_t icnt_request_flits, icnt_reply_flits;
+  /* GPGPU-Sim's memory latency statistics: every reply delivered to an SM (read data and
+   * write acknowledgements, not instruction fetches) adds now - its request's creation time;
+   * a sector request split off at the L2 was created there. icnt2mem adds, for every packet an
+   * L2 slice takes, the time since its creation; icnt2sh, for every reply, the time since it
+   * left its slice. GPGPU-Sim moves the latency sums into its averages every
+   * -gpgpu_runtime_stat cycles (memsys_flush_latency) and Accel-Sim prints a kernel's
+   * statistics before the last move: mf_flushed_* is what those averages see. */
+  uint64_t mf_total_latency, num_mfs;
+  uint64_t mf_flushed_latency, mf_flushed;
+  uint64_t icnt2mem_latency, icnt2sh_latency;
+  uint64_t stall_dramfull;   /* L2 cycles x slices the icnt->L2 queue had no room for 4 */
+  uint64_t stall_icnt2sh;    /* L2->icnt heads the reply network could not take */
 } memsys_stats;
-
-typedef struct memsys memsys;
 
 memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d);
 void memsys_destroy(memsys *m);
-/* Whether SM `sm` may inject one more request this cycle (its NoC input buffer has room). */
-int memsys_can_send(const memsys *m, int sm);
-void memsys_send(memsys *m, const mem_access *a, uint64_t now);
-/* Next read reply for SM `sm` that has arrived, or 0. Writes are not acknowledged. */
-int memsys_pop_reply(memsys *m, int sm, mem_access *out);
-/* Advances one core-clock cycle; the NoC, L2 and DRAM advance by their own clock ratios. */
+/* A request for the line of `addr` was created (GPGPU-Sim maps its address then): with
+ * -gpgpu_memory_partition_indexing 4 its granule gets its slice now if it has none. The LD/ST
+ * unit calls this when an access enters the L1D or goes around it, the fetch stage for each
+ * instruction fetch. */
+void memsys_touch(memsys *m, uint64_t addr);
+/* A MemcpyHtoD of the trace (-gpgpu_perf_sim_memcpy 1): GPGPU-Sim looks each 32 bytes up in
+ * its address mapping (with the address cut to 32 bits); rfsim does the same, which matters
+ * for the random slice draws only (the copied lines GPGPU-Sim also puts into its L2 tags are
+ * at those cut addresses, which trace-driven kernels never touch; rfsim leaves them out). */
+void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes);
+/* Whether SM `sm` may inject `a` this cycle: its cluster's network input has room for the
+ * packet (reads carry the header only; writes and atomics their data as well). */
+int memsys_can_send(const memsys *m, int sm, const mem_access *a);
+/* Injects a request created at core cycle `created`. */
+void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now);
+/* The SM's next reply (read data, or a write acknowledgement with sector_mask 0), or 0. */
+int memsys_peek_reply(const memsys *m, int sm, mem_access *out);
+void memsys_pop_reply(memsys *m, int sm);
+/* The SM's next instruction-fetch reply (taken whenever it arrives), or 0. */
+int memsys_pop_fetch_reply(memsys *m, int sm, mem_access *out);
+/* Advances one core-clock cycle; the network, L2 and DRAM advance by their own clocks. */
 void memsys_cycle(memsys *m, uint64_t now);
 int memsys_busy(const memsys *m);
 const memsys_stats *memsys_get_stats(const memsys *m);
+/* GPGPU-Sim's memlatstat_lat_pw: the replies so far count in the mf_flushed_* statistics. */
+void memsys_flush_latency(memsys *m);
 
 #endif

@@ -8,14 +8,16 @@
 #include "../common/bits.h"
 #include "../trace/trace.h"
 #include "mem.h"
+#include "mem_hash.h"
 #include "mem_ring.h"
+#include "slice_table.h"
 
-/* A request as it moves through the NoC and L2: the SM's access plus the time it was sent
- * (for the read-latency statistic) and a stage-local ready time. */
+/* A request as it moves below the L1 (GPGPU-Sim's mem_fetch): the access, when it was
+ * created (the averagemflatency statistic starts there), and a stage-local ready time. */
 typedef struct mem_req {
   mem_access a;
-  uint64_t t_sent;  /* core cycle of memsys_send */
-  uint64_t t_ready; /* when the current stage may act on it, in that stage's clock */
+  uint64_t t_created; /* core cycle */
+  uint64_t t_ready;   /* when the current stage may act on it, in that stage's clock */
 } mem_req;
 
 RING_DEFINE(access_ring, mem_access)
@@ -41,19 +43,55 @@ static inline char mem_effective_write_policy(char policy, uint8_t space) {
   return policy;
 }
 
-/* Address interleaving across DRAM channels and L2 sub-partitions, GPGPU-Sim style: the global
- * address is cut into `chunk`-byte granules; granule g goes to channel g % n_mem and
- * sub-partition (g / n_mem) % n_sub. The L2 slice indexes its tags with the slice-local address
- * (the granule number with channel and sub-partition digits removed), like GPGPU-Sim's
- * partition address, so that a slice's sets are all used. The DRAM channel sees the
- * channel-local address (channel digit removed); bank and row come from it (dram.c). */
+/* Bytes of a packet: the header, plus the data of writes and atomics toward the L2 and of
+ * read replies toward the SMs (GPGPU-Sim's mem_fetch sizes). */
+static inline int mem_packet_bytes(const mem_access *a, int to_memory) {
+  int data = to_memory ? (a->is_write || a->is_atomic) : (!a->is_write || a->is_atomic);
+  return MEM_PACKET_HEADER_BYTES + (data ? a->size : 0);
+}
+
+/* Address interleaving across DRAM channels and L2 slices (GPGPU-Sim's addrdec with a
+ * "dramid@S" mapping, S = log2 of -rfsim_mem_chunk_bytes): granule g = addr / chunk selects
+ * channel g % n_mem; the slice within the channel is the lowest DRAM bank bit, which in
+ * GPGPU-Sim's mappings sits right above the channel: (g / n_mem) % n_sub. Then
+ * -gpgpu_memory_partition_indexing may hash the slice: 1 XORs the channel with the granule
+ * bits above it, 2 is the IPOLY hash of the slice number with those bits, 4 draws a slice at
+ * random for each granule of chunk / n_sub bytes the first time it is touched (slice_table.h).
+ * The L2 slice indexes its tags with the slice-local address (channel and slice digits removed,
+ * GPGPU-Sim's partition address); the DRAM channel sees the channel-local address. The
+ * sub-partition rule holds for GPGPU-Sim's mappings with two slices per channel; with more,
+ * rfsim takes the next bits above the channel. */
 typedef struct addr_map {
   uint64_t chunk, n_mem, n_sub;
+  int chunk_log2, indexing;
+  int gap;              /* n_mem is not a power of two */
+  int random_shift;     /* indexing 4: granule = addr >> random_shift */
+  slice_table *random;  /* indexing 4: the draws so far */
 } addr_map;
 
 static inline uint32_t addr_slice(const addr_map *m, uint64_t addr) {
-  uint64_t g = addr / m->chunk;
+  uint64_t g = addr >> m->chunk_log2;
   uint64_t ch = g % m->n_mem, sub = (g / m->n_mem) % m->n_sub;
+  uint64_t n = m->n_mem * m->n_sub;
+  switch (m->indexing) {
+  case 1: { /* requires a power-of-two channel count (config_validate) */
+    uint64_t high = g / m->n_mem / m->n_sub;
+    ch ^= high & (m->n_mem - 1);
+    break;
+  }
+  case 2: {
+    /* The bits above the channel digit; with a non-power-of-two channel count GPGPU-Sim
+     * divides instead of shifting and keeps the slice digit among them. */
+    uint64_t high = m->gap ? g / m->n_mem : g / m->n_mem / m->n_sub;
+    uint64_t slots = (uint64_t)mem_next_pow2((uint32_t)m->n_mem) * m->n_sub;
+    uint64_t s = mem_ipoly(high, (uint32_t)(ch * m->n_sub + sub), (int)mem_log2(slots));
+    return (uint32_t)(s % n);
+  }
+  case 4:
+    return slice_table_get(m->random, addr >> m->random_shift);
+  default:
+    break;
+  }
   return (uint32_t)(ch * m->n_sub + sub);
 }
 
@@ -62,13 +100,13 @@ static inline uint32_t addr_channel_of_slice(const addr_map *m, uint32_t slice) 
 }
 
 static inline uint64_t addr_slice_local(const addr_map *m, uint64_t addr) {
-  uint64_t g = addr / m->chunk;
-  return g / (m->n_mem * m->n_sub) * m->chunk + addr % m->chunk;
+  uint64_t g = addr >> m->chunk_log2;
+  return g / (m->n_mem * m->n_sub) * m->chunk + (addr & (m->chunk - 1));
 }
 
 static inline uint64_t addr_channel_local(const addr_map *m, uint64_t addr) {
-  uint64_t g = addr / m->chunk;
-  return g / m->n_mem * m->chunk + addr % m->chunk;
+  uint64_t g = addr >> m->chunk_log2;
+  return g / m->n_mem * m->chunk + (addr & (m->chunk - 1));
 }
 
 #endif

@@ -1,26 +1,33 @@
-/* The shared memory system: request and reply networks, L2 slices, DRAM channels, and the clock
- * domains that drive them.
+/* The shared memory system: the clusters' network ports, the request and reply networks, the
+ * L2 slices, the DRAM channels, and the clock domains that drive them.
+ *
+ * Clusters (-gpgpu_n_cores_per_cluster SMs) share one network port each way, as in GPGPU-Sim:
+ * their requests share the input buffer of the request network, and replies arrive, one a
+ * core cycle, in the cluster's ejection buffer (-gpgpu_n_cluster_ejection_buffer_size), whose
+ * head moves to its SM's response queue (-gpgpu_n_ldst_response_buffer_size) when that has
+ * room (a full one blocks the cluster's other SMs too). Instruction-fetch replies go to the
+ * SM's fetch stage instead, which always takes them.
+ *
+ * DRAM side (GPGPU-Sim's memory_partition_unit): per DRAM cycle a channel returns its oldest
+ * completed read to its slice's DRAM->L2 queue (if not full), runs a command cycle, and takes
+ * one request from its slices' L2->DRAM queues, round robin after the slice served last,
+ * while that slice's DRAM->L2 queue is not full and a credit is free: each slice has one of
+ * its own and shares -gpgpu_frfcfs_dram_sched_queue_size + -gpgpu_dram_return_queue_size -
+ * (slices - 1) with the others (no limit when either size is 0); a read's credit returns
+ * with its data, a write's when the DRAM takes it.
  *
  * Clocks: each domain d (icnt, L2, DRAM) has run floor(now * f_d / f_core) cycles after core
  * cycle `now`. Frequencies are taken in kHz (rounded once from the MHz given) and the ratio
  * reduced, so the count is exact integer arithmetic with no drift, and skipped core cycles are
- * caught up. Within a core cycle the domains tick consumer-first: DRAM, then L2, then the NoC.
- *
- * Work accounting: `live` counts requests anywhere below the SMs' injection (an SM's access,
- * an L2 fetch or write-back). When it is zero memsys_cycle only advances the clocks.
- *
- * Packet sizes: 8 header bytes, plus 32 per sector of data carried (write and atomic requests,
- * read and atomic replies). */
+ * caught up. Within a core cycle the order is GPGPU-Sim's: clusters take replies, slices
+ * inject replies, DRAM, L2 (slices take requests, then their cycle), the networks move. With
+ * unequal clocks the domains' cycles due run in that order as a batch. */
 #include <string.h>
 
 #include "dram.h"
 #include "icnt.h"
 #include "l2.h"
 #include "memsys_debug.h"
-
-#define PACKET_HEADER_BYTES 8
-#define SM_INJECT_QUEUE 16
-#define SM_REPLY_QUEUE 16
 
 typedef struct clock_domain {
   uint64_t num, den; /* f_domain / f_core, reduced */
@@ -29,18 +36,30 @@ typedef struct clock_domain {
   uint64_t done;     /* cycles run */
 } clock_domain;
 
+/* DRAM arbitration state of one channel. */
+typedef struct dram_port {
+  int last;          /* slice (within the channel) served last */
+  int shared_used;   /* shared credits borrowed */
+  int *own_used;     /* per slice: its own credit borrowed (0 or 1) */
+} dram_port;
+
 struct memsys {
-  int n_sms, n_mem, n_sub, n_slices, flit_bytes;
+  int n_sms, per_cluster, n_clusters, n_mem, n_sub, n_slices;
+  int shared_credits; /* 0: unlimited */
   addr_map map;
+  slice_table random;  /* -gpgpu_memory_partition_indexing 4 */
+  int perf_memcpy;     /* -gpgpu_perf_sim_memcpy */
+  int flit_bytes;      /* -icnt_flit_size (the flit statistics) */
   icnt *req_net, *reply_net;
   l2_slice **slices;
   dram_channel **chans;
-  uint32_t *dram_rr; /* per channel: which sub-partition it serves first */
-  req_ring *sm_replies;
+  dram_port *ports;
+  req_ring *eject;    /* per cluster */
+  req_ring *resp;     /* per SM: data replies for the LD/ST unit */
+  access_ring *fetch; /* per SM: instruction-fetch replies */
   clock_domain icnt_clk, l2_clk, dram_clk;
   uint64_t now;
-  int64_t live;
-  uint64_t dram_writes_seen;
+  int busy;           /* something may be in flight (recomputed each cycle, set by sends) */
   memsys_stats stats;
 };
 
@@ -89,25 +108,6 @@ static void clock_advance(clock_domain *c, uint64_t prev, uint64_t now) {
   }
 }
 
-static int flits_for(const memsys *m, int sectors_of_data) {
-  int bytes = PACKET_HEADER_BYTES + sectors_of_data * MEM_SECTOR_BYTES;
-  return (bytes + m->flit_bytes - 1) / m->flit_bytes;
-}
-
-static int accept_request(void *ctx, uint32_t dst, const mem_req *r) {
-  memsys *m = ctx;
-  if (!l2_can_accept(m->slices[dst])) return 0;
-  l2_accept(m->slices[dst], r, m->l2_clk.done);
-  return 1;
-}
-
-static int accept_reply(void *ctx, uint32_t dst, const mem_req *r) {
-  memsys *m = ctx;
-  if (req_ring_full(&m->sm_replies[dst])) return 0;
-  req_ring_push(&m->sm_replies[dst], r);
-  return 1;
-}
-
 static int check_geometry(const gpu_config *c, int n_sms, rf_diag *d) {
   if (n_sms < 1 || n_sms > 65535)
     return rf_fail(d, "memory system: expected 1..65535 SMs, found %d", n_sms);
@@ -116,23 +116,71 @@ static int check_geometry(const gpu_config *c, int n_sms, rf_diag *d) {
     return rf_fail(d, "memory system: expected 1..4096 L2 slices (n_mem >= 1, sub-partitions "
                       ">= 1), found %d x %d",
                    c->n_mem, c->n_sub_partition_per_mchannel);
-  if (c->icnt_flit_size < 1 || c->icnt_latency < 0)
-    return rf_fail(d, "interconnect: expected flit size >= 1 and latency >= 0, found %d and %d",
-                   c->icnt_flit_size, c->icnt_latency);
+  if (c->n_cores_per_cluster < 1 || n_sms % c->n_cores_per_cluster)
+    return rf_fail(d, "memory system: expected the SMs (%d) to fill clusters of %d", n_sms,
+                   c->n_cores_per_cluster);
+  if (c->icnt_flit_size < 1)
+    return rf_fail(d, "interconnect: expected a flit size >= 1, found %d", c->icnt_flit_size);
+  /* A packet enters BookSim's injection queue whole: the largest (a line of data and its
+   * header) must fit, or it never would. */
+  int largest = MEM_SECTOR_BYTES * MEM_SECTORS_PER_LINE + MEM_PACKET_HEADER_BYTES;
+  int flits = (largest + c->icnt_flit_size - 1) / c->icnt_flit_size;
+  if (c->network_mode == ICNT_BOOKSIM && c->icnt_input_buffer < flits)
+    return rf_fail(d, "-rfsim_icnt_input_buffer: expected room for the largest packet (%d "
+                      "flits of %d bytes), found %d", flits, c->icnt_flit_size,
+                   c->icnt_input_buffer);
+  if (c->cluster_ejection_buffer < 1 || c->l1_response_queue < 1)
+    return rf_fail(d, "memory system: expected ejection and response buffers >= 1, found %d "
+                      "and %d", c->cluster_ejection_buffer, c->l1_response_queue);
   int chunk = c->mem_chunk_bytes;
   int l2_line = c->l2.enabled ? c->l2.line_size : MEM_SECTOR_BYTES;
-  if (chunk < MEM_SECTOR_BYTES || (l2_line > 0 && chunk % l2_line))
-    return rf_fail(d, "memory system: expected mem_chunk_bytes >= 32 and a multiple of the L2 "
-                      "line (%d), found %d",
+  if (chunk < MEM_SECTOR_BYTES || !mem_is_pow2((uint64_t)chunk) || (l2_line > 0 && chunk % l2_line))
+    return rf_fail(d, "memory system: expected mem_chunk_bytes a power of two >= 32 and a "
+                      "multiple of the L2 line (%d), found %d",
                    l2_line, chunk);
-  /* Requests are L1 lines, or 128-byte lines when the L1 is disabled (the LD/ST unit's
-   * coalescing granule); an L2 line must hold a whole request. */
-  int request_line = c->l1d.enabled ? c->l1d.line_size : 128;
-  if (c->l2.enabled && c->l2.line_size < request_line)
-    return rf_fail(d, "memory system: expected an L2 line at least as large as a request line "
-                      "(%d), found %d",
-                   request_line, c->l2.line_size);
+  /* Requests are 128-byte lines (or parts of one); an L2 line must hold a whole request. */
+  if (c->l2.enabled && c->l2.line_size < 128)
+    return rf_fail(d, "memory system: expected an L2 line of at least 128 bytes (a request "
+                      "line), found %d", c->l2.line_size);
+  if (c->partition_indexing == 1 && !mem_is_pow2((uint64_t)c->n_mem))
+    return rf_fail(d, "-gpgpu_memory_partition_indexing 1: expected a power-of-two channel "
+                      "count, found %d", c->n_mem);
+  if (c->partition_indexing == 2 &&
+      !mem_ipoly_defined(mem_log2((uint64_t)mem_next_pow2((uint32_t)c->n_mem) *
+                                  (uint64_t)c->n_sub_partition_per_mchannel)))
+    return rf_fail(d, "-gpgpu_memory_partition_indexing 2: expected 16, 32 or 64 slice slots "
+                      "(channels rounded up to a power of two x slices), found %d x %d",
+                   c->n_mem, c->n_sub_partition_per_mchannel);
+  if (c->partition_indexing == 4 && !mem_is_pow2((uint64_t)c->n_sub_partition_per_mchannel))
+    return rf_fail(d, "-gpgpu_memory_partition_indexing 4: expected a power-of-two number of "
+                      "slices per channel, found %d", c->n_sub_partition_per_mchannel);
+  if (c->partition_indexing == 3 || c->partition_indexing > 4)
+    return rf_fail(d, "-gpgpu_memory_partition_indexing: expected 0, 1, 2 or 4, found %d",
+                   c->partition_indexing);
   return 0;
+}
+
+static int packet_flits(const memsys *m, int bytes) {
+  return (bytes + m->flit_bytes - 1) / m->flit_bytes;
+}
+
+static icnt *make_net(const gpu_config *c, int n_in, int n_out, const char *what, rf_diag *d) {
+  icnt_params p = {.n_in = n_in, .n_out = n_out, .flit_bytes = c->icnt_flit_size,
+                   .islip = c->icnt_arbiter == 1};
+  if (c->network_mode == ICNT_LOCAL) {
+    p.packet_mode = 1;
+    p.in_cap = c->icnt_in_buffer_limit;
+    p.out_cap = c->icnt_out_buffer_limit;
+    p.speedup = 1;
+  } else {
+    p.in_cap = c->icnt_input_buffer;
+    p.vc_cap = c->icnt_vc_buffer;
+    p.eject_cap = c->icnt_ejection_buffer;
+    p.out_cap = c->icnt_boundary_buffer;
+    p.latency = c->icnt_latency;
+    p.speedup = c->icnt_speedup;
+  }
+  return icnt_create(&p, what, d);
 }
 
 memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
@@ -140,31 +188,50 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
   memsys *m = rf_calloc(1, sizeof *m, d);
   if (!m) return NULL;
   m->n_sms = n_sms;
+  m->per_cluster = c->n_cores_per_cluster;
+  m->n_clusters = n_sms / m->per_cluster;
   m->n_mem = c->n_mem;
   m->n_sub = c->n_sub_partition_per_mchannel;
   m->n_slices = m->n_mem * m->n_sub;
-  m->flit_bytes = c->icnt_flit_size;
+  if (c->dram_sched_queue_size > 0 && c->dram_return_queue > 0)
+    m->shared_credits = c->dram_sched_queue_size + c->dram_return_queue - (m->n_sub - 1);
+  if (m->shared_credits < 0) m->shared_credits = 1;
   m->map = (addr_map){.chunk = (uint64_t)c->mem_chunk_bytes, .n_mem = (uint64_t)m->n_mem,
-                      .n_sub = (uint64_t)m->n_sub};
+                      .n_sub = (uint64_t)m->n_sub,
+                      .chunk_log2 = mem_log2((uint64_t)c->mem_chunk_bytes),
+                      .indexing = c->partition_indexing,
+                      .gap = !mem_is_pow2((uint64_t)m->n_mem),
+                      .random_shift = mem_log2((uint64_t)c->mem_chunk_bytes) -
+                                      mem_log2((uint64_t)m->n_sub),
+                      .random = &m->random};
+  m->perf_memcpy = c->perf_sim_memcpy;
+  m->flit_bytes = c->icnt_flit_size;
   int ok = !check_clock(c->clk_core, "core", d) &&
            !make_clock(&m->icnt_clk, c->clk_icnt, c->clk_core, "interconnect", d) &&
            !make_clock(&m->l2_clk, c->clk_l2, c->clk_core, "L2", d) &&
            !make_clock(&m->dram_clk, c->clk_dram, c->clk_core, "DRAM", d);
-  ok = ok &&
-       (m->req_net = icnt_create(n_sms, m->n_slices, SM_INJECT_QUEUE, c->icnt_latency,
-                                 accept_request, m, "request network", d)) &&
-       (m->reply_net = icnt_create(m->n_slices, n_sms, 1, c->icnt_latency, accept_reply, m,
-                                   "reply network", d)) &&
+  ok = ok && (c->partition_indexing != 4 ||
+              !slice_table_init(&m->random, (uint32_t)m->n_slices, d));
+  ok = ok && (m->req_net = make_net(c, m->n_clusters, m->n_slices, "request network", d)) &&
+       (m->reply_net = make_net(c, m->n_slices, m->n_clusters, "reply network", d)) &&
        (m->slices = rf_calloc((size_t)m->n_slices, sizeof *m->slices, d)) &&
        (m->chans = rf_calloc((size_t)m->n_mem, sizeof *m->chans, d)) &&
-       (m->dram_rr = rf_calloc((size_t)m->n_mem, sizeof *m->dram_rr, d)) &&
-       (m->sm_replies = rf_calloc((size_t)n_sms, sizeof *m->sm_replies, d));
+       (m->ports = rf_calloc((size_t)m->n_mem, sizeof *m->ports, d)) &&
+       (m->eject = rf_calloc((size_t)m->n_clusters, sizeof *m->eject, d)) &&
+       (m->resp = rf_calloc((size_t)n_sms, sizeof *m->resp, d)) &&
+       (m->fetch = rf_calloc((size_t)n_sms, sizeof *m->fetch, d));
   for (int i = 0; ok && i < m->n_slices; i++)
-    ok = (m->slices[i] = l2_create(c, &m->map, &m->stats.l2, &m->live, d)) != NULL;
-  for (int i = 0; ok && i < m->n_mem; i++)
-    ok = (m->chans[i] = dram_create(c, &m->stats.dram, d)) != NULL;
+    ok = (m->slices[i] = l2_create(c, &m->map, &m->stats.l2, d)) != NULL;
+  for (int i = 0; ok && i < m->n_mem; i++) {
+    ok = (m->chans[i] = dram_create(c, &m->stats.dram, d)) != NULL &&
+         (m->ports[i].own_used = rf_calloc((size_t)m->n_sub, sizeof(int), d)) != NULL;
+    if (ok) m->ports[i].last = m->n_sub - 1;
+  }
+  for (int i = 0; ok && i < m->n_clusters; i++)
+    ok = !req_ring_init(&m->eject[i], (uint32_t)c->cluster_ejection_buffer, d);
   for (int i = 0; ok && i < n_sms; i++)
-    ok = !req_ring_init(&m->sm_replies[i], SM_REPLY_QUEUE, d);
+    ok = !req_ring_init(&m->resp[i], (uint32_t)c->l1_response_queue, d) &&
+         !access_ring_init(&m->fetch[i], 4, d);
   if (!ok) {
     memsys_destroy(m);
     return NULL;
@@ -178,76 +245,184 @@ void memsys_destroy(memsys *m) {
   icnt_destroy(m->reply_net);
   for (int i = 0; m->slices && i < m->n_slices; i++) l2_destroy(m->slices[i]);
   for (int i = 0; m->chans && i < m->n_mem; i++) dram_destroy(m->chans[i]);
-  for (int i = 0; m->sm_replies && i < m->n_sms; i++) req_ring_free(&m->sm_replies[i]);
+  for (int i = 0; m->ports && i < m->n_mem; i++) free(m->ports[i].own_used);
+  for (int i = 0; m->eject && i < m->n_clusters; i++) req_ring_free(&m->eject[i]);
+  for (int i = 0; m->resp && i < m->n_sms; i++) req_ring_free(&m->resp[i]);
+  for (int i = 0; m->fetch && i < m->n_sms; i++) access_ring_free(&m->fetch[i]);
+  slice_table_free(&m->random);
   free(m->slices);
   free(m->chans);
-  free(m->dram_rr);
-  free(m->sm_replies);
+  free(m->ports);
+  free(m->eject);
+  free(m->resp);
+  free(m->fetch);
   free(m);
 }
 
-int memsys_can_send(const memsys *m, int sm) { return icnt_can_inject(m->req_net, sm); }
+int memsys_can_send(const memsys *m, int sm, const mem_access *a) {
+  if (sm < 0 || sm >= m->n_sms) return 0;
+  return icnt_has_room(m->req_net, sm / m->per_cluster, mem_packet_bytes(a, 1));
+}
 
-void memsys_send(memsys *m, const mem_access *a, uint64_t now) {
+void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now) {
   /* Bring the clocks up to `now` first, so a request sent at `now` starts moving in cycle
    * now + 1 whether the caller runs memsys_cycle(now) before or after sending, and so idle
    * cycles the caller skipped are not spent on this request. */
   if (now > m->now) memsys_cycle(m, now);
-  mem_req r = {.a = *a, .t_sent = now};
-  int carries_data = a->is_write || a->is_atomic;
-  int flits = flits_for(m, carries_data ? mem_popcount8(a->sector_mask) : 0);
-  if (icnt_inject(m->req_net, a->sm, (int)addr_slice(&m->map, a->addr), &r, flits)) return;
-  m->live++;
-  m->stats.icnt_requests++;
+  if (a->sm >= m->n_sms) return;
+  mem_req r = {.a = *a, .t_created = created};
+  int cluster = a->sm / m->per_cluster;
+  if (icnt_push(m->req_net, cluster, (int)addr_slice(&m->map, a->addr), &r,
+                mem_packet_bytes(a, 1)))
+    return;
+  m->stats.icnt_request_flits += (uint64_t)packet_flits(m, mem_packet_bytes(a, 1));
+  m->busy = 1;
 }
 
-int memsys_pop_reply(memsys *m, int sm, mem_access *out) {
-  if (sm < 0 || sm >= m->n_sms || !m->sm_replies[sm].count) return 0;
-  const mem_req *r = req_ring_head(&m->sm_replies[sm]);
-  *out = r->a;
-  if (!mem_wants_ack(&r->a)) { /* a read or atomic reply, not a write acknowledgement */
-    m->stats.total_read_latency += m->now - r->t_sent;
-    m->stats.completed_reads++;
-  }
-  m->stats.icnt_replies++;
-  req_ring_pop(&m->sm_replies[sm]);
-  m->live--;
+void memsys_touch(memsys *m, uint64_t addr) {
+  if (m->map.indexing == 4) addr_slice(&m->map, addr);
+}
+
+void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes) {
+  if (!m->perf_memcpy) return;
+  /* GPGPU-Sim's perf_memcpy_to_gpu walks the copy 32 bytes at a time with the address cut to
+   * 32 bits (an `unsigned`), looking each up in its address mapping. */
+  for (uint64_t off = 0; off < bytes; off += MEM_SECTOR_BYTES)
+    memsys_touch(m, (uint32_t)(addr + off));
+}
+
+int memsys_peek_reply(const memsys *m, int sm, mem_access *out) {
+  if (sm < 0 || sm >= m->n_sms || !m->resp[sm].count) return 0;
+  *out = req_ring_head(&m->resp[sm])->a;
   return 1;
+}
+
+void memsys_pop_reply(memsys *m, int sm) {
+  if (sm >= 0 && sm < m->n_sms && m->resp[sm].count) req_ring_pop(&m->resp[sm]);
+}
+
+int memsys_pop_fetch_reply(memsys *m, int sm, mem_access *out) {
+  if (sm < 0 || sm >= m->n_sms || !m->fetch[sm].count) return 0;
+  *out = *access_ring_head(&m->fetch[sm]);
+  access_ring_pop(&m->fetch[sm]);
+  return 1;
+}
+
+/* Core clock: each cluster hands its oldest reply to its SM, then takes one from the network. */
+static void clusters_cycle(memsys *m) {
+  for (int c = 0; c < m->n_clusters; c++) {
+    req_ring *q = &m->eject[c];
+    if (q->count) {
+      const mem_req *r = req_ring_head(q);
+      int sm = r->a.sm;
+      int moved = 0;
+      if (r->a.space == SPACE_INST) {
+        moved = !access_ring_reserve(&m->fetch[sm], 1, NULL);
+        if (moved) access_ring_push(&m->fetch[sm], &r->a);
+      } else if (!req_ring_full(&m->resp[sm])) {
+        req_ring_push(&m->resp[sm], r);
+        m->stats.mf_total_latency += m->now - r->t_created;
+        m->stats.icnt2sh_latency += m->now - r->t_ready;
+        m->stats.num_mfs++;
+        moved = 1;
+      }
+      if (moved) req_ring_pop(q);
+    }
+    mem_req r;
+    if (!req_ring_full(q) && icnt_peek(m->reply_net, c, &r)) {
+      icnt_pop(m->reply_net, c);
+      req_ring_push(q, &r);
+    }
+  }
+}
+
+/* Icnt clock: each slice offers its oldest reply to the reply network. */
+static void replies_cycle(memsys *m) {
+  for (int s = 0; s < m->n_slices; s++) {
+    req_ring *q = l2_replies(m->slices[s]);
+    if (!q->count) continue;
+    mem_req *r = req_ring_head(q);
+    int bytes = mem_packet_bytes(&r->a, 0);
+    if (!icnt_has_room(m->reply_net, s, bytes)) {
+      m->stats.stall_icnt2sh++;
+      continue;
+    }
+    r->t_ready = m->now; /* leaves for the SM: the icnt2sh latency starts */
+    if (icnt_push(m->reply_net, s, r->a.sm / m->per_cluster, r, bytes)) continue;
+    m->stats.icnt_reply_flits += (uint64_t)packet_flits(m, bytes);
+    req_ring_pop(q);
+  }
+}
+
+static int has_credit(const memsys *m, const dram_port *p, int sub) {
+  return !p->own_used[sub] || !m->shared_credits || p->shared_used < m->shared_credits;
+}
+
+static void borrow(dram_port *p, int sub) {
+  if (!p->own_used[sub]) p->own_used[sub] = 1;
+  else p->shared_used++;
+}
+
+static void give_back(dram_port *p, int sub) {
+  if (p->shared_used > 0) p->shared_used--;
+  else p->own_used[sub] = 0;
 }
 
 static void dram_channel_cycle(memsys *m, int ch, uint64_t t) {
   dram_channel *dc = m->chans[ch];
-  /* Take at most one request from each of the channel's slices, rotating who goes first. */
-  for (int k = 0; k < m->n_sub; k++) {
-    int slice = ch * m->n_sub + (int)((m->dram_rr[ch] + (uint32_t)k) % (uint32_t)m->n_sub);
-    access_ring *q = l2_dram_queue(m->slices[slice]);
-    if (!q->count || !dram_can_accept(dc)) continue;
-    const mem_access *a = access_ring_head(q);
-    if (!dram_push(dc, a, addr_channel_local(&m->map, a->addr), (uint32_t)slice, t))
-      access_ring_pop(q);
-  }
-  m->dram_rr[ch] = (m->dram_rr[ch] + 1) % (uint32_t)m->n_sub;
-  dram_tick(dc, t);
-  mem_access a;
+  dram_port *port = &m->ports[ch];
+  mem_req r;
   uint32_t slice;
-  while (dram_peek_return(dc, t, &a, &slice) && l2_can_fill(m->slices[slice])) {
-    l2_fill(m->slices[slice], &a);
+  if (dram_peek_return(dc, t, &r, &slice) && !l2_from_dram_full(m->slices[slice])) {
+    l2_from_dram(m->slices[slice], &r);
     dram_pop_return(dc);
+    give_back(port, (int)slice % m->n_sub);
+  }
+  dram_tick(dc, t);
+  for (int k = 0; k < m->n_sub; k++) {
+    int sub = (port->last + 1 + k) % m->n_sub;
+    int s = ch * m->n_sub + sub;
+    req_ring *q = l2_to_dram(m->slices[s]);
+    if (!q->count || !has_credit(m, port, sub) || l2_from_dram_full(m->slices[s])) continue;
+    if (!dram_can_accept(dc)) break;
+    const mem_req *head = req_ring_head(q);
+    if (dram_push(dc, head, addr_channel_local(&m->map, head->a.addr), (uint32_t)s, t)) break;
+    int is_write = head->a.is_write && !head->a.is_atomic;
+    if (!is_write || mem_wants_ack(&head->a)) borrow(port, sub); /* back with its reply */
+    req_ring_pop(q);
+    port->last = sub;
+    break; /* one request per DRAM cycle */
   }
 }
 
-static void icnt_cycle(memsys *m, uint64_t t) {
+static void l2_phase(memsys *m, uint64_t t) {
   for (int s = 0; s < m->n_slices; s++) {
-    req_ring *q = l2_replies(m->slices[s]);
-    while (q->count && icnt_can_inject(m->reply_net, s)) {
-      const mem_req *r = req_ring_head(q);
-      if (icnt_inject(m->reply_net, s, r->a.sm, r, flits_for(m, mem_popcount8(r->a.sector_mask))))
-        break;
-      req_ring_pop(q);
+    l2_slice *sl = m->slices[s];
+    if (!l2_can_take(sl)) {
+      m->stats.stall_dramfull++;
+    } else {
+      mem_req r;
+      if (icnt_peek(m->req_net, s, &r)) {
+        icnt_pop(m->req_net, s);
+        m->stats.icnt2mem_latency += m->now - r.t_created;
+        l2_take(sl, &r, m->now);
+      }
     }
+    l2_cycle(sl, t, m->now);
   }
-  icnt_tick(m->req_net, t);
-  icnt_tick(m->reply_net, t);
+}
+
+static int scan_busy(const memsys *m) {
+  if (icnt_count(m->req_net) || icnt_count(m->reply_net)) return 1;
+  for (int s = 0; s < m->n_slices; s++)
+    if (l2_busy(m->slices[s])) return 1;
+  for (int ch = 0; ch < m->n_mem; ch++)
+    if (dram_busy(m->chans[ch])) return 1;
+  for (int c = 0; c < m->n_clusters; c++)
+    if (m->eject[c].count) return 1;
+  for (int sm = 0; sm < m->n_sms; sm++)
+    if (m->resp[sm].count || m->fetch[sm].count) return 1;
+  return 0;
 }
 
 void memsys_cycle(memsys *m, uint64_t now) {
@@ -260,34 +435,42 @@ void memsys_cycle(memsys *m, uint64_t now) {
   uint64_t dram_to = m->dram_clk.target, l2_to = m->l2_clk.target, icnt_to = m->icnt_clk.target;
   if (dram_to > m->dram_clk.done)
     m->stats.dram.total_cycles += (dram_to - m->dram_clk.done) * (uint64_t)m->n_mem;
-  if (m->live <= 0) { /* idle: time passes, nothing moves */
+  if (!m->busy) { /* idle: time passes, nothing moves */
     m->dram_clk.done = dram_to;
     m->l2_clk.done = l2_to;
     m->icnt_clk.done = icnt_to;
     return;
   }
+  clusters_cycle(m);
+  if (m->icnt_clk.done < icnt_to) replies_cycle(m);
   while (m->dram_clk.done < dram_to) {
     uint64_t t = ++m->dram_clk.done;
     for (int ch = 0; ch < m->n_mem; ch++) dram_channel_cycle(m, ch, t);
   }
-  /* Writes retire inside DRAM, which keeps no link to `live`: settle from its counter. */
-  m->live -= (int64_t)(m->stats.dram.writes - m->dram_writes_seen);
-  m->dram_writes_seen = m->stats.dram.writes;
-  while (m->l2_clk.done < l2_to) {
-    uint64_t t = ++m->l2_clk.done;
-    for (int s = 0; s < m->n_slices; s++) l2_tick(m->slices[s], t);
+  while (m->l2_clk.done < l2_to) l2_phase(m, ++m->l2_clk.done);
+  for (int first = 1; m->icnt_clk.done < icnt_to; first = 0) {
+    uint64_t t = ++m->icnt_clk.done;
+    if (!first) replies_cycle(m);
+    icnt_cycle(m->req_net, t);
+    icnt_cycle(m->reply_net, t);
   }
-  while (m->icnt_clk.done < icnt_to) icnt_cycle(m, ++m->icnt_clk.done);
+  m->busy = scan_busy(m);
 }
 
-int memsys_busy(const memsys *m) { return m->live > 0; }
+int memsys_busy(const memsys *m) { return m->busy; }
 
 const memsys_stats *memsys_get_stats(const memsys *m) { return &m->stats; }
+
+void memsys_flush_latency(memsys *m) {
+  m->stats.mf_flushed_latency = m->stats.mf_total_latency;
+  m->stats.mf_flushed = m->stats.num_mfs;
+}
 
 uint64_t memsys_debug_residue(const memsys *m) {
   uint64_t n = icnt_count(m->req_net) + icnt_count(m->reply_net);
   for (int s = 0; s < m->n_slices; s++) n += (uint64_t)l2_busy(m->slices[s]);
   for (int ch = 0; ch < m->n_mem; ch++) n += (uint64_t)dram_busy(m->chans[ch]);
-  for (int sm = 0; sm < m->n_sms; sm++) n += m->sm_replies[sm].count;
+  for (int c = 0; c < m->n_clusters; c++) n += m->eject[c].count;
+  for (int sm = 0; sm < m->n_sms; sm++) n += m->resp[sm].count + m->fetch[sm].count;
   return n;
 }

@@ -10,4 +10,8 @@
  * memsys_busy() is false this must be 0: the O(1) work counter and the structures agree. */
 uint64_t memsys_debug_residue(const memsys *m);
 
+/* Takes the next request an L1 would send (its miss queue first, then a bypassed access),
+ * without a memory system: unit tests play the next level themselves. */
+int l1d_debug_take(l1d *l, mem_access *out, uint64_t *created);
+
 #endif

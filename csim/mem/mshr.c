@@ -15,16 +15,19 @@ int mshr_init(mshr_table *t, int entries, int max_merge, const char *what, rf_di
   if (max_merge < 1 || max_merge > MSHR_MAX_MERGE)
     return rf_fail(d, "%s: expected an MSHR merge limit in 1..%d, found %d", what,
                    MSHR_MAX_MERGE, max_merge);
+  if ((long long)entries * max_merge > INT32_MAX / 2)
+    return rf_fail(d, "%s: expected at most 2^30 MSHR requests in all, found %d x %d", what,
+                   entries, max_merge);
   t->n = entries;
   t->max_merge = max_merge;
   uint32_t slots = 2;
   while (slots < 2u * (uint32_t)entries) slots <<= 1; /* load factor <= 1/2 keeps probes short */
   t->slot_mask = slots - 1;
-  size_t nw = (size_t)entries * (size_t)max_merge;
+  /* The pool is handed out front to back on first use, so the pages of a large table that a
+   * run never needs are never touched. */
   t->e = rf_calloc((size_t)entries, sizeof *t->e, d);
-  t->waiters = t->e ? rf_calloc(nw, sizeof *t->waiters, d) : NULL;
-  t->wait_mask = t->waiters ? rf_calloc(nw, 1, d) : NULL;
-  t->free_list = t->wait_mask ? rf_calloc((size_t)entries, sizeof *t->free_list, d) : NULL;
+  t->pool = t->e ? rf_calloc((size_t)entries * (size_t)max_merge, sizeof *t->pool, d) : NULL;
+  t->free_list = t->pool ? rf_calloc((size_t)entries, sizeof *t->free_list, d) : NULL;
   t->slots = t->free_list ? rf_calloc(slots, sizeof *t->slots, d) : NULL;
   t->ready = t->slots ? rf_calloc((size_t)entries, sizeof *t->ready, d) : NULL;
   if (!t->ready) {
@@ -34,13 +37,13 @@ int mshr_init(mshr_table *t, int entries, int max_merge, const char *what, rf_di
   /* Hand out low indices first so runs are easy to read in a debugger. */
   for (int i = 0; i < entries; i++) t->free_list[i] = entries - 1 - i;
   t->nfree = entries;
+  t->pool_free = -1;
   return 0;
 }
 
 void mshr_free(mshr_table *t) {
   free(t->e);
-  free(t->waiters);
-  free(t->wait_mask);
+  free(t->pool);
   free(t->free_list);
   free(t->slots);
   free(t->ready);
@@ -62,13 +65,11 @@ int mshr_find(const mshr_table *t, uint64_t key) {
   }
 }
 
-int mshr_alloc(mshr_table *t, uint64_t key) {
+int mshr_alloc(mshr_table *t, uint64_t key, uint8_t pending) {
   if (!t->nfree) return -1;
   int i = t->free_list[--t->nfree];
   mshr_entry *e = &t->e[i];
-  memset(e, 0, sizeof *e);
-  e->key = key;
-  e->used = 1;
+  *e = (mshr_entry){.key = key, .head = -1, .tail = -1, .used = 1, .pending = pending};
   uint32_t s = hash_key(key) & t->slot_mask;
   while (t->slots[s]) s = (s + 1) & t->slot_mask;
   t->slots[s] = i + 1;
@@ -99,69 +100,55 @@ static void release(mshr_table *t, int i) {
   t->active--;
 }
 
-void mshr_add_pending(mshr_table *t, int i, uint8_t sectors) { t->e[i].pending |= sectors; }
-
-void mshr_add_waiter(mshr_table *t, int i, const mem_req *r, uint8_t wait) {
+void mshr_add(mshr_table *t, int i, const mem_req *r) {
+  int32_t k;
+  if (t->pool_free >= 0) {
+    k = t->pool_free;
+    t->pool_free = t->pool[k].next;
+  } else {
+    k = t->pool_used++;
+  }
+  t->pool[k].r = *r;
+  t->pool[k].next = -1;
   mshr_entry *e = &t->e[i];
-  size_t w = (size_t)i * (size_t)t->max_merge + e->nwaiters++;
-  t->waiters[w] = *r;
-  t->wait_mask[w] = wait;
+  if (e->tail >= 0) t->pool[e->tail].next = k;
+  else e->head = k;
+  e->tail = k;
+  e->nwaiters++;
+  if (r->a.is_atomic) e->atomic = 1;
 }
 
-static void push_ready(mshr_table *t, int i) {
+int mshr_fill(mshr_table *t, int i, uint8_t sectors) {
+  mshr_entry *e = &t->e[i];
+  if (!e->pending || e->ready) return 0;
+  e->pending &= (uint8_t)~sectors;
+  if (e->pending) return 0;
+  if (!e->nwaiters) { /* a fetch nobody waits for any more */
+    release(t, i);
+    return 1;
+  }
   int tail = t->ready_head + t->ready_count;
   if (tail >= t->n) tail -= t->n;
   t->ready[tail] = i;
   t->ready_count++;
-  t->e[i].in_ready = 1;
+  e->ready = 1;
+  return 1;
 }
 
-void mshr_fill(mshr_table *t, int i, uint8_t sectors, uint64_t now) {
+int mshr_next(mshr_table *t, mem_req *out) {
+  if (!t->ready_count) return 0;
+  int i = t->ready[t->ready_head];
   mshr_entry *e = &t->e[i];
-  e->pending &= (uint8_t)~sectors;
-  if (e->in_ready) return; /* already queued; its earlier release time stands */
-  const uint8_t *wm = &t->wait_mask[(size_t)i * (size_t)t->max_merge];
-  for (int k = 0; k < e->nwaiters; k++) {
-    if (!(wm[k] & e->pending)) {
-      e->ready_at = now;
-      push_ready(t, i);
-      return;
-    }
+  int32_t k = e->head;
+  *out = t->pool[k].r;
+  e->head = t->pool[k].next;
+  if (e->head < 0) e->tail = -1;
+  t->pool[k].next = t->pool_free;
+  t->pool_free = k;
+  if (--e->nwaiters == 0) {
+    t->ready_head = t->ready_head + 1 == t->n ? 0 : t->ready_head + 1;
+    t->ready_count--;
+    release(t, i);
   }
-  if (!e->nwaiters && !e->pending) release(t, i); /* a fetch nobody waits for */
-}
-
-int mshr_pop_ready(mshr_table *t, uint64_t now, mem_req *out) {
-  while (t->ready_count) {
-    int i = t->ready[t->ready_head];
-    mshr_entry *e = &t->e[i];
-    if (e->ready_at > now) return 0;
-    size_t base = (size_t)i * (size_t)t->max_merge;
-    int found = -1, more = 0;
-    for (int k = 0; k < e->nwaiters; k++) {
-      if (t->wait_mask[base + k] & e->pending) continue;
-      if (found < 0) found = k;
-      else {
-        more = 1;
-        break;
-      }
-    }
-    if (found >= 0) {
-      *out = t->waiters[base + (size_t)found];
-      int rest = e->nwaiters - found - 1;
-      memmove(&t->waiters[base + (size_t)found], &t->waiters[base + (size_t)found + 1],
-              (size_t)rest * sizeof *t->waiters);
-      memmove(&t->wait_mask[base + (size_t)found], &t->wait_mask[base + (size_t)found + 1],
-              (size_t)rest);
-      e->nwaiters--;
-    }
-    if (!more) {
-      t->ready_head = t->ready_head + 1 == t->n ? 0 : t->ready_head + 1;
-      t->ready_count--;
-      e->in_ready = 0;
-      if (!e->nwaiters && !e->pending) release(t, i);
-    }
-    if (found >= 0) return 1;
-  }
-  return 0;
+  return 1;
 }

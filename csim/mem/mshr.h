@@ -1,8 +1,8 @@
-/* Miss status holding registers: one entry per line with outstanding fetches, each collecting
- * up to max_merge requests that wait for it. A hash index finds an entry by line in O(1); a
- * ready FIFO lists entries whose data has arrived and whose waiters can be released, so nothing
- * scans the table per cycle. A waiter is released once none of the sectors it waits on is
- * pending any more. */
+/* Miss status holding registers, as GPGPU-Sim's mshr_table: one entry per block with a fetch
+ * outstanding (a 32-byte sector in a sectored cache, a line otherwise), each collecting at
+ * most max_merge requests (the first included) in arrival order. When a block's data is in,
+ * the entry joins the ready list; its requests then leave one per call of mshr_next, and the
+ * entry is freed with the last. A hash index finds an entry by block in O(1). */
 #ifndef RFSIM_MSHR_H
 #define RFSIM_MSHR_H
 
@@ -11,23 +11,29 @@
 #include "mem_internal.h"
 
 typedef struct mshr_entry {
-  uint64_t key;       /* line number, as in the tag array */
-  uint64_t ready_at;  /* time of the fill that made waiters releasable */
-  uint8_t used;
-  uint8_t pending;    /* sectors requested from below and not yet filled */
-  uint8_t in_ready;   /* listed in the ready FIFO */
+  uint64_t key;      /* block number (sector or line) */
+  int32_t head, tail; /* waiter list (pool indices), -1 = empty */
   uint16_t nwaiters;
+  uint8_t used;
+  uint8_t pending;   /* sectors requested from below and not yet arrived */
+  uint8_t ready;     /* data in, on the ready list */
+  uint8_t atomic;    /* an atomic waits: the filled line is left modified */
 } mshr_entry;
+
+typedef struct mshr_node {
+  mem_req r;
+  int32_t next;
+} mshr_node;
 
 typedef struct mshr_table {
   int n, max_merge, active;
   mshr_entry *e;
-  mem_req *waiters;      /* n * max_merge, entry i's at [i * max_merge] in arrival order */
-  uint8_t *wait_mask;    /* per waiter: the sectors it still needs */
   int *free_list, nfree;
+  mshr_node *pool;       /* n * max_merge nodes, handed out on first use */
+  int32_t pool_used, pool_free;
   int32_t *slots;        /* open-addressing index: entry + 1, 0 = empty */
   uint32_t slot_mask;
-  int *ready;            /* FIFO of entry indices */
+  int *ready;            /* FIFO of entry indices whose data is in */
   int ready_head, ready_count;
 } mshr_table;
 
@@ -35,30 +41,24 @@ int mshr_init(mshr_table *t, int entries, int max_merge, const char *what, rf_di
 void mshr_free(mshr_table *t);
 
 int mshr_find(const mshr_table *t, uint64_t key); /* entry index or -1 */
-static inline int mshr_full(const mshr_table *t) { return t->nfree == 0; }
-static inline int mshr_can_merge(const mshr_table *t, int i) {
-  return t->e[i].nwaiters < t->max_merge;
+/* GPGPU-Sim's !mshr_table::full: the block's entry has room for one more request, or the
+ * block has none and an entry is free. */
+static inline int mshr_can_take(const mshr_table *t, int i) {
+  return i >= 0 ? t->e[i].nwaiters < t->max_merge : t->nfree > 0;
 }
-static inline uint8_t mshr_pending(const mshr_table *t, int i) { return t->e[i].pending; }
 /* A valid index whose entry tracks `key` (for trusting the index carried by a reply). */
 static inline int mshr_matches(const mshr_table *t, uint32_t i, uint64_t key) {
   return i < (uint32_t)t->n && t->e[i].used && t->e[i].key == key;
 }
-
-int mshr_alloc(mshr_table *t, uint64_t key); /* -1 when full */
-void mshr_add_pending(mshr_table *t, int i, uint8_t sectors);
-/* Caller checks mshr_can_merge first. `wait` = sectors the request still needs. */
-void mshr_add_waiter(mshr_table *t, int i, const mem_req *r, uint8_t wait);
-/* Sectors arrived at `now`: clears them from pending and queues the entry if any waiter is now
- * releasable. */
-void mshr_fill(mshr_table *t, int i, uint8_t sectors, uint64_t now);
-/* Earliest release time among ready entries, or UINT64_MAX. */
-static inline uint64_t mshr_ready_time(const mshr_table *t) {
-  return t->ready_count ? t->e[t->ready[t->ready_head]].ready_at : UINT64_MAX;
-}
-/* Releases one waiter whose data is ready at `now` (oldest entry first, arrival order within
- * it); frees the entry once it has no waiters and nothing pending. Returns 1 if one was written
- * to out. */
-int mshr_pop_ready(mshr_table *t, uint64_t now, mem_req *out);
+/* A new entry for `key` waiting for `pending` sectors; -1 when none is free. */
+int mshr_alloc(mshr_table *t, uint64_t key, uint8_t pending);
+/* Appends a request (the caller checked mshr_can_take). */
+void mshr_add(mshr_table *t, int i, const mem_req *r);
+/* Sectors of entry i arrived. Returns 1 when that was the last one it waited for: the caller
+ * fills its cache and the entry becomes ready. */
+int mshr_fill(mshr_table *t, int i, uint8_t sectors);
+static inline int mshr_has_ready(const mshr_table *t) { return t->ready_count > 0; }
+/* Releases the next request of the oldest ready entry (GPGPU-Sim's next_access); 0 if none. */
+int mshr_next(mshr_table *t, mem_req *out);
 
 #endif

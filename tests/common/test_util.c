@@ -152,6 +152,7 @@ char *tu_run_list_with(const gpu_config *c, int mode, const struct policy_ops *o
   size_t n;
   FILE *m = open_memstream(&text, &n);
   for (int i = 0; i < l->ncmds; i++) {
+    if (l->cmds[i].kind == TRACE_CMD_MEMCPY) gpu_memcpy(g, l->cmds[i].addr, l->cmds[i].bytes);
     if (l->cmds[i].kind != TRACE_CMD_KERNEL) continue;
     stats_record r;
     stats_init(&r);
@@ -305,3 +306,30 @@ void tu_xz_folder(const char *list, const char *dir, char *out_list, size_t n) {
 }
 
 
+
+void tu_set_ok(gpu_config *c, const char *name, const char *value) {
+  rf_diag d = {{0}, 0};
+  int rc = config_set(c, name, value, "command line", 0, NULL, &d);
+  if (rc != 0) fail_msg("%s %s: rc %d: %s", name, value, rc, d.msg);
+}
+
+void tu_set_err(const char *name, const char *value, const char *msg) {
+  gpu_config c, before;
+  config_defaults(&c);
+  before = c;
+  rf_diag d = {{0}, 0};
+  assert_int_equal(config_set(&c, name, value, "command line", 0, NULL, &d), -1);
+  assert_string_equal(d.msg, msg);
+  assert_memory_equal(&c, &before, sizeof c);
+}
+
+void tu_validate_ok(const gpu_config *c) {
+  rf_diag d = {{0}, 0};
+  if (config_validate(c, &d) != 0) fail_msg("%s", d.msg);
+}
+
+void tu_validate_err(const gpu_config *c, const char *msg) {
+  rf_diag d = {{0}, 0};
+  assert_int_equal(config_validate(c, &d), -1);
+  assert_string_equal(d.msg, msg);
+}

@@ -68,4 +68,12 @@ void tu_xz_folder(const char *list, const char *dir, char *out_list, size_t n);
 /* Fails the test unless the two thread blocks are equal, field by field. */
 void tu_assert_same_tb(const struct trace_tb *a, const struct trace_tb *b);
 
+/* Configuration checks (run from the repo root). tu_set_ok sets an option as the command line
+ * would and fails the test on an error; tu_set_err expects exactly `msg` and the defaults left
+ * unchanged; tu_validate_ok / tu_validate_err run config_validate. */
+void tu_set_ok(struct gpu_config *c, const char *name, const char *value);
+void tu_set_err(const char *name, const char *value, const char *msg);
+void tu_validate_ok(const struct gpu_config *c);
+void tu_validate_err(const struct gpu_config *c, const char *msg);
+
 #endif

@@ -1,0 +1,38 @@
+/* -gpgpu_memory_partition_indexing 4 (GPGPU-Sim's RANDOM): every 128-byte granule (the
+ * address above the channel-interleaving bits less the slice bits) gets its L2 slice from
+ * rand() % slices the first time a request for it is created, and keeps it. GPGPU-Sim seeds
+ * the C library's generator with srand(1); rfsim runs the same generator (glibc's random():
+ * an additive lagged-Fibonacci generator, r[i] = r[i-3] + r[i-31] mod 2^32, started from
+ * 16807 * r[i-1] mod 2^31 - 1 and run 310 steps before its first output, which is r >> 1).
+ * With the draws made in GPGPU-Sim's order (memcpy'd data first, then instruction fetches
+ * and data accesses as they are first made) the slices are GPGPU-Sim's. */
+#ifndef RFSIM_SLICE_TABLE_H
+#define RFSIM_SLICE_TABLE_H
+
+#include <stdint.h>
+
+#include "../common/diag.h"
+
+typedef struct libc_rand {
+  uint32_t r[34]; /* the last 34 values of the sequence */
+  int next;       /* where the next one goes */
+} libc_rand;
+
+void libc_srand(libc_rand *g, uint32_t seed);
+uint32_t libc_rand_next(libc_rand *g); /* 0 .. 2^31 - 1, as rand() */
+
+typedef struct slice_table {
+  uint64_t *keys;  /* granule + 1; 0 = empty slot */
+  uint16_t *slice;
+  uint32_t cap, n; /* slots (a power of two), granules assigned */
+  uint32_t slices;
+  libc_rand rng;
+} slice_table;
+
+int slice_table_init(slice_table *t, uint32_t slices, rf_diag *d);
+void slice_table_free(slice_table *t);
+/* The slice of `granule`, drawing one when it has none. Out of memory: a draw that is not
+ * kept (the caller still gets a valid slice). */
+uint32_t slice_table_get(slice_table *t, uint64_t granule);
+
+#endif
