@@ -51,7 +51,7 @@ paper_row_lists() {
         MemcpyHtoD*) echo "$line" ;;
         kernel-*.traceg)
           f=$PAPER_TRACES/$prog/$line
-          name=$(kernel_function "$(sed -n '1s/^-kernel name = //p' "$f")")
+          name=$(kernel_function "$(head -n 1 "$f" | sed 's/^-kernel name = //')")
           if [[ ",$kernels," == *",$name,"* ]]; then
             ln -s "../../${f#build/}" "$new/$line"
             echo "$line"
