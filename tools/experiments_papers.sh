@@ -11,7 +11,8 @@
 #   spshare  (tesla_c2050_scratchpad) baseline against scratchpad sharing, t = 0.1
 #   finereg  (gtx980)      baseline against FineReg, VT, Reg+DRAM, RegMutex
 #   larf     (locality_rf) baseline against the locality-aware register file
-# Writes out/experiments/fidelity.md and out/experiments/papers/ (every run's stats). Traces
+# Writes out/experiments/fidelity.md (all five papers, "not run" for runs not made yet) and
+# out/experiments/papers/<paper>/ (every run's stats). Traces
 # missing programs first (tools/cuda_traces.sh without its lockstep runs). Environment:
 # FIDELITY_HW (-hw mode, default c), FIDELITY_PAPERS (papers to run, default all), JOBS,
 # JOBS_MODE (tools/experiments_lib.sh).
@@ -57,15 +58,18 @@ label() {
   esac
 }
 
-prepare_raw "$raw"
+# each paper's runs in their own folder, so that FIDELITY_PAPERS reruns some and the report
+# still shows the others' (a paper never run shows "not run")
+mkdir -p "$raw"
 for paper in "${papers[@]}"; do
+  prepare_raw "$raw/$paper"
   config=$(paper_config "$paper")
   while read -r _ row _; do
     while IFS='|' read -r t opts; do
       # shellcheck disable=SC2086 # opts is a word list
       printf -v cmd '%q ' bash tools/compare_job.sh -trace "$PAPER_LISTS/${paper}_$row/kernelslist.g" \
-        -config "$config" $opts -hw "$hw" -stats_json "$raw/$paper.$row.$t.json"
-      printf '%s\t%s> %q\n' "$paper.$row.$t" "$cmd" "$raw/$paper.$row.$t.txt"
+        -config "$config" $opts -hw "$hw" -stats_json "$raw/$paper/$row.$t.json"
+      printf '%s\t%s> %q\n' "$paper.$row.$t" "$cmd" "$raw/$paper/$row.$t.txt"
     done < <(techniques "$paper")
   done < <(paper_rows "$paper")
 done > "$raw/jobs.txt"
@@ -123,7 +127,7 @@ md=$out/fidelity.md
   echo "the number is only in a plot. Signs: + above +1%, - below -1%, 0 between. Where the signs disagree,"
   echo "the line below the row gives what the two runs measured (baseline -> technique)."
   echo
-  for paper in "${papers[@]}"; do
+  for paper in warpman regshare spshare finereg larf; do
     config=$(paper_config "$paper")
     mapfile -t ts < <(techniques "$paper" | cut -d'|' -f1 | tail -n +2)
     echo "## $paper ($config)"
@@ -132,9 +136,13 @@ md=$out/fidelity.md
     echo "|---|---|---|---:|---:|---|"
     declare -A prod=() cnt=() agree=() known=()
     while read -r _ row prog _; do
-      base=$raw/$paper.$row.baseline.txt
+      base=$raw/$paper/$row.baseline.txt
       for t in "${ts[@]}"; do
-        run=$raw/$paper.$row.$t.txt
+        run=$raw/$paper/$row.$t.txt
+        if [ ! -s "$run" ] || [ ! -s "$base" ]; then
+          echo "| $row | $prog | $(label "$t") | | not run | |"
+          continue
+        fi
         if grep -q '^refused:' "$run" 2>/dev/null; then
           echo "| $row | $prog | $(label "$t") | | refused: $(sed -n 's/^refused: //p' "$run" | head -1) | |"
           continue

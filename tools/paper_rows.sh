@@ -38,28 +38,35 @@ kernel_function() {
 }
 
 paper_row_lists() {
-  local paper row prog kernels dir list line f name n
+  local paper row prog kernels dir new list line f name n
   while read -r paper row prog kernels; do
-    dir=$PAPER_LISTS/${paper}_$row
+    dir=$PAPER_LISTS/${paper}_$row new=$PAPER_LISTS/.${paper}_$row.new
     list=$PAPER_TRACES/$prog/kernelslist.g
     [ -f "$list" ] || { echo "paper rows: $paper $row: no $list (make cuda-traces)" >&2; return 1; }
-    rm -rf "$dir"
-    mkdir -p "$dir"
+    rm -rf "$new"
+    mkdir -p "$new"
     n=0
     while read -r line; do
       case $line in
         MemcpyHtoD*) echo "$line" ;;
         kernel-*.traceg)
           f=$PAPER_TRACES/$prog/$line
-          name=$(kernel_function "$(sed -n '1s/^-kernel name = //p' "$f")")
+          name=$(kernel_function "$(head -n 1 "$f" | sed 's/^-kernel name = //')")
           if [[ ",$kernels," == *",$name,"* ]]; then
-            ln -s "../../${f#build/}" "$dir/$line"
+            ln -s "../../${f#build/}" "$new/$line"
             echo "$line"
             n=$((n + 1))
           fi ;;
       esac
-    done < "$list" > "$dir/kernelslist.g.tmp"
+    done < "$list" > "$new/kernelslist.g"
     [ $n -gt 0 ] || { echo "paper rows: $paper $row: no launch of $kernels in $list" >&2; return 1; }
-    mv "$dir/kernelslist.g.tmp" "$dir/kernelslist.g"
+    # an unchanged row keeps its folder (and the trace caches in it), so that runs reading it
+    # are not disturbed
+    if cmp -s "$new/kernelslist.g" "$dir/kernelslist.g" 2>/dev/null; then
+      rm -rf "$new"
+    else
+      rm -rf "$dir"
+      mv "$new" "$dir"
+    fi
   done < <(paper_rows)
 }
