@@ -59,7 +59,11 @@ static void write_script(const char *dir, const char *name, const char *text) {
   assert_int_equal(chmod(path, 0755), 0);
 }
 
-/* `make all` where the Verilator tree appears only when the deps step runs: it must build. */
+/* `make hw-libs` (a goal that runs the deps step, as `all` does) where the Verilator tree
+ * appears only when the deps step runs: libverilated from that tree and a unit's Verilated model
+ * must build in the same make. One unit (HW_UNITS=wm_check) stands for all of them: their rules
+ * are the same pattern rules, and every unit and the simulator (`all`, about nine minutes of
+ * CPU) would add nothing that the normal build does not check. */
 static void test_tools_installed_by_deps_step_are_used_in_same_run(void **state) {
   (void)state;
   if (!exists(VERILATOR_ROOT "/include/verilated.cpp")) skip();
@@ -74,13 +78,14 @@ static void test_tools_installed_by_deps_step_are_used_in_same_run(void **state)
   write_script(dir, "deps.sh", standin);
   assert_false(exists(vroot));
   snprintf(cmd, sizeof cmd,
-           "make -j2 RFSIM_DEPS=%s/deps.sh HW_VROOT=%s BUILD=%s/build BIN=%s/bin all", dir,
-           vroot, dir, dir);
+           "make -j2 RFSIM_DEPS=%s/deps.sh HW_VROOT=%s HW_UNITS=wm_check BUILD=%s/build "
+           "BIN=%s/bin hw-libs", dir, vroot, dir, dir);
   char *log;
   int rc = run_logged(dir, cmd, &log);
-  if (rc != 0) fail_msg("first `make all` exited %d:\n%.4000s", rc, log);
+  if (rc != 0) fail_msg("first `make` exited %d:\n%.4000s", rc, log);
   free(log);
-  /* the deps step ran exactly once, and the tools it brought built and linked the simulator */
+  /* the deps step ran exactly once, and the tools it brought built libverilated and the unit's
+   * model */
   assert_true(exists(vroot));
   char *ran;
   snprintf(cmd, sizeof cmd, "cat %s", marker);
@@ -89,11 +94,8 @@ static void test_tools_installed_by_deps_step_are_used_in_same_run(void **state)
   free(ran);
   snprintf(cmd, sizeof cmd, "%s/build/hw/libverilated.a", dir);
   assert_true(exists(cmd));
-  snprintf(cmd, sizeof cmd, "%s/bin/rfsim -help", dir);
-  char *help;
-  assert_int_equal(run_logged(dir, cmd, &help), 0);
-  assert_non_null(strstr(help, "-rfsim_policy"));
-  free(help);
+  snprintf(cmd, sizeof cmd, "%s/build/hw/wm_check/obj/Vwm_check__ALL.a", dir);
+  assert_true(exists(cmd));
   tu_rmtree(dir);
 }
 
