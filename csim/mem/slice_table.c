@@ -28,28 +28,36 @@ uint32_t libc_rand_next(libc_rand *g) {
   return v >> 1;
 }
 
-#define FIRST_CAP 1024
+#define FIRST_CAP 256 /* slots; pages start at half of it */
 
 int slice_table_init(slice_table *t, uint32_t slices, rf_diag *d) {
   memset(t, 0, sizeof *t);
+  if (slices >= SLICE_NONE)
+    return rf_fail(d, "random slice indexing: expected fewer than %d L2 slices, found %u",
+                   SLICE_NONE, slices);
   t->slices = slices ? slices : 1;
   t->keys = rf_calloc(FIRST_CAP, sizeof *t->keys, d);
-  t->slice = t->keys ? rf_calloc(FIRST_CAP, sizeof *t->slice, d) : NULL;
-  if (!t->slice) {
+  t->page_at = t->keys ? rf_calloc(FIRST_CAP, sizeof *t->page_at, d) : NULL;
+  t->pages = t->page_at ? rf_calloc(FIRST_CAP / 2, sizeof *t->pages, d) : NULL;
+  if (!t->pages) {
     slice_table_free(t);
     return -1;
   }
   t->cap = FIRST_CAP;
+  t->cap_pages = FIRST_CAP / 2;
   libc_srand(&t->rng, 1); /* GPGPU-Sim's srand(1) */
   return 0;
 }
 
 void slice_table_free(slice_table *t) {
   free(t->keys);
-  free(t->slice);
+  free(t->page_at);
+  free(t->pages);
   t->keys = NULL;
-  t->slice = NULL;
-  t->cap = t->n = 0;
+  t->page_at = NULL;
+  t->pages = NULL;
+  t->cap = t->n = t->cap_pages = 0;
+  t->last_key = 0;
 }
 
 static uint32_t home(const slice_table *t, uint64_t key) {
@@ -59,42 +67,65 @@ static uint32_t home(const slice_table *t, uint64_t key) {
   return (uint32_t)key & (t->cap - 1);
 }
 
-static void put(slice_table *t, uint64_t key, uint16_t slice) {
+static void put(slice_table *t, uint64_t key, uint32_t page) {
   uint32_t s = home(t, key);
   while (t->keys[s]) s = (s + 1) & (t->cap - 1);
   t->keys[s] = key;
-  t->slice[s] = slice;
-  t->n++;
+  t->page_at[s] = page;
 }
 
-/* Doubles the table when it is half full; 0, or -1 out of memory (the table is unchanged). */
+/* Room for one more page: the slots doubled when half full, the pages when full; 0, or -1 out
+ * of memory (the table is unchanged). */
 static int grow(slice_table *t) {
-  if ((uint64_t)t->n * 2 < t->cap) return 0;
-  if (t->cap > (1u << 30)) return -1;
-  slice_table old = *t;
-  t->keys = calloc((size_t)old.cap * 2, sizeof *t->keys);
-  t->slice = t->keys ? calloc((size_t)old.cap * 2, sizeof *t->slice) : NULL;
-  if (!t->slice) {
-    free(t->keys);
-    *t = old;
+  if (t->n == t->cap_pages) {
+    if (t->cap_pages > (1u << 26)) return -1;
+    void *p = realloc(t->pages, (size_t)t->cap_pages * 2 * sizeof *t->pages);
+    if (!p) return -1;
+    t->pages = p;
+    t->cap_pages *= 2;
+  }
+  if ((uint64_t)(t->n + 1) * 2 < t->cap) return 0;
+  uint64_t *keys = calloc((size_t)t->cap * 2, sizeof *keys);
+  uint32_t *page_at = keys ? calloc((size_t)t->cap * 2, sizeof *page_at) : NULL;
+  if (!page_at) {
+    free(keys);
     return -1;
   }
-  t->cap = old.cap * 2;
-  t->n = 0;
-  for (uint32_t i = 0; i < old.cap; i++)
-    if (old.keys[i]) put(t, old.keys[i], old.slice[i]);
-  free(old.keys);
-  free(old.slice);
+  uint64_t *old_keys = t->keys;
+  uint32_t *old_page_at = t->page_at, old_cap = t->cap;
+  t->keys = keys;
+  t->page_at = page_at;
+  t->cap = old_cap * 2;
+  for (uint32_t i = 0; i < old_cap; i++)
+    if (old_keys[i]) put(t, old_keys[i], old_page_at[i]);
+  free(old_keys);
+  free(old_page_at);
   return 0;
 }
 
+/* The index of the page with `key`, made (all granules without a draw) if it is new; -1 out
+ * of memory. */
+static int64_t page_of(slice_table *t, uint64_t key) {
+  if (key == t->last_key) return t->last_page;
+  uint32_t s = home(t, key);
+  for (; t->keys[s]; s = (s + 1) & (t->cap - 1))
+    if (t->keys[s] == key) {
+      t->last_key = key;
+      return t->last_page = t->page_at[s];
+    }
+  if (grow(t) < 0) return -1;
+  uint32_t page = t->n++;
+  memset(t->pages[page], 0xff, sizeof t->pages[page]);
+  put(t, key, page);
+  t->last_key = key;
+  return t->last_page = page;
+}
+
 uint32_t slice_table_get(slice_table *t, uint64_t granule) {
-  uint64_t key = granule + 1;
-  for (uint32_t s = home(t, key);; s = (s + 1) & (t->cap - 1)) {
-    if (t->keys[s] == key) return t->slice[s];
-    if (!t->keys[s]) break;
-  }
+  int64_t page = page_of(t, granule / SLICE_PAGE + 1);
+  uint16_t *slot = page >= 0 ? &t->pages[page][granule % SLICE_PAGE] : NULL;
+  if (slot && *slot != SLICE_NONE) return *slot;
   uint16_t slice = (uint16_t)(libc_rand_next(&t->rng) % t->slices);
-  if (!grow(t)) put(t, key, slice);
+  if (slot) *slot = slice;
   return slice;
 }
