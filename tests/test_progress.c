@@ -187,6 +187,49 @@ static void test_jobs_runner(void **state) {
   free(t);
 }
 
+/* JOBS_RESUME_KEY: a second run with the same key skips the jobs that succeeded (each job
+ * appends a line to a counter file when it runs), reruns the failed one, and a new key or a
+ * changed command runs again. */
+static void test_jobs_resume(void **state) {
+  (void)state;
+  char list[512], cmd[2048], path[512];
+  snprintf(list, sizeof list, "%s/resume.txt", dir);
+  snprintf(path, sizeof path, "%s/ran", dir);
+  FILE *f = fopen(list, "w");
+  assert_non_null(f);
+  fprintf(f, "a\techo a >> %s\nb\techo b >> %s; false\nc\techo c >> %s\n", path, path, path);
+  fclose(f);
+  const char *runs[] = {"k1", "k1", "k2"};
+  const char *want[] = {"a\nb\nc\n", "a\nb\nc\nb\n", "a\nb\nc\nb\na\nb\nc\n"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(cmd, sizeof cmd, "JOBS_RESUME_KEY=%s bash tools/jobs.sh run %s 1 > %s/log 2>&1",
+             runs[i], list, dir);
+    assert_int_equal(tu_sh(cmd), 1);
+    char *ran = slurp(path);
+    assert_string_equal(ran, want[i]);
+    free(ran);
+  }
+  snprintf(cmd, sizeof cmd, "%s/log", dir);
+  char *log = slurp(cmd);
+  assert_null(strstr(log, "earlier run")); /* k2 was new */
+  free(log);
+  /* the same key again: a and c are kept; c's command changed: it runs again */
+  f = fopen(list, "w");
+  assert_non_null(f);
+  fprintf(f, "a\techo a >> %s\nb\techo b >> %s; false\nc\techo C >> %s\n", path, path, path);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "JOBS_RESUME_KEY=k2 bash tools/jobs.sh run %s 1 > %s/log 2>&1", list,
+           dir);
+  assert_int_equal(tu_sh(cmd), 1);
+  char *ran = slurp(path);
+  assert_string_equal(ran, "a\nb\nc\nb\na\nb\nc\nb\nC\n");
+  free(ran);
+  snprintf(cmd, sizeof cmd, "%s/log", dir);
+  log = slurp(cmd);
+  assert_non_null(strstr(log, "/3] a (done in an earlier run)"));
+  free(log);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_terminal_shows_progress),
@@ -195,6 +238,7 @@ int main(void) {
       cmocka_unit_test(test_durations),
       cmocka_unit_test(test_off_writes_nothing),
       cmocka_unit_test(test_jobs_runner),
+      cmocka_unit_test(test_jobs_resume),
   };
   return cmocka_run_group_tests_name("progress line", tests, setup, teardown);
 }

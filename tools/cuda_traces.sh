@@ -54,7 +54,8 @@ for p in $programs; do
     done
   done
 done
-bash tools/jobs.sh run "$jobs"
+# resumable: a sweep stopped midway continues with the runs not yet made by this bin/rfsim
+JOBS_RESUME_KEY=$(cksum < bin/rfsim | cut -d' ' -f1) bash tools/jobs.sh run "$jobs"
 refused=$( (grep -l '^refused:' "$out"/lockstep/*.txt 2>/dev/null || true) | wc -l)
 echo "cuda-traces: $(echo "$programs" | wc -w) programs traced for sm_${archs// /, sm_} into $out;" \
   "$(grep -c . "$jobs") lockstep runs, $refused refused by their technique"

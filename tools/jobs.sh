@@ -16,6 +16,12 @@
 #
 # A job's stderr goes to <LIST's folder>/logs/<NAME>.err; an existing, empty .err of a finished
 # job is removed.
+#
+# Resuming: with JOBS_RESUME_KEY set (say, a checksum of the binary the jobs run), `run` notes
+# each job that succeeds in LIST.done with that key and its command, and skips a job noted
+# there with the same key and command. A long sweep stopped midway (a machine's session ended,
+# ^C) then continues where it stopped; a new binary (another key) or a changed command runs
+# again.
 set -uo pipefail
 
 die() { echo "jobs: $*" >&2; exit 2; }
@@ -64,7 +70,7 @@ EOF
 run)
   jobs=${3:-$(nproc)}
   mkdir -p "$logs"
-  declare -A started=() name_of=()
+  declare -A started=() name_of=() cmd_of=()
   failed=() done=0 running=0 t0=$(date +%s.%N)
   tty=0
   [ -t 1 ] && tty=1
@@ -98,8 +104,9 @@ run)
       [ -s "$logs/$n.err" ] || rm -f "$logs/$n.err"
       [ $tty = 1 ] || printf 'jobs: [%*d/%d] %s (%.1f s)\n' ${#total} $done "$total" "$n" "$secs"
     fi
+    finish_hook "$n" "$2" "${cmd_of[$1]}"
     [ $tty = 1 ] && show
-    unset "started[$1]" "name_of[$1]"
+    unset "started[$1]" "name_of[$1]" "cmd_of[$1]"
     running=$((running - 1))
   }
   reap() {
@@ -108,13 +115,34 @@ run)
     st=$?
     finish "$pid" "$st"
   }
+  # JOBS_RESUME_KEY: the jobs that succeeded before with this key and command (LIST.done)
+  ledger=$list.done resume_key=${JOBS_RESUME_KEY:-}
+  declare -A kept=()
+  if [ -n "$resume_key" ] && [ -f "$ledger" ]; then
+    while IFS=$'\t' read -r n k c; do
+      [ "$k" = "$resume_key" ] && kept[$n]=$c
+    done < "$ledger"
+  fi
+  finish_hook() { # name status command
+    [ -n "$resume_key" ] && [ "$2" -eq 0 ] &&
+      printf '%s\t%s\t%s\n' "$1" "$resume_key" "$(printf '%s' "$3" | cksum)" >> "$ledger"
+    return 0
+  }
   [ $tty = 1 ] && show
   while IFS=$'\t' read -r n cmd; do
     [ -n "$n" ] || continue
+    if [ -n "$resume_key" ] && [ "${kept[$n]+set}" ] &&
+       [ "${kept[$n]}" = "$(printf '%s' "$cmd" | cksum)" ]; then
+      done=$((done + 1))
+      [ $tty = 1 ] && show ||
+        printf 'jobs: [%*d/%d] %s (done in an earlier run)\n' ${#total} $done "$total" "$n"
+      continue
+    fi
     while [ $running -ge "$jobs" ]; do reap; done
     bash -c "$cmd" 2> "$logs/$n.err" &
     started[$!]=$(date +%s.%N)
     name_of[$!]=$n
+    cmd_of[$!]=$cmd
     running=$((running + 1))
   done < "$list"
   while [ $running -gt 0 ]; do reap; done
