@@ -72,7 +72,10 @@ for paper in "${papers[@]}"; do
       printf '%s\t%s> %q\n' "$paper.$row.$t" "$cmd" "$raw/$paper/$row.$t.txt"
     done < <(techniques "$paper")
   done < <(paper_rows "$paper")
-done > "$raw/jobs.txt"
+done > "$raw/jobs.txt.new"
+# replaced whole, so that a sweep still reading the list (FIDELITY_PAPERS=a beside
+# FIDELITY_PAPERS=b) keeps reading its own
+mv "$raw/jobs.txt.new" "$raw/jobs.txt"
 run_sweep "$raw/jobs.txt"
 
 # figure PAPER ROW TECHNIQUE: the paper's figure and its source, or nothing
