@@ -34,13 +34,16 @@ run_sweep() {
   local t0
   t0=$(date +%s.%N)
   case $(jobs_mode) in
-    run) bash tools/jobs.sh run "$1" "${JOBS:-$(nproc)}" || exit 1 ;;
+    # SWEEP_KEEP_GOING=1: a failed run is a result to report (sweep_failed=1), not the end
+    run) bash tools/jobs.sh run "$1" "${JOBS:-$(nproc)}" ||
+      { [ -n "${SWEEP_KEEP_GOING:-}" ] && sweep_failed=1; } || exit 1 ;;
     export)
       bash tools/jobs.sh slurm "$1"
       echo "then, when the array job has finished: JOBS_MODE=report make ${MAKE_TARGET:-<target>}"
       exit 0 ;;
     report)
-      bash tools/jobs.sh check "$1" || exit 1
+      bash tools/jobs.sh check "$1" || { [ -n "${SWEEP_KEEP_GOING:-}" ] && sweep_failed=1; } ||
+        exit 1
       echo "jobs: reporting from the outputs already in $(dirname "$1")"
       sweep_time="earlier runs (JOBS_MODE=report)"
       return ;;

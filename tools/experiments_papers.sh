@@ -76,7 +76,9 @@ done > "$raw/jobs.txt.new"
 # replaced whole, so that a sweep still reading the list (FIDELITY_PAPERS=a beside
 # FIDELITY_PAPERS=b) keeps reading its own
 mv "$raw/jobs.txt.new" "$raw/jobs.txt"
-run_sweep "$raw/jobs.txt"
+# a run that fails (a deadlock the watchdog reports) is a row of the report, not its end
+sweep_failed=0
+SWEEP_KEEP_GOING=1 run_sweep "$raw/jobs.txt"
 
 # figure PAPER ROW TECHNIQUE: the paper's figure and its source, or nothing
 figure() { awk -v p="$1" -v r="$2" -v t="$3" '!/^#/ && $1 == p && $2 == r && $3 == t {
@@ -107,13 +109,17 @@ measured() {
       return a > 0 ? sprintf("%.0f%%", 100 * m / a) : "-" }
     BEGIN {
       printf "resident TBs/SM %.2f -> %.2f, warps %.1f -> %.1f; L1 misses %s -> %s; L2 hit %.2f -> %.2f; " \
-             "DRAM row locality %.2f -> %.2f; idle %s -> %s, scoreboard %s -> %s, barrier %s -> %s cycles",
+             "DRAM row locality %.2f -> %.2f; cycles %s -> %s; scheduler slots idle %s -> %s, " \
+             "scoreboard %s -> %s, pipeline %s -> %s, barrier %s -> %s, policy %s -> %s",
         get(b, "rfsim_resident_ctas_mean_per_sm"), get(t, "rfsim_resident_ctas_mean_per_sm"),
         get(b, "rfsim_resident_warps_mean_per_sm"), get(t, "rfsim_resident_warps_mean_per_sm"),
         miss(b), miss(t), get(b, "L2_total_cache_hit_rate"), get(t, "L2_total_cache_hit_rate"),
         get(b, "dram_row_buffer_locality"), get(t, "dram_row_buffer_locality"),
+        get(b, "gpu_sim_cycle"), get(t, "gpu_sim_cycle"),
         get(b, "gpgpu_stall_idle"), get(t, "gpgpu_stall_idle"), get(b, "gpgpu_stall_scoreboard"),
-        get(t, "gpgpu_stall_scoreboard"), get(b, "gpgpu_stall_barrier"), get(t, "gpgpu_stall_barrier")
+        get(t, "gpgpu_stall_scoreboard"), get(b, "gpgpu_stall_pipeline"),
+        get(t, "gpgpu_stall_pipeline"), get(b, "gpgpu_stall_barrier"), get(t, "gpgpu_stall_barrier"),
+        get(b, "gpgpu_stall_policy"), get(t, "gpgpu_stall_policy")
       e = get(t, "larf_loads_elided")
       if (e != "-") printf "; LARF elided %s of %s memory instructions (%s perfect, %s partial)", e,
         get(t, "gpgpu_n_mem_insn"), get(t, "larf_hits_perfect"), get(t, "larf_hits_partial") }'
@@ -143,7 +149,13 @@ md=$out/fidelity.md
       for t in "${ts[@]}"; do
         run=$raw/$paper/$row.$t.txt
         if [ ! -s "$run" ] || [ ! -s "$base" ]; then
-          echo "| $row | $prog | $(label "$t") | | not run | |"
+          err=$(grep -h -m1 '^rfsim: error:' "$raw/logs/$paper.$row.$t.err" \
+                  "$raw/logs/$paper.$row.baseline.err" 2>/dev/null | head -1)
+          if [ -n "$err" ]; then
+            echo "| $row | $prog | $(label "$t") | | failed: ${err#rfsim: error: } (logs/$paper.$row.$t.err) | |"
+          else
+            echo "| $row | $prog | $(label "$t") | | not run | |"
+          fi
           continue
         fi
         if grep -q '^refused:' "$run" 2>/dev/null; then
@@ -181,3 +193,7 @@ md=$out/fidelity.md
   done
 } > "$md"
 echo "fidelity: $md"
+if [ "$sweep_failed" = 1 ]; then
+  echo "fidelity: some runs failed; their rows say why ($raw/logs/)" >&2
+  exit 1
+fi

@@ -24,6 +24,7 @@ typedef int (*attr_fn)(sass_cubin *c, sass_kinfo *k, int attr, const uint8_t *v,
 /* Walks the attributes of one .nv.info section, calling fn for each. */
 static int walk_info(sass_cubin *c, int sec, sass_kinfo *k, attr_fn fn, rf_diag *d) {
   const sass_elf_sec *s = &c->elf.sec[sec];
+  if (!s->data || !s->size) return 0; /* an empty section (no data: not even an offset) */
   const uint8_t *p = s->data, *end = s->data + s->size;
   while (p < end) {
     if (end - p < 4)

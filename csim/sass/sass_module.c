@@ -96,8 +96,9 @@ static int decode_kernel(sass_module *m, sass_kernel *k, const sass_listing *l, 
     if (is_control_slot(m->sm, (uint32_t)in->k)) in->k += 8;
     uint32_t t = (uint32_t)in->k;
     if (t % isize || t >> k->pc_shift >= k->nslots || !k->code[t >> k->pc_shift].valid)
-      return rf_fail(d, "%s: kernel %s: %s at 0x%x targets 0x%x, which holds no instruction",
-                     m->path, ki->name, in->opcode, in->pc, t);
+      return rf_fail(d, "%s: kernel %s (sm_%d code of %s): %s at 0x%x targets 0x%x, which "
+                     "holds no instruction", l->path, ki->name, m->sm, m->path, in->opcode, in->pc,
+                     t);
   }
   int c2 = ki->const2;
   if (c2 >= 0 && m->cb.elf.sec[c2].data) {
