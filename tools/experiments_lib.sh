@@ -29,21 +29,25 @@ rfsim_job() {
   printf '%s\t%s> %q\n' "$name" "$cmd" "$raw/$name.txt"
 }
 
+# A run of the sweep failed or has no output: the end of the target, or with SWEEP_KEEP_GOING=1
+# a result to report (sweep_failed=1).
+sweep_fails() {
+  [ -n "${SWEEP_KEEP_GOING:-}" ] || exit 1
+  sweep_failed=1
+}
+
 # run_sweep LIST: runs, exports or skips the list (JOBS_MODE); sets sweep_time ("59 s").
 run_sweep() {
   local t0
   t0=$(date +%s.%N)
   case $(jobs_mode) in
-    # SWEEP_KEEP_GOING=1: a failed run is a result to report (sweep_failed=1), not the end
-    run) bash tools/jobs.sh run "$1" "${JOBS:-$(nproc)}" ||
-      { [ -n "${SWEEP_KEEP_GOING:-}" ] && sweep_failed=1; } || exit 1 ;;
+    run) bash tools/jobs.sh run "$1" "${JOBS:-$(nproc)}" || sweep_fails ;;
     export)
       bash tools/jobs.sh slurm "$1"
       echo "then, when the array job has finished: JOBS_MODE=report make ${MAKE_TARGET:-<target>}"
       exit 0 ;;
     report)
-      bash tools/jobs.sh check "$1" || { [ -n "${SWEEP_KEEP_GOING:-}" ] && sweep_failed=1; } ||
-        exit 1
+      bash tools/jobs.sh check "$1" || sweep_fails
       echo "jobs: reporting from the outputs already in $(dirname "$1")"
       sweep_time="earlier runs (JOBS_MODE=report)"
       return ;;

@@ -150,7 +150,7 @@ md=$out/fidelity.md
         run=$raw/$paper/$row.$t.txt
         if [ ! -s "$run" ] || [ ! -s "$base" ]; then
           err=$(grep -h -m1 '^rfsim: error:' "$raw/logs/$paper.$row.$t.err" \
-                  "$raw/logs/$paper.$row.baseline.err" 2>/dev/null | head -1)
+                  "$raw/logs/$paper.$row.baseline.err" 2>/dev/null | head -1 || true)
           if [ -n "$err" ]; then
             echo "| $row | $prog | $(label "$t") | | failed: ${err#rfsim: error: } (logs/$paper.$row.$t.err) | |"
           else
