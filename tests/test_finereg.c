@@ -155,6 +155,22 @@ static void check_workload(const char *w, int is_type_s, int counts[NP][3]) {
         assert_true(sf(&r, "finereg_live_fraction_moved") < 1.0);
       }
       assert_int_equal(su(&r, "finereg_live_regs_moved"), su(&r, "finereg_regs_restored"));
+      /* one switch on the units is bounded by its own work: each of at most FR_RMU_WARPS
+       * warps looks up, fills (an off-chip miss) and looks up again, the decoder and the fit,
+       * then the chains built and walked entry by entry. A refused fit keeps the units busy
+       * for its cycles; retrying it every cycle must not queue them before the next switch
+       * (FineReg's ST ran into the watchdog so: switches 1.2 M cycles long). */
+      gpu_config c;
+      policy_config(&c, "finereg");
+      uint64_t miss = (uint64_t)(2 * c.icnt_latency + c.l2_rop_latency + c.dram_latency);
+      uint64_t bound = FR_RMU_WARPS * (3 + miss) + FR_RMU_WARPS + 8 +
+                       2 * su(&r, "finereg_pcrf_entries");
+      print_message("     finereg units: %llu fit refusals, longest switch %llu cycles "
+                    "(bound %llu)\n",
+                    (unsigned long long)su(&r, "finereg_rmu_fit_refusals"),
+                    (unsigned long long)su(&r, "finereg_rmu_cycles_max"),
+                    (unsigned long long)bound);
+      assert_true(su(&r, "finereg_rmu_cycles_max") <= bound);
     }
     if (!strcmp(policies[p], "regdram") && su(&r, "regdram_context_lines_written") > 0)
       assert_true(x.dram_writes > b.dram_writes || su(&r, "L2_total_cache_accesses") > 0);
@@ -503,6 +519,59 @@ static void test_rmu_switch_cycles_directed(void **state) {
   fr_rmu_free(r);
 }
 
+/* A swap into a full PCRF (sec. V-E: "the number of free entries ... adding the ones that
+ * would become available if the selected pending CTA moves out"): the walk back frees the
+ * entries the chain out takes, one a cycle. The builder's start waits for the first freed
+ * entry, and a warp's last index before more warps waits for room like any other push (FD's
+ * FineReg run once hung here: the push was refused and the decoder moved on). */
+static void test_rmu_swap_into_full_pcrf(void **state) {
+  (void)state;
+  rf_diag d;
+  fr_rmu *r = fr_rmu_new(0, HW_C, NULL, 8, &d);
+  if (!r) fail_msg("%s", d.msg);
+  const uint64_t miss = 100;
+  fr_rmu_req q;
+  memset(&q, 0, sizeof q);
+  q.out_cta = 1;
+  q.in_cta = -1;
+  q.fit_check = 1;
+  q.nwarps = 2;
+  q.now = 10;
+  q.miss_cycles = miss;
+  for (int w = 0; w < 2; w++) q.has[w] = 1, q.pc[w] = 0x40 + 8 * (uint32_t)w, q.vec[w] = 0xf;
+  fr_rmu_res res;
+  assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
+  assert_int_equal(res.fit, 1);
+  assert_int_equal(res.moved, 8);
+  assert_int_equal(res.free_after, 0); /* CTA 1's chain fills the PCRF */
+  /* CTA 2 out (two warps of 4 live registers), CTA 1's 8 back: 0 free + 8 >= 8 fits */
+  q.out_cta = 2;
+  q.in_cta = 1;
+  q.now = 1000;
+  for (int w = 0; w < 2; w++) q.pc[w] = 0x80 + 8 * (uint32_t)w, q.vec[w] = 0xf0;
+  assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
+  assert_int_equal(res.fit, 1);
+  assert_int_equal(res.need, 8);
+  assert_int_equal(res.moved, 8);
+  assert_int_equal(res.restored, 8);
+  assert_int_equal(res.free_after, 0);
+  /* 2 x (lookup, fill, lookup) + misses, 2 decoder loads, the table read; then the walk's
+   * start (the builder's refused: nothing free), the builder's start on the first freed
+   * entry and 8 pushes, one a cycle behind the walk; the table write */
+  assert_int_equal(res.cycles, 2 * 3 + 2 * miss + 2 + 1 + (1 + 1 + 8) + 1);
+  /* and back: CTA 1 (now 0x40-0x48 again, cached) out, CTA 2's chain in */
+  q.out_cta = 1;
+  q.in_cta = 2;
+  q.now = 2000;
+  for (int w = 0; w < 2; w++) q.pc[w] = 0x40 + 8 * (uint32_t)w, q.vec[w] = 0xf;
+  assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
+  assert_int_equal(res.moved, 8);
+  assert_int_equal(res.restored, 8);
+  assert_int_equal(res.misses, 0);
+  assert_int_equal(res.free_after, 0);
+  fr_rmu_free(r);
+}
+
 /* The switch decision's CTAs are fr_status's search outputs through the driver
  * (fr_rmu_select): the lowest CTA id of each class, whatever the order the CTAs arrived in (the
  * policy's former "oldest first" would pick CTA 5, 9 and 11 below). */
@@ -705,6 +774,7 @@ int main(void) {
       cmocka_unit_test(test_regdram_contexts_through_memory),
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_rmu_switch_cycles_directed),
+      cmocka_unit_test(test_rmu_swap_into_full_pcrf),
       cmocka_unit_test(test_status_monitor_choice),
       cmocka_unit_test(test_units_lockstep_every_workload),
       cmocka_unit_test(test_broken_units_stop_the_simulator),

@@ -49,7 +49,8 @@ typedef struct fr_sm {
   int resident_ctas, resident_warps;
   int pending;
   int busy;           /* a switch is in flight */
-  uint64_t rmu_until; /* a pending CTA's registers are moving to the PCRF until then */
+  uint64_t rmu_until; /* the units are busy until then: a pending CTA's registers moving to
+                        * the PCRF, or a switch they refused (no fit) */
   int want_in;        /* a ready pending CTA waits for the RMU: no new CTA meanwhile */
   fr_rmu *rmu;        /* the five units */
   fr_cta *ctas;

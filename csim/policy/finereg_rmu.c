@@ -307,7 +307,9 @@ int fr_rmu_switch(fr_rmu *r, const fr_rmu_req *q, fr_rmu_res *res) {
   if (building || walking) {
     if (rmu_tick(r) < 0) return -1;
   }
-  unsigned head = (unsigned)r->pco.bld_head_o;
+  /* fr_pcrf accepts the start only with a free entry: in a swap of a full PCRF the first one
+   * comes from the walk, so the start is asked again until it is taken */
+  int started = building && r->pco.bld_busy_o;
   while (building || walking) {
     if (walking) {
       if (!r->pco.walk_valid_o) {
@@ -317,10 +319,18 @@ int fr_rmu_switch(fr_rmu *r, const fr_rmu_req *q, fr_rmu_res *res) {
       res->restored++;
       if (r->pco.walk_last_o) walking = 0;
     }
-    if (building && r->ixo.valid_o && (r->ixo.last_o || r->pco.bld_room_o)) {
-      int n2 = w + 1;
-      while (n2 < nw && vec[n2] == 0) n2++;
-      int last = r->ixo.last_o && n2 >= nw;
+    int n2 = w + 1;
+    while (n2 < nw && vec[n2] == 0) n2++;
+    /* the chain's last register (the last index of the last warp with live registers) needs
+     * no further entry; a warp's last index before more warps does, like any other push, so
+     * it waits for room (fr_pcrf refuses it otherwise, and the decoder must not move on) */
+    int last = r->ixo.last_o && n2 >= nw;
+    if (building && !r->ixo.valid_o) { /* the chain is not done: indices must follow */
+      fr_rmu_disagree(r, "index decoder valid while the chain is built", 0, 1);
+      return -1;
+    } else if (building && !started && r->pco.bld_room_o) {
+      r->pci.bld_start_i = 1;
+    } else if (building && started && (last || r->pco.bld_room_o)) {
       r->pci.bld_push_i = 1;
       r->pci.bld_warp_i = r->ixo.warp_o;
       r->pci.bld_reg_i = r->ixo.idx_o;
@@ -333,16 +343,18 @@ int fr_rmu_switch(fr_rmu *r, const fr_rmu_req *q, fr_rmu_res *res) {
       } else {
         r->ixi.pop_i = 1;
       }
-    } else if (building && !walking && !r->pco.bld_room_o && !r->ixo.last_o) {
+    } else if (building && !walking) { /* nothing frees an entry any more */
       fr_rmu_disagree(r, "PCRF room for a chain that fit", 0, 1);
       return -1;
     }
     if (rmu_tick(r) < 0) return -1;
+    if (building && !started) started = (int)r->pco.bld_busy_o;
     if (building && r->pco.bld_done_o) {
       building = 0;
       res->moved = (int)r->pco.bld_cnt_o;
     }
   }
+  unsigned head = (unsigned)r->pco.bld_head_o; /* the finished chain's, kept after done */
   /* 5. the table line of the CTA that moved out */
   if (q->out_cta >= 0) {
     r->pti.wr_i = 1;

@@ -60,7 +60,11 @@ static int rmu_run(fr_state *s, fr_sm *m, const policy_cta_view *out, int in_slo
   s->kern.lvc_hits += r.hits;
   s->kern.lvc_misses += r.misses;
   if (!r.fit) {
+    /* the refusal kept the units busy (its live-vector lookups and misses, the fit): no
+     * other switch starts on them until it ends, else each cycle's retry would queue its
+     * cycles behind the last and the next switch would wait for all of them */
     s->kern.rmu_refusals++;
+    m->rmu_until = now + r.cycles;
     return 0;
   }
   if (out && r.need != live_entries(s, out)) {
