@@ -508,6 +508,60 @@ static void test_l1_dirty_ratio(void **state) {
   l1d_destroy(l);
 }
 
+/* Reads one sector of `addr` through the bank pipeline: accessed at t, tags read at
+ * t + latency. */
+static void read_through(l1d *l, const gpu_config *c, uint64_t addr, uint32_t token,
+                         uint64_t t) {
+  mem_access a = acc(addr, 0x1, token, 0, SPACE_GLOBAL);
+  assert_int_equal(l1d_access(l, &a, t), L1_MISS);
+  cycles(l, t + 1, t + (uint64_t)c->l1_latency);
+}
+
+/* A read that joins an MSHR entry whose data is already in (its waiters not yet released) is
+ * served from it: no fill will come, so the line it was given is not reserved. A line left
+ * reserved can never be replaced; stencil on the TITAN V config lost its L1D set so (the
+ * set's other lines dirty below -gpgpu_l1_cache_write_ratio) and deadlocked. */
+static void test_l1_read_served_by_ready_mshr(void **state) {
+  (void)state;
+  gpu_config c;
+  volta_l1(&c);
+  c.l1d.nsets = 1;
+  c.l1d.assoc = 2;
+  l1d *l = make_l1(&c);
+  mem_access ra, rb, rc;
+  uint32_t tok;
+  read_through(l, &c, 0x0, 10, 1);   /* A */
+  read_through(l, &c, 0x80, 11, 12); /* B */
+  assert_true(l1d_debug_take(l, &ra, NULL));
+  assert_true(l1d_debug_take(l, &rb, NULL));
+  l1d_fill(l, &rb, 23);
+  assert_true(l1d_pop_miss(l, 23, &tok));
+  assert_int_equal(tok, 11);
+  l1d_fill(l, &ra, 24); /* A's entry is ready; its waiter stays for now */
+  read_through(l, &c, 0x100, 12, 25); /* C replaces A, the older line */
+  assert_true(l1d_debug_take(l, &rc, NULL));
+  read_through(l, &c, 0x0, 13, 36); /* A again: replaces B, joins A's ready entry */
+  assert_false(l1d_debug_take(l, &rb, NULL)); /* served: no second fetch */
+  assert_true(l1d_pop_miss(l, 47, &tok));
+  assert_int_equal(tok, 10);
+  assert_true(l1d_pop_miss(l, 47, &tok));
+  assert_int_equal(tok, 13);
+  l1d_fill(l, &rc, 48);
+  assert_true(l1d_pop_miss(l, 48, &tok));
+  assert_int_equal(tok, 12);
+  /* two new lines: the first takes A's slot (empty), the second replaces C; with A's slot
+   * reserved for good the second would fail to allocate for ever */
+  read_through(l, &c, 0x180, 14, 50);
+  read_through(l, &c, 0x200, 15, 61);
+  assert_int_equal(l1d_stats(l)->fails[FAIL_LINE_ALLOC], 0);
+  mem_access rd, re;
+  assert_true(l1d_debug_take(l, &rd, NULL));
+  assert_true(l1d_debug_take(l, &re, NULL));
+  assert_int_equal(rd.addr, 0x180);
+  assert_int_equal(re.addr, 0x200);
+  l1d_destroy(l);
+}
+
 /* Atomics and accesses marked bypass_l1 wait in a one-entry queue for the port and never
  * touch the tags or the statistics. */
 static void test_l1_bypass(void **state) {
@@ -655,6 +709,7 @@ int main(void) {
       cmocka_unit_test(test_l1_write_through_lazy),
       cmocka_unit_test(test_l1_fermi_write_policy),
       cmocka_unit_test(test_l1_dirty_ratio),
+      cmocka_unit_test(test_l1_read_served_by_ready_mshr),
       cmocka_unit_test(test_l1_bypass),
       cmocka_unit_test(test_l1_invalidate),
       cmocka_unit_test(test_l1_adaptive_ways),

@@ -249,5 +249,7 @@ void sm_report_warps(const sm *s, FILE *out) {
               c->tb.id[0], c->tb.id[1], c->tb.id[2], c->nwarps - c->launched, c->nwarps,
               s->pol->ops->name);
   }
+  if (s->l1i) l1d_report(s->l1i, "L1I", out);
+  l1d_report(s->l1, "L1D", out);
   cs_report(s, out);
 }

@@ -131,7 +131,13 @@ static cache_outcome read_request(cache_core *c, const mem_req *r, tag_status st
   int mi = mshr_find(&c->mshr, block);
   *wb_bytes = tag_access(c, st, &line, key, gaddr, r->a.space, now, fx);
   uint8_t fetch = c->cfg.sectored ? need : c->full_mask;
-  if (line && c->cfg.alloc_policy == 'm') line->pending |= fetch;
+  /* A request that joins an entry whose data is already in (ready, its waiters leaving one a
+   * call) is served from it, as GPGPU-Sim serves it; no fill will come for the line, so it
+   * is not reserved. (GPGPU-Sim reserves it, and the line stays reserved for good: once its
+   * set's other lines are dirty below -gpgpu_l1_cache_write_ratio, nothing can be allocated
+   * there again, which deadlocked stencil's block2D_reg_tiling on the TITAN V config.) */
+  int served = mi >= 0 && c->mshr.e[mi].ready;
+  if (line && c->cfg.alloc_policy == 'm' && !served) line->pending |= fetch;
   if (mi < 0) {
     mi = mshr_alloc(&c->mshr, block, fetch);
     int size = c->cfg.sectored ? MEM_SECTOR_BYTES : c->cfg.line_size;

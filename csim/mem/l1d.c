@@ -283,6 +283,19 @@ int l1d_busy(const l1d *l) {
   return cache_core_busy(&l->core);
 }
 
+void l1d_report(const l1d *l, const char *name, FILE *out) {
+  if (!l1d_busy(l)) return;
+  int piped = 0;
+  for (int b = 0; l->enabled && b < l->nbanks; b++) piped += (int)l->pipes[b].count;
+  fprintf(out, "  SM %d %s: %d accesses in the bank pipelines, %d hits and %d store "
+          "acknowledgements to deliver, %d bypassed accesses waiting for the port", l->sm, name,
+          piped, (int)l->hits.count, (int)l->acks.count, (int)l->bypass.count);
+  if (l->enabled)
+    fprintf(out, ", %d MSHR entries waiting (%d with their data), %d requests in the miss queue",
+            l->core.mshr.active, l->core.mshr.ready_count, (int)l->core.out.count);
+  fputc('\n', out);
+}
+
 const cache_stats *l1d_stats(const l1d *l) { return &l->stats; }
 
 void l1d_invalidate(l1d *l) {

@@ -26,6 +26,7 @@
 #define RFSIM_MEM_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../common/diag.h"
 #include "../config/config.h"
@@ -160,6 +161,8 @@ int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token);
  * becomes invalid; fetches in flight still complete their requests. */
 void l1d_invalidate(l1d *l);
 int l1d_busy(const l1d *l); /* anything pending (pipelines, MSHRs, queues) */
+/* One line for a deadlock report: what the cache holds (nothing when it is idle). */
+void l1d_report(const l1d *l, const char *name, FILE *out);
 const cache_stats *l1d_stats(const l1d *l);
 
 /* ---- The shared memory system: clusters' ports, interconnect, L2 slices, DRAM ---- */
