@@ -86,7 +86,8 @@ figure() { awk -v p="$1" -v r="$2" -v t="$3" '!/^#/ && $1 == p && $2 == r && $3 
 # sign of a percentage or a +/-/~0 figure, with a 1% dead zone: + - or 0
 sign_of_figure() {
   case $1 in
-    ~0) echo 0 ;; +) echo + ;; -) echo - ;;
+    # quoted: an unquoted ~0 is a tilde prefix (the working directory) and never matched
+    '~0') echo 0 ;; +) echo + ;; -) echo - ;;
     *) awk -v v="$1" 'BEGIN { print (v > 1 ? "+" : v < -1 ? "-" : "0") }' ;;
   esac
 }
@@ -94,7 +95,7 @@ sign_of_speedup() { awk -v s="$1" 'BEGIN { print (s == "-" ? "?" : s > 1.01 ? "+
 # a figure as the table shows it: 71.4 -> 71.4%, +60 -> > +60%, + -> a gain, ~0 -> about 0
 show_figure() {
   case $1 in
-    +) echo "a gain" ;; -) echo "a loss" ;; ~0) echo "about 0" ;; +*) echo "> $1%" ;; *) echo "$1%" ;;
+    +) echo "a gain" ;; -) echo "a loss" ;; '~0') echo "about 0" ;; +*) echo "> $1%" ;; *) echo "$1%" ;;
   esac
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "-" }'; }
