@@ -1,8 +1,8 @@
-/* The memory hierarchy's first pieces one at a time: the coalescer, shared-memory banks and
- * the first-level caches (bank pipelines, sector MSHRs, write policies, bypass, adaptive
- * ways), driven by directed accesses with results worked out from GPGPU-Sim's rules
- * (csim/mem/mem.h). The networks, the L2 slice and the address mapping are in test_memnet.c,
- * the whole memory system in test_memsys.c. */
+/* The first-level caches one mechanism at a time (bank pipelines, sector MSHRs, write
+ * policies, bypass, adaptive ways), driven by directed accesses with results worked out from
+ * GPGPU-Sim's rules (csim/mem/mem.h). The coalescer and shared-memory banks are in
+ * test_coalescer.c, the networks, the L2 slice and the address mapping in test_memnet.c, the
+ * whole memory system in test_memsys.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,166 +53,6 @@ static mem_access acc(uint64_t addr, uint8_t mask, uint32_t token, int write, ui
   return (mem_access){.addr = addr, .sector_mask = mask, .full_mask = write ? mask : 0,
                       .size = (uint16_t)(32 * __builtin_popcount(mask)), .token = token,
                       .is_write = (uint8_t)write, .space = space};
-}
-
-/* ---- coalescer ---- */
-
-static void lanes(uint64_t *a, uint64_t base, uint64_t stride) {
-  for (int i = 0; i < 32; i++) a[i] = base + stride * (uint64_t)i;
-}
-
-/* From -gpgpu_coalesce_arch 40 every access is a 32-byte sector: a full warp of 4-byte loads
- * is four accesses, highest address first (GPGPU-Sim takes its sorted list from the back). */
-static void test_coalesce_sectors(void **state) {
-  (void)state;
-  uint64_t a[32];
-  lanes(a, 0x1000, 4);
-  mem_access out[64];
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 4, 1, out, 64), 4);
-  for (int i = 0; i < 4; i++) {
-    assert_int_equal(out[i].addr, 0x1000);
-    assert_int_equal(out[i].sector_mask, 1u << (3 - i));
-    assert_int_equal(out[i].full_mask, 1u << (3 - i));
-    assert_int_equal(out[i].size, 32);
-  }
-  /* Two lines: the higher one first. */
-  lanes(a, 0x1040, 4);
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 4, 1, out, 64), 4);
-  assert_int_equal(out[0].addr, 0x1080);
-  assert_int_equal(out[0].sector_mask, 0x2);
-  assert_int_equal(out[1].addr, 0x1080);
-  assert_int_equal(out[1].sector_mask, 0x1);
-  assert_int_equal(out[3].addr, 0x1000);
-  assert_int_equal(out[3].sector_mask, 0x4);
-}
-
-/* Before arch 40 a cached access is a 128-byte segment, shrunk to 64 or 32 bytes when only
- * one half (then one quarter) of it is used; a segment using both halves stays whole. */
-static void test_coalesce_segments(void **state) {
-  (void)state;
-  uint64_t a[32];
-  mem_access out[64];
-  lanes(a, 0x2000, 4);
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 4, 0, out, 64), 1);
-  assert_int_equal(out[0].size, 128);
-  assert_int_equal(out[0].sector_mask, 0xF);
-  assert_int_equal(mem_coalesce(a, 0x0000ffffu, 4, 0, out, 64), 1); /* lower 64 bytes */
-  assert_int_equal(out[0].size, 64);
-  assert_int_equal(out[0].sector_mask, 0x3);
-  assert_int_equal(mem_coalesce(a, 0xffff0000u, 4, 0, out, 64), 1); /* upper 64 bytes */
-  assert_int_equal(out[0].size, 64);
-  assert_int_equal(out[0].sector_mask, 0xC);
-  assert_int_equal(mem_coalesce(a, 0x0000ff00u, 4, 0, out, 64), 1); /* one sector */
-  assert_int_equal(out[0].size, 32);
-  assert_int_equal(out[0].sector_mask, 0x2);
-  assert_int_equal(mem_coalesce(a, 0xff0000ffu, 4, 0, out, 64), 1); /* both halves: 128 */
-  assert_int_equal(out[0].size, 128);
-  assert_int_equal(out[0].sector_mask, 0x9);
-  /* 1-byte data: 32-byte segments; 2-byte data: 64-byte segments. */
-  lanes(a, 0x3000, 1);
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 1, 0, out, 64), 1);
-  assert_int_equal(out[0].size, 32);
-  lanes(a, 0x3000, 4);
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 2, 0, out, 64), 2);
-  assert_int_equal(out[0].size, 64);
-  assert_int_equal(out[0].sector_mask, 0xC);
-  assert_int_equal(out[1].sector_mask, 0x3);
-}
-
-static void test_coalesce_straddle_and_limits(void **state) {
-  (void)state;
-  uint64_t a[32] = {0};
-  mem_access out[64];
-  a[0] = 0x107C; /* 8 bytes: 0x107C..0x1083 crosses into the next line */
-  assert_int_equal(mem_coalesce(a, 0x1, 8, 0, out, 64), 2);
-  assert_int_equal(out[0].addr, 0x1080);
-  assert_int_equal(out[0].sector_mask, 0x1);
-  assert_int_equal(out[1].addr, 0x1000);
-  assert_int_equal(out[1].sector_mask, 0x8);
-  assert_int_equal(out[1].full_mask, 0); /* 4 of 32 bytes: not written whole */
-  lanes(a, 0x10000, 128);
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 4, 1, out, 64), 32);
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 4, 1, out, 8), -1); /* no silent truncation */
-  assert_int_equal(mem_coalesce(a, 0, 4, 1, out, 64), 0);
-  /* 16-byte data: four lines, each whole. */
-  lanes(a, 0x4000, 16);
-  assert_int_equal(mem_coalesce(a, 0xffffffffu, 16, 0, out, 64), 4);
-  for (int i = 0; i < 4; i++) assert_int_equal(out[i].addr, 0x4000 + 128u * (unsigned)(3 - i));
-}
-
-/* ---- shared memory banks ---- */
-
-static int passes_stride(uint64_t stride_bytes, int width) {
-  uint64_t a[32];
-  for (int i = 0; i < 32; i++) a[i] = 0x100 + stride_bytes * (uint64_t)i;
-  return mem_shared_passes(a, 0xffffffffu, width, 32);
-}
-
-static void test_bank_conflicts(void **state) {
-  (void)state;
-  assert_int_equal(passes_stride(4, 4), 1);
-  assert_int_equal(passes_stride(8, 4), 2);
-  assert_int_equal(passes_stride(12, 4), 1); /* odd strides are conflict-free */
-  assert_int_equal(passes_stride(0, 4), 1);  /* one word: broadcast */
-  assert_int_equal(passes_stride(128, 4), 32);
-  assert_int_equal(passes_stride(8, 8), 2);   /* 64 words over 32 banks */
-  assert_int_equal(passes_stride(16, 16), 4); /* 128 words over 32 banks */
-  uint64_t a[32] = {0};
-  assert_int_equal(mem_shared_passes(a, 0, 4, 32), 0);
-  a[0] = 0;
-  a[1] = 128; /* same bank, different words */
-  a[2] = 0;   /* same word as lane 0 */
-  assert_int_equal(mem_shared_passes(a, 0x7, 4, 32), 2);
-}
-
-/* The definition, word by word: each distinct word adds a pass to its bank; the deepest bank
- * is the answer. Quadratic, for checking the fast paths of mem_shared_passes. */
-static int passes_reference(const uint64_t *a, uint32_t mask, int width, int banks) {
-  uint64_t words[32 * 17];
-  int n = 0, depth[64] = {0}, passes = 0;
-  for (int lane = 0; lane < 32; lane++) {
-    if (!(mask >> lane & 1)) continue;
-    for (uint64_t w = a[lane] / 4; w <= (a[lane] + (uint64_t)width - 1) / 4; w++) {
-      int dup = 0;
-      for (int i = 0; i < n && !dup; i++) dup = words[i] == w;
-      if (dup) continue;
-      words[n++] = w;
-      int b = (int)(w % (uint64_t)banks);
-      if (++depth[b] > passes) passes = depth[b];
-    }
-  }
-  return passes;
-}
-
-static void test_bank_conflicts_match_reference(void **state) {
-  (void)state;
-  static const int widths[] = {1, 2, 4, 8, 12, 16};
-  static const uint64_t strides[] = {0, 1, 2, 4, 8, 12, 16, 32, 36, 64, 128};
-  static const uint32_t masks[] = {0xffffffffu, 0x1u, 0x80000000u, 0x0000ffffu, 0xffff0000u,
-                                   0x55555555u, 0x00f0f00fu};
-  static const int banks[] = {16, 32, 7};
-  uint64_t seed = 12345;
-  int checked = 0;
-  for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
-    for (size_t si = 0; si < sizeof strides / sizeof *strides; si++)
-      for (size_t mi = 0; mi < sizeof masks / sizeof *masks; mi++)
-        for (size_t bi = 0; bi < sizeof banks / sizeof *banks; bi++)
-          for (uint64_t base = 0x1000; base < 0x1008; base += 2) {
-            uint64_t a[32] = {0};
-            int k = 0;
-            for (int lane = 0; lane < 32; lane++)
-              if (masks[mi] >> lane & 1) a[lane] = base + strides[si] * (uint64_t)k++;
-            int want = passes_reference(a, masks[mi], widths[wi], banks[bi]);
-            assert_int_equal(mem_shared_passes(a, masks[mi], widths[wi], banks[bi]), want);
-            /* the same with one lane moved: no longer regular */
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            int lane = __builtin_ctz(masks[mi]) + (int)(seed >> 60) % 2;
-            if (lane < 32 && (masks[mi] >> lane & 1)) a[lane] += 4 * ((seed >> 40) % 64);
-            want = passes_reference(a, masks[mi], widths[wi], banks[bi]);
-            assert_int_equal(mem_shared_passes(a, masks[mi], widths[wi], banks[bi]), want);
-            checked += 2;
-          }
-  assert_true(checked > 5000);
 }
 
 /* ---- L1D ---- */
@@ -698,11 +538,6 @@ static void test_l1_bad_configs(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_coalesce_sectors),
-      cmocka_unit_test(test_coalesce_segments),
-      cmocka_unit_test(test_coalesce_straddle_and_limits),
-      cmocka_unit_test(test_bank_conflicts),
-      cmocka_unit_test(test_bank_conflicts_match_reference),
       cmocka_unit_test(test_l1_bank_pipelines),
       cmocka_unit_test(test_l1_sector_merge_limit),
       cmocka_unit_test(test_l1_line_fill),
