@@ -11,6 +11,30 @@
 
 #include "../csim/policy/finereg_rmu.h"
 
+static const uint64_t miss = 100; /* the policy's cycles to load a missed live vector */
+
+static fr_rmu *new_rmu(int pcrf_entries) {
+  rf_diag d;
+  fr_rmu *r = fr_rmu_new(0, HW_C, NULL, pcrf_entries, &d);
+  if (!r) fail_msg("%s", d.msg);
+  return r;
+}
+
+/* CTA `out`'s first `nwarps` warps to the PCRF with sec. V-E's fit, `in`'s chain back (-1:
+ * none), at `now`; the caller gives the warps' PCs and live vectors. */
+static fr_rmu_req request(int out, int in, int nwarps, uint64_t now) {
+  fr_rmu_req q;
+  memset(&q, 0, sizeof q);
+  q.out_cta = out;
+  q.in_cta = in;
+  q.fit_check = 1;
+  q.nwarps = nwarps;
+  q.now = now;
+  q.miss_cycles = miss;
+  for (int w = 0; w < nwarps; w++) q.has[w] = 1;
+  return q;
+}
+
 /* The policy's driver of the units (csim/policy/finereg_rmu.c) on test_hw_fr_switch's two
  * directed switches: the cycles it returns (the policy's switch latency less the 3-cycle data
  * pipeline) are the units' cycles of csim/hw/finereg/README.md's count, plus the off-chip
@@ -18,20 +42,11 @@
 static void test_rmu_switch_cycles_directed(void **state) {
   (void)state;
   rf_diag d;
-  fr_rmu *r = fr_rmu_new(0, HW_C, NULL, 1024, &d);
-  if (!r) fail_msg("%s", d.msg);
-  const uint64_t miss = 100;
-  fr_rmu_req q;
-  memset(&q, 0, sizeof q);
-  q.out_cta = 1;
-  q.in_cta = -1;
-  q.fit_check = 1;
-  q.nwarps = 4;
-  q.now = 10;
-  q.miss_cycles = miss;
+  fr_rmu *r = new_rmu(1024);
+  fr_rmu_req q = request(1, -1, 4, 10);
   const uint32_t pa[4] = {0x40, 0x48, 0x50, 0x40};
   const uint64_t va[4] = {0x5, 0x8000000000000001ULL, 0x0, 0x5};
-  for (int w = 0; w < 4; w++) q.has[w] = 1, q.pc[w] = pa[w], q.vec[w] = va[w];
+  for (int w = 0; w < 4; w++) q.pc[w] = pa[w], q.vec[w] = va[w];
   fr_rmu_res res;
   assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
   assert_int_equal(res.fit, 1);
@@ -44,9 +59,7 @@ static void test_rmu_switch_cycles_directed(void **state) {
   /* swap: CTA 2 out (14 live), CTA 1's 6 back */
   const uint32_t pb[4] = {0x60, 0x60, 0x48, 0x60};
   const uint64_t vb[4] = {0xf0, 0xf0, 0x8000000000000001ULL, 0xf0};
-  q.out_cta = 2;
-  q.in_cta = 1;
-  q.now = 1000;
+  q = request(2, 1, 4, 1000);
   for (int w = 0; w < 4; w++) q.pc[w] = pb[w], q.vec[w] = vb[w];
   assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
   assert_int_equal(res.need, 14);
@@ -72,28 +85,16 @@ static void test_rmu_switch_cycles_directed(void **state) {
  * FineReg run once hung here: the push was refused and the decoder moved on). */
 static void test_rmu_swap_into_full_pcrf(void **state) {
   (void)state;
-  rf_diag d;
-  fr_rmu *r = fr_rmu_new(0, HW_C, NULL, 8, &d);
-  if (!r) fail_msg("%s", d.msg);
-  const uint64_t miss = 100;
-  fr_rmu_req q;
-  memset(&q, 0, sizeof q);
-  q.out_cta = 1;
-  q.in_cta = -1;
-  q.fit_check = 1;
-  q.nwarps = 2;
-  q.now = 10;
-  q.miss_cycles = miss;
-  for (int w = 0; w < 2; w++) q.has[w] = 1, q.pc[w] = 0x40 + 8 * (uint32_t)w, q.vec[w] = 0xf;
+  fr_rmu *r = new_rmu(8);
+  fr_rmu_req q = request(1, -1, 2, 10);
+  for (int w = 0; w < 2; w++) q.pc[w] = 0x40 + 8 * (uint32_t)w, q.vec[w] = 0xf;
   fr_rmu_res res;
   assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
   assert_int_equal(res.fit, 1);
   assert_int_equal(res.moved, 8);
   assert_int_equal(res.free_after, 0); /* CTA 1's chain fills the PCRF */
   /* CTA 2 out (two warps of 4 live registers), CTA 1's 8 back: 0 free + 8 >= 8 fits */
-  q.out_cta = 2;
-  q.in_cta = 1;
-  q.now = 1000;
+  q = request(2, 1, 2, 1000);
   for (int w = 0; w < 2; w++) q.pc[w] = 0x80 + 8 * (uint32_t)w, q.vec[w] = 0xf0;
   assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
   assert_int_equal(res.fit, 1);
@@ -106,9 +107,7 @@ static void test_rmu_swap_into_full_pcrf(void **state) {
    * entry and 8 pushes, one a cycle behind the walk; the table write */
   assert_int_equal(res.cycles, 2 * 3 + 2 * miss + 2 + 1 + (1 + 1 + 8) + 1);
   /* and back: CTA 1 (now 0x40-0x48 again, cached) out, CTA 2's chain in */
-  q.out_cta = 1;
-  q.in_cta = 2;
-  q.now = 2000;
+  q = request(1, 2, 2, 2000);
   for (int w = 0; w < 2; w++) q.pc[w] = 0x40 + 8 * (uint32_t)w, q.vec[w] = 0xf;
   assert_int_equal(fr_rmu_switch(r, &q, &res), 0);
   assert_int_equal(res.moved, 8);

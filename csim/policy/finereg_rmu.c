@@ -319,33 +319,39 @@ int fr_rmu_switch(fr_rmu *r, const fr_rmu_req *q, fr_rmu_res *res) {
       res->restored++;
       if (r->pco.walk_last_o) walking = 0;
     }
-    int n2 = w + 1;
-    while (n2 < nw && vec[n2] == 0) n2++;
-    /* the chain's last register (the last index of the last warp with live registers) needs
-     * no further entry; a warp's last index before more warps does, like any other push, so
-     * it waits for room (fr_pcrf refuses it otherwise, and the decoder must not move on) */
-    int last = r->ixo.last_o && n2 >= nw;
-    if (building && !r->ixo.valid_o) { /* the chain is not done: indices must follow */
-      fr_rmu_disagree(r, "index decoder valid while the chain is built", 0, 1);
-      return -1;
-    } else if (building && !started && r->pco.bld_room_o) {
-      r->pci.bld_start_i = 1;
-    } else if (building && started && (last || r->pco.bld_room_o)) {
-      r->pci.bld_push_i = 1;
-      r->pci.bld_warp_i = r->ixo.warp_o;
-      r->pci.bld_reg_i = r->ixo.idx_o;
-      r->pci.bld_last_i = (uint64_t)last;
-      if (r->ixo.last_o && !last) {
-        w = n2;
-        r->ixi.ld_i = 1;
-        r->ixi.ld_vec_i = vec[w];
-        r->ixi.ld_warp_i = (uint64_t)w;
-      } else {
-        r->ixi.pop_i = 1;
+    if (building) {
+      int n2 = w + 1;
+      while (n2 < nw && vec[n2] == 0) n2++;
+      /* the chain's last register (the last index of the last warp with live registers) needs
+       * no further entry; a warp's last index before more warps does, like any other push, so
+       * it waits for room (fr_pcrf refuses it otherwise, and the decoder must not move on) */
+      int last = r->ixo.last_o && n2 >= nw;
+      if (!r->ixo.valid_o) { /* the chain is not done: indices must follow */
+        fr_rmu_disagree(r, "index decoder valid while the chain is built", 0, 1);
+        return -1;
       }
-    } else if (building && !walking) { /* nothing frees an entry any more */
-      fr_rmu_disagree(r, "PCRF room for a chain that fit", 0, 1);
-      return -1;
+      /* a start, or a push that is not the chain's last, needs a free entry; without a walk
+       * nothing frees one any more */
+      if (!walking && !r->pco.bld_room_o && (!started || !last)) {
+        fr_rmu_disagree(r, "PCRF room for a chain that fit", 0, 1);
+        return -1;
+      }
+      if (!started) {
+        r->pci.bld_start_i = r->pco.bld_room_o;
+      } else if (last || r->pco.bld_room_o) {
+        r->pci.bld_push_i = 1;
+        r->pci.bld_warp_i = r->ixo.warp_o;
+        r->pci.bld_reg_i = r->ixo.idx_o;
+        r->pci.bld_last_i = (uint64_t)last;
+        if (r->ixo.last_o && !last) {
+          w = n2;
+          r->ixi.ld_i = 1;
+          r->ixi.ld_vec_i = vec[w];
+          r->ixi.ld_warp_i = (uint64_t)w;
+        } else {
+          r->ixi.pop_i = 1;
+        }
+      }
     }
     if (rmu_tick(r) < 0) return -1;
     if (building && !started) started = (int)r->pco.bld_busy_o;
