@@ -118,6 +118,7 @@ static int fr_create(policy *p, rf_diag *d) {
   p->sm_warp_slots = FR_MAX_WARPS > s->hw_warps ? FR_MAX_WARPS : s->hw_warps;
   s->live = liveness_create(d);
   s->sm = rf_calloc((size_t)p->n_sms, sizeof *s->sm, d);
+  s->n_sms = p->n_sms;
   if (!s->live || !s->sm) goto fail;
   for (int i = 0; i < p->n_sms; i++) {
     s->sm[i].ctas = rf_calloc((size_t)p->sm_cta_slots, sizeof *s->sm[i].ctas, d);
@@ -141,6 +142,14 @@ static void add_stats(fr_stats *a, const fr_stats *b) {
   a->pcrf_used_max = amax;
   a->pending_max = pmax;
   a->rmu_cycles_max = rmax;
+}
+
+/* The kernel's counters: the dispatcher's and every SM's (each SM counts its own, so that SMs
+ * stepped on several threads never write the same counter), summed in SM order. */
+static fr_stats kernel_stats(const fr_state *s) {
+  fr_stats t = s->kern;
+  for (int i = 0; i < s->n_sms; i++) add_stats(&t, &s->sm[i].kern);
+  return t;
 }
 
 static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
@@ -167,8 +176,10 @@ static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   if (s->need.warps > (1 << FR_WARP_BITS))
     return rf_refuse(d, "kernel %s: %d warps per CTA; FineReg's PCRF tag has a %d-bit warp id",
                    k->name, s->need.warps, FR_WARP_BITS);
-  add_stats(&s->total, &s->kern);
+  fr_stats done = kernel_stats(s);
+  add_stats(&s->total, &done);
   memset(&s->kern, 0, sizeof s->kern);
+  for (int i = 0; i < s->n_sms; i++) memset(&s->sm[i].kern, 0, sizeof s->sm[i].kern);
   s->kern.kernels = 1;
   liveness_reset(s->live);
   s->degraded = 0;
@@ -278,14 +289,14 @@ static int fr_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf
 static void fr_tick(policy *p, int sm, uint64_t now) {
   (void)now;
   fr_state *s = fr_st(p);
-  const fr_sm *m = &s->sm[sm];
+  fr_sm *m = &s->sm[sm];
   uint64_t used = (uint64_t)(s->pcrf_entries - m->pcrf_free);
-  s->kern.pcrf_used_sum += used;
-  s->kern.pending_sum += (uint64_t)m->pending;
-  s->kern.active_sum += (uint64_t)m->active_ctas;
-  s->kern.sm_cycles++;
-  if (used > s->kern.pcrf_used_max) s->kern.pcrf_used_max = used;
-  if ((uint64_t)m->pending > s->kern.pending_max) s->kern.pending_max = (uint64_t)m->pending;
+  m->kern.pcrf_used_sum += used;
+  m->kern.pending_sum += (uint64_t)m->pending;
+  m->kern.active_sum += (uint64_t)m->active_ctas;
+  m->kern.sm_cycles++;
+  if (used > m->kern.pcrf_used_max) m->kern.pcrf_used_max = used;
+  if ((uint64_t)m->pending > m->kern.pending_max) m->kern.pending_max = (uint64_t)m->pending;
 }
 
 static void fr_report(const policy *p, int sm, FILE *out) {
@@ -300,10 +311,11 @@ static void fr_report(const policy *p, int sm, FILE *out) {
 
 static void fr_stats_out(const policy *p, stats_record *out, int total) {
   const fr_state *s = fr_st(p);
-  fr_stats t = s->kern;
+  fr_stats t = kernel_stats(s);
   if (total) {
+    fr_stats k = t;
     t = s->total;
-    add_stats(&t, &s->kern);
+    add_stats(&t, &k);
   }
   stats_u64(out, "finereg_acrf_kb", (uint64_t)p->cfg->finereg_acrf_kb);
   stats_u64(out, "finereg_pcrf_kb", (uint64_t)p->cfg->finereg_pcrf_kb);

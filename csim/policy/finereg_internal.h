@@ -54,10 +54,12 @@ typedef struct fr_sm {
   int want_in;        /* a ready pending CTA waits for the RMU: no new CTA meanwhile */
   fr_rmu *rmu;        /* the five units */
   fr_cta *ctas;
+  fr_stats kern;      /* what this SM counted in the kernel (fr_state.kern: the dispatcher) */
 } fr_sm;
 
 typedef struct fr_state {
   fr_sm *sm;
+  int n_sms;
   liveness *live;
   cta_needs need;
   int acrf_regs, pcrf_entries, tag_bits;

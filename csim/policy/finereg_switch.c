@@ -23,11 +23,11 @@ static int live_entries(const fr_state *s, const policy_cta_view *v) {
 
 /* The live vector the kernel's table (the liveness pass, the analog of the paper's off-chip
  * table) holds for a PC: the allocated registers' bits (a PC never analysed: all live). */
-static uint64_t table_vec(fr_state *s, uint64_t pc) {
+static uint64_t table_vec(fr_state *s, fr_sm *m, uint64_t pc) {
   int regs = regs_per_thread(s);
   uint64_t mask = regs >= 64 ? ~0ULL : (1ULL << regs) - 1;
   const live_vec *lv = liveness_at(s->live, pc);
-  if (!lv) s->kern.unknown_pcs++;
+  if (!lv) m->kern.unknown_pcs++;
   return lv ? lv->w[0] & mask : mask;
 }
 
@@ -52,18 +52,18 @@ static int rmu_run(fr_state *s, fr_sm *m, const policy_cta_view *out, int in_slo
       if (!pos->tw || pos->exited || pos->pc >= pos->tw->n) continue;
       q.has[w] = 1;
       q.pc[w] = (uint32_t)pos->tw->insts[pos->pc].pc;
-      q.vec[w] = table_vec(s, pos->tw->insts[pos->pc].pc);
+      q.vec[w] = table_vec(s, m, pos->tw->insts[pos->pc].pc);
     }
   }
   fr_rmu_res r;
   if (fr_rmu_switch(m->rmu, &q, &r) < 0) return -1;
-  s->kern.lvc_hits += r.hits;
-  s->kern.lvc_misses += r.misses;
+  m->kern.lvc_hits += r.hits;
+  m->kern.lvc_misses += r.misses;
   if (!r.fit) {
     /* the refusal kept the units busy (its live-vector lookups and misses, the fit): no
      * other switch starts on them until it ends, else each cycle's retry would queue its
      * cycles behind the last and the next switch would wait for all of them */
-    s->kern.rmu_refusals++;
+    m->kern.rmu_refusals++;
     m->rmu_until = now + r.cycles;
     return 0;
   }
@@ -82,9 +82,9 @@ static int rmu_run(fr_state *s, fr_sm *m, const policy_cta_view *out, int in_slo
                     m->pcrf_free - r.moved + r.restored);
     return -1;
   }
-  s->kern.rmu_runs++;
-  s->kern.rmu_cycles += r.cycles;
-  if (r.cycles > s->kern.rmu_cycles_max) s->kern.rmu_cycles_max = r.cycles;
+  m->kern.rmu_runs++;
+  m->kern.rmu_cycles += r.cycles;
+  if (r.cycles > m->kern.rmu_cycles_max) m->kern.rmu_cycles_max = r.cycles;
   *cycles = r.cycles + (r.moved || r.restored ? FR_PCRF_FIRST - 1 : 0);
   return 1;
 }
@@ -193,7 +193,7 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, const
       int live = live_entries(s, a);
       if (m->pcrf_free + pc->entries >= live) {
         if ((rc = rmu_run(s, m, a, pd->slot, 1, now, &c)) <= 0) {
-          if (rc == 0) s->kern.pcrf_full_stalls++;
+          if (rc == 0) m->kern.pcrf_full_stalls++;
           return rc < 0 ? PLAN_FAIL : PLAN_NONE;
         }
         out->out_slot = a->slot;
@@ -216,11 +216,11 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, const
   const policy_cta_view *x = q ? q : a;
   if (!x) return PLAN_NONE;
   if (m->pcrf_free < live_entries(s, x)) {
-    s->kern.pcrf_full_stalls++;
+    m->kern.pcrf_full_stalls++;
     return PLAN_NONE;
   }
   if ((rc = rmu_run(s, m, x, -1, 1, now, &c)) <= 0) {
-    if (rc == 0) s->kern.pcrf_full_stalls++;
+    if (rc == 0) m->kern.pcrf_full_stalls++;
     return rc < 0 ? PLAN_FAIL : PLAN_NONE;
   }
   if (q) {
@@ -240,11 +240,11 @@ static void to_pcrf(fr_state *s, fr_sm *m, const policy_cta_view *v) {
   c->entries = live;
   c->in_pcrf = 1;
   m->pcrf_free -= live;
-  s->kern.reg_moves++;
-  s->kern.moved_entries += (uint64_t)live;
+  m->kern.reg_moves++;
+  m->kern.moved_entries += (uint64_t)live;
   int unfinished = 0;
   for (int w = 0; w < v->nwarps; w++) unfinished += v->warps[w].tw && !v->warps[w].exited;
-  s->kern.full_entries += (uint64_t)unfinished * (uint64_t)regs_per_thread(s);
+  m->kern.full_entries += (uint64_t)unfinished * (uint64_t)regs_per_thread(s);
 }
 
 /* Is `slot` the oldest CTA of its class (same state, stall/ready and register location)? */
@@ -261,12 +261,12 @@ static int is_oldest(const fr_sm *m, const policy_cta_view *v, int n, int slot) 
 }
 
 /* Decisions whose CTA (fr_status's lowest id of its class) is not the oldest of its class. */
-static void count_not_oldest(fr_state *s, const fr_sm *m, const policy_cta_view *v, int n,
+static void count_not_oldest(fr_sm *m, const policy_cta_view *v, int n,
                              int moved, const policy_switch *sw) {
   int slots[3] = {moved, moved < 0 ? sw->out_slot : -1, moved < 0 ? sw->in_slot : -1};
   for (int k = 0; k < 3; k++)
     if (slots[k] >= 0 && !is_oldest(m, v, n, slots[k])) {
-      s->kern.not_oldest++;
+      m->kern.not_oldest++;
       return;
     }
 }
@@ -290,7 +290,7 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   fr_rmu_sel sel;
   if (fr_rmu_select(m->rmu, now, stall, ready, &sel) < 0) return 0; /* reported next cycle */
   if (sel.stale) { /* its fields lag the bookkeeping: decide next cycle */
-    s->kern.status_waits++;
+    m->kern.status_waits++;
     return 0;
   }
   if (check_selection(m, v, n, &sel) < 0) return 0;
@@ -298,26 +298,26 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   uint64_t move_cycles = 0;
   int plan = fr_plan(s, m, v, n, &sel, now, out, &move, &move_cycles);
   if (plan == PLAN_NONE || plan == PLAN_FAIL) return 0;
-  count_not_oldest(s, m, v, n, plan == PLAN_MOVE ? move->slot : -1, out);
+  count_not_oldest(m, v, n, plan == PLAN_MOVE ? move->slot : -1, out);
   if (plan == PLAN_MOVE) { /* a pending CTA's registers leave the ACRF; no context moves */
     to_pcrf(s, m, move);
     fr_rmu_status(m->rmu, move->slot, 1, 1);
     m->acrf_free += s->need.regs;
     m->rmu_until = now + move_cycles;
-    s->kern.switch_cycles += move_cycles;
-    s->kern.rmu_ops++;
+    m->kern.switch_cycles += move_cycles;
+    m->kern.rmu_ops++;
     return 0;
   }
   m->busy = 1;
-  s->kern.rmu_ops++;
+  m->kern.rmu_ops++;
   fr_cta *in = out->in_slot >= 0 ? &m->ctas[out->in_slot] : NULL;
   fr_cta *o = out->out_slot >= 0 ? &m->ctas[out->out_slot] : NULL;
   if (o) {
     const policy_cta_view *a = find_view(v, n, out->out_slot);
     o->state = PCTA_SWITCH_OUT;
     m->pending++;
-    s->kern.switches_out++;
-    s->kern.switch_cycles += out->out_cycles;
+    m->kern.switches_out++;
+    m->kern.switch_cycles += out->out_cycles;
     /* its registers leave the ACRF when the one coming in needs them or no CTA comes in */
     if (!in || (in->in_pcrf && m->acrf_free < s->need.regs)) to_pcrf(s, m, a);
     o->release = !in; /* slots (and ACRF, if moved) freed when the switch completes */
@@ -326,12 +326,12 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   if (in) {
     in->state = PCTA_SWITCH_IN;
     m->pending--;
-    s->kern.switches_in++;
-    if (!o) s->kern.switch_cycles += out->in_cycles;
+    m->kern.switches_in++;
+    if (!o) m->kern.switch_cycles += out->in_cycles;
     if (in->in_pcrf) {
       m->pcrf_free += in->entries;
-      s->kern.restored_entries += (uint64_t)in->entries;
-      s->kern.reg_restores++;
+      m->kern.restored_entries += (uint64_t)in->entries;
+      m->kern.reg_restores++;
       in->entries = 0;
       in->in_pcrf = 0;
       /* ACRF space: the stalled CTA's, when its registers moved out, else free space */

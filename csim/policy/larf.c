@@ -132,13 +132,24 @@ static void add_stats(lf_stats *a, const lf_stats *b) {
   a->saved_peak = sa > b->saved_peak ? sa : b->saved_peak;
 }
 
+/* The current kernel's counters, every SM's (each SM counts its own, so that SMs stepped on
+ * several threads never write the same counter) summed in SM order. */
+static lf_stats kernel_stats(const policy *p) {
+  const lf_state *s = lf_st(p);
+  lf_stats t;
+  memset(&t, 0, sizeof t);
+  for (int i = 0; i < p->n_sms; i++) add_stats(&t, &s->sm[i].kern);
+  return t;
+}
+
 static int larf_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   (void)k;
   (void)d;
   lf_state *s = lf_st(p);
-  add_stats(&s->total, &s->kern);
-  memset(&s->kern, 0, sizeof s->kern);
+  lf_stats done = kernel_stats(p);
+  add_stats(&s->total, &done);
   for (int i = 0; i < p->n_sms; i++) {
+    memset(&s->sm[i].kern, 0, sizeof s->sm[i].kern);
     s->sm[i].clear_pending = 1;
     s->sm[i].win_set = 0;
   }
@@ -171,7 +182,7 @@ static void larf_warp_exit(policy *p, int sm, int cta_slot, int warp, const trac
   int *so = &m->slot_of[cta_slot * LF_CTA_WARPS + warp];
   if (*so < 0) return;
   for (int r = 0; r < LF_REGS; r++) {
-    if (m->map[*so * LF_REGS + r] >= 0) s->kern.unmap_exit++;
+    if (m->map[*so * LF_REGS + r] >= 0) m->kern.unmap_exit++;
     unmap(m, *so, r, 1);
   }
   *so = -1;
@@ -192,7 +203,7 @@ static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, u
   lf_state *s = lf_st(p);
   lf_sm *m = &s->sm[w->sm];
   for (int i = 0; i < in->ndst; i++) {
-    if (m->map[w->slot * LF_REGS + in->dst[i]] >= 0) s->kern.unmap_write++;
+    if (m->map[w->slot * LF_REGS + in->dst[i]] >= 0) m->kern.unmap_write++;
     unmap(m, w->slot, in->dst[i], 0);
   }
   /* A global store or atomic deletes the entries holding words it may write (sec. 3). */
@@ -214,9 +225,9 @@ static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, u
   }
 }
 
-static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
+static int poll(lf_sm *m, int id, uint64_t now, int *ticket) {
   lf_req *r = &m->reqs[id];
-  lf_stats *k = &s->kern;
+  lf_stats *k = &m->kern;
   if (!r->answered) {
     k->hook_cycles++;
     return POLICY_LOAD_WAIT;
@@ -233,9 +244,9 @@ static int poll(lf_state *s, lf_sm *m, int id, uint64_t now, int *ticket) {
 static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket) {
   lf_state *s = lf_st(p);
   lf_sm *m = &s->sm[l->sm];
-  lf_stats *k = &s->kern;
+  lf_stats *k = &m->kern;
   if (*ticket >= 0 && *ticket < LF_REQS && m->reqs[*ticket].active)
-    return poll(s, m, *ticket, now, ticket);
+    return poll(m, *ticket, now, ticket);
   *ticket = -1;
   const trace_inst *in = l->in;
   k->global_loads++;
@@ -313,9 +324,10 @@ static void larf_load_done(policy *p, int sm, int ticket, uint64_t now) {
 
 static void larf_stats(const policy *p, stats_record *out, int total) {
   const lf_state *s = lf_st(p);
+  lf_stats kern = kernel_stats(p);
   lf_stats all = s->total; /* kernels before the current one, plus the current one */
-  add_stats(&all, &s->kern);
-  const lf_stats *w = total ? &all : &s->kern;
+  add_stats(&all, &kern);
+  const lf_stats *w = total ? &all : &kern;
   stats_str(out, "larf_hw", hw_mode_name(p->hw_mode));
   stats_u64(out, "larf_global_loads", w->global_loads);
   stats_u64(out, "larf_loads_eligible", w->eligible);

@@ -69,12 +69,13 @@ typedef struct lf_sm {
   int live_pregs, live_maps;
   lf_req reqs[LF_REQS];
   int fifo[LF_REQS], nfifo; /* request ids in arrival order; the units serve them in order */
+  lf_stats kern;         /* what this SM counted in the kernel */
 } lf_sm;
 
 typedef struct lf_state {
   lf_sm *sm;
   int slots, cta_slots, npregs;
-  lf_stats kern, total;
+  lf_stats total;        /* kernels before the current one */
 } lf_state;
 
 static inline lf_state *lf_st(const policy *p) { return p->state; }

@@ -61,7 +61,7 @@ int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, r
   lf_sm *m = &s->sm[sm];
   lf_req none = {0};
   lf_req *r;
-  lf_stats *k = &s->kern;
+  lf_stats *k = &m->kern;
   int traced = wave_in_window(p->wave, now);
 
   /* ---- address mapping table: the oldest insert on the write port; on the operation port

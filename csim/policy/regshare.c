@@ -178,7 +178,7 @@ static int regshare_may_issue(policy *p, const policy_warp *w, const trace_inst 
   rs_sm *m = &s->sm[w->sm];
   const share_cta *t = &s->core.sm[w->sm].cta[w->cta_slot];
   if (t->pending) {
-    s->core.kern.setup_waits++;
+    s->core.sm[w->sm].kern.setup_waits++;
     return 0;
   }
   /* Fig. 3 step (b): an unshared warp accesses the register file directly */
@@ -186,7 +186,7 @@ static int regshare_may_issue(policy *p, const policy_warp *w, const trace_inst 
   if (p->cfg->regshare_dyn && in->is_mem && !bit(m->out.owner_o, w->slot)) {
     m->din.draw_i = 1;
     if (!m->dout.allow_o) {
-      s->core.kern.dwe_blocked++;
+      s->core.sm[w->sm].kern.dwe_blocked++;
       return 0;
     }
   }
@@ -201,7 +201,7 @@ static int regshare_may_issue(policy *p, const policy_warp *w, const trace_inst 
   int lock = lock_of(s, t, w->warp);
   if (top < (int)m->out.thr_o ||
       (int)hw_bits_get(m->out.lock_o, (unsigned)lock * s->lock_w, s->lock_w) == w->slot) {
-    if (w->sm == 0 && nonowner_mem) s->core.kern.sm0_nonowner_mem++;
+    if (w->sm == 0 && nonowner_mem) s->core.sm[w->sm].kern.sm0_nonowner_mem++;
     return 1;
   }
   /* step (e): ask for the lock; the answer is in the lock table next cycle */
@@ -282,7 +282,7 @@ static int step_units(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     if (in->req_i &&
         hw_bits_get(m->out.lock_o, (unsigned)in->req_lock_i * s->lock_w, s->lock_w) ==
             in->req_warp_i) {
-      c->kern.grants++;
+      c->sm[sm].kern.grants++;
       /* the partner now waits for this TB: it owns the pair */
       share_core_take_ownership(c, sm, m->req_tb);
     }

@@ -13,6 +13,7 @@ int share_core_init(share_core *c, const policy *p, double t, rf_diag *d) {
                       "masks), found %d", p->cfg->policy, c->warp_slots);
   c->sm = rf_calloc((size_t)p->n_sms, sizeof *c->sm, d);
   if (!c->sm) return -1;
+  c->n_sms = p->n_sms;
   for (int i = 0; i < p->n_sms; i++) {
     c->sm[i].cta = rf_calloc((size_t)c->cta_slots, sizeof *c->sm[i].cta, d);
     if (!c->sm[i].cta) return -1;
@@ -24,6 +25,15 @@ void share_core_free(share_core *c, int n_sms) {
   for (int i = 0; c->sm && i < n_sms; i++) free(c->sm[i].cta);
   free(c->sm);
   c->sm = NULL;
+}
+
+/* The current kernel's counters, every SM's (each SM counts its own, so that SMs stepped on
+ * several threads never write the same counter) summed. */
+static share_counts kernel_counts(const share_core *c) {
+  share_counts t;
+  memset(&t, 0, sizeof t);
+  for (int i = 0; i < c->n_sms; i++) share_counts_add(&t, &c->sm[i].kern);
+  return t;
 }
 
 int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_info *k,
@@ -38,8 +48,9 @@ int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_i
                    SHARE_MAX_TB_WARPS, k->warps_per_tb);
   c->warps_per_tb = k->warps_per_tb;
   for (int i = 0; i < p->n_sms; i++) c->sm[i].cfg_due = 1;
-  share_counts_add(&c->total, &c->kern);
-  memset(&c->kern, 0, sizeof c->kern);
+  share_counts done = kernel_counts(c);
+  share_counts_add(&c->total, &done);
+  for (int i = 0; i < c->n_sms; i++) memset(&c->sm[i].kern, 0, sizeof c->sm[i].kern);
   return 0;
 }
 
@@ -94,8 +105,8 @@ int share_core_cta_admit(share_core *c, int sm, int cta_slot, const trace_kernel
   share_write w = {cta_slot, cta_slot, t->paired ? t->partner : c->cta_slots, 0};
   if (share_fifo_push(&m->tb_q, w) == 0) t->pending++;
   m->resident++;
-  c->kern.tbs++;
-  c->kern.shared_tbs += (uint64_t)t->paired;
+  m->kern.tbs++;
+  m->kern.shared_tbs += (uint64_t)t->paired;
   return c->warps_per_tb;
 }
 
@@ -125,7 +136,7 @@ void share_core_cta_exit(share_core *c, int sm, int cta_slot) {
   share_cta *t = &m->cta[cta_slot];
   if (t->paired && t->owner && m->cta[t->partner].resident) {
     set_owner(c, sm, t->partner, 1);
-    c->kern.ownership_changes++;
+    m->kern.ownership_changes++;
   }
   t->resident = 0;
   t->owner = 0;
@@ -138,7 +149,7 @@ void share_core_take_ownership(share_core *c, int sm, int cta_slot) {
   if (!t->paired || t->owner) return;
   set_owner(c, sm, cta_slot, 1);
   if (c->sm[sm].cta[t->partner].resident) set_owner(c, sm, t->partner, 0);
-  c->kern.ownership_changes++;
+  c->sm[sm].kern.ownership_changes++;
 }
 
 void share_core_next_ports(share_core *c, int sm, share_ports *o) {
@@ -166,12 +177,13 @@ void share_core_next_ports(share_core *c, int sm, share_ports *o) {
 }
 
 void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_t pc) {
-  share_cta *t = &c->sm[sm].cta[cta_slot];
-  c->kern.lock_waits++;
+  share_sm *m = &c->sm[sm];
+  share_cta *t = &m->cta[cta_slot];
+  m->kern.lock_waits++;
   if ((t->waited >> slot) & 1) return;
   t->waited |= (uint64_t)1 << slot;
-  c->kern.first_waits++;
-  c->kern.first_wait_pc_sum += pc;
+  m->kern.first_waits++;
+  m->kern.first_wait_pc_sum += pc;
 }
 
 void share_counts_add(share_counts *a, const share_counts *b) {
@@ -188,9 +200,10 @@ void share_counts_add(share_counts *a, const share_counts *b) {
 }
 
 void share_core_stats(const share_core *c, const char *prefix, stats_record *out, int total) {
+  share_counts kern = kernel_counts(c);
   share_counts all = c->total;
-  share_counts_add(&all, &c->kern);
-  const share_counts *s = total ? &all : &c->kern;
+  share_counts_add(&all, &kern);
+  const share_counts *s = total ? &all : &kern;
   char name[96];
 #define STAT_U(field, v) \
   (snprintf(name, sizeof name, "%s_%s", prefix, field), stats_u64(out, name, (uint64_t)(v)))

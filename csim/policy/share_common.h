@@ -47,13 +47,6 @@ typedef struct share_fifo {
   int head, n;
 } share_fifo;
 
-typedef struct share_sm {
-  share_cta *cta;               /* per CTA slot */
-  share_fifo tb_q, warp_q;      /* pending tb_wr / warp_wr port writes */
-  int cfg_due;                  /* kernel start: the unit's configuration write is due */
-  int resident;
-} share_sm;
-
 typedef struct share_counts {
   uint64_t tbs, shared_tbs;     /* TBs dispatched, of which in a pair */
   uint64_t grants;              /* shared-resource locks granted */
@@ -66,6 +59,14 @@ typedef struct share_counts {
   uint64_t sm0_nonowner_mem;    /* non-owner memory instructions SM0 let issue (DWE: none) */
 } share_counts;
 
+typedef struct share_sm {
+  share_cta *cta;               /* per CTA slot */
+  share_fifo tb_q, warp_q;      /* pending tb_wr / warp_wr port writes */
+  int cfg_due;                  /* kernel start: the unit's configuration write is due */
+  int resident;
+  share_counts kern;            /* what this SM counted in the kernel */
+} share_sm;
+
 typedef struct share_core {
   share_plan plan;              /* of the current kernel */
   int t_milli;
@@ -73,7 +74,8 @@ typedef struct share_core {
   int warp_slots;
   int cta_slots;
   share_sm *sm;
-  share_counts kern, total;
+  int n_sms;
+  share_counts total;           /* kernels before the current one */
 } share_core;
 
 int share_core_init(share_core *c, const policy *p, double t, rf_diag *d);

@@ -130,7 +130,7 @@ static int spshare_may_issue(policy *p, const policy_warp *w, const trace_inst *
   sp_sm *m = &s->sm[w->sm];
   const share_cta *t = &s->core.sm[w->sm].cta[w->cta_slot];
   if (t->pending) {
-    s->core.kern.setup_waits++;
+    s->core.sm[w->sm].kern.setup_waits++;
     return 0;
   }
   if (!in->is_mem || in->space != SPACE_SHARED) return 1;
@@ -194,7 +194,7 @@ static int spshare_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t no
       wave_in_window(p->wave, now)) {
     if (sp_share_step(m->unit, now, in, &m->out, d) < 0) return -1;
     if (in->req_i && holds_region(s, m, (int)in->req_lock_i, (int)in->req_tb_i)) {
-      c->kern.grants++;
+      c->sm[sm].kern.grants++;
       share_core_take_ownership(c, sm, m->req_tb);
     }
     memset(in, 0, sizeof *in);

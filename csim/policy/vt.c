@@ -81,6 +81,7 @@ typedef struct vt_sm {
   vt_cta *ctas;
   int srp_free;       /* RegMutex: free SRP chunks */
   uint8_t *holds;     /* RegMutex: per (CTA slot, warp id), holds a chunk */
+  vt_stats kern;      /* what this SM counted in the kernel (vt_state.kern: the dispatcher) */
 } vt_sm;
 
 enum { MODE_VT = 0, MODE_DRAM, MODE_MUTEX };
@@ -92,6 +93,7 @@ typedef struct vt_state {
   int brs, ext;       /* RegMutex: BRS and chunk registers per thread */
   int srp_chunks;
   vt_sm *sm;
+  int n_sms;
   cta_needs need;
   int hw_ctas, hw_warps;
   vt_stats kern, total;
@@ -124,6 +126,7 @@ static int create_common(policy *p, int mode, rf_diag *d) {
   p->sm_cta_slots = VT_MAX_CTAS > s->hw_ctas ? VT_MAX_CTAS : s->hw_ctas;
   p->sm_warp_slots = VT_MAX_WARPS > s->hw_warps ? VT_MAX_WARPS : s->hw_warps;
   s->sm = rf_calloc((size_t)p->n_sms, sizeof *s->sm, d);
+  s->n_sms = p->n_sms;
   if (!s->sm) goto fail;
   for (int i = 0; i < p->n_sms; i++) {
     s->sm[i].ctas = rf_calloc((size_t)p->sm_cta_slots, sizeof *s->sm[i].ctas, d);
@@ -149,6 +152,14 @@ static void add_stats(vt_stats *a, const vt_stats *b) {
   for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
   a->pending_max = pmax;
   a->srp_held_max = hmax;
+}
+
+/* The kernel's counters: the dispatcher's and every SM's (each SM counts its own, so that SMs
+ * stepped on several threads never write the same counter), summed in SM order. */
+static vt_stats kernel_stats(const vt_state *s) {
+  vt_stats t = s->kern;
+  for (int i = 0; i < s->n_sms; i++) add_stats(&t, &s->sm[i].kern);
+  return t;
 }
 
 static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
@@ -186,8 +197,10 @@ static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
                      s->need.warps);
     liveness_reset(s->live);
   }
-  add_stats(&s->total, &s->kern);
+  vt_stats done = kernel_stats(s);
+  add_stats(&s->total, &done);
   memset(&s->kern, 0, sizeof s->kern);
+  for (int i = 0; i < s->n_sms; i++) memset(&s->sm[i].kern, 0, sizeof s->sm[i].kern);
   s->kern.kernels = 1;
   for (int i = 0; i < p->n_sms; i++) {
     vt_sm *m = &s->sm[i];
@@ -295,20 +308,20 @@ static int mutex_may_issue(policy *p, const policy_warp *w, const trace_inst *in
       *h = 0;
       c->chunks--;
       m->srp_free++;
-      s->kern.releases++;
+      m->kern.releases++;
     }
     return 1;
   }
   if (*h) return 1;
   if (m->srp_free == 0 || !grant_is_safe(p, m, w->cta_slot)) {
-    s->kern.srp_stalls++;
-    s->kern.srp_unsafe += m->srp_free > 0;
+    m->kern.srp_stalls++;
+    m->kern.srp_unsafe += m->srp_free > 0;
     return 0;
   }
   *h = 1;
   c->chunks++;
   m->srp_free--;
-  s->kern.acquires++;
+  m->kern.acquires++;
   return 1;
 }
 
@@ -325,7 +338,7 @@ static void mutex_warp_exit(policy *p, int sm, int cta_slot, int warp,
     *h = 0;
     c->chunks--;
     m->srp_free++;
-    s->kern.releases++;
+    m->kern.releases++;
   }
 }
 
@@ -431,20 +444,20 @@ static int vt_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
   in->state = PCTA_SWITCH_IN;
   in->ran = 1;
   m->pending--;
-  s->kern.switches_in++;
-  s->kern.lines_in += out->in_lines;
+  m->kern.switches_in++;
+  m->kern.lines_in += out->in_lines;
   if (out->out_slot < 0) {
     m->active_ctas++;
     m->active_warps += s->need.warps;
-    s->kern.switch_cycles += out->in_cycles;
+    m->kern.switch_cycles += out->in_cycles;
   } else {
     vt_cta *o = &m->ctas[out->out_slot];
     o->state = PCTA_SWITCH_OUT;
     m->pending++;
-    s->kern.switches_out++;
-    s->kern.swaps++;
-    s->kern.switch_cycles += out->out_cycles;
-    s->kern.lines_out += out->out_lines;
+    m->kern.switches_out++;
+    m->kern.swaps++;
+    m->kern.switch_cycles += out->out_cycles;
+    m->kern.lines_out += out->out_lines;
     if (out->out_lines) {
       o->in_rf = 0;
       m->rf_free += s->need.regs;
@@ -474,16 +487,16 @@ static void vt_switch_done(policy *p, int sm, int cta_slot, policy_cta_state sta
 static void vt_tick(policy *p, int sm, uint64_t now) {
   (void)now;
   vt_state *s = st(p);
-  const vt_sm *m = &s->sm[sm];
-  s->kern.pending_sum += (uint64_t)m->pending;
-  s->kern.active_sum += (uint64_t)m->active_ctas;
-  s->kern.sm_cycles++;
+  vt_sm *m = &s->sm[sm];
+  m->kern.pending_sum += (uint64_t)m->pending;
+  m->kern.active_sum += (uint64_t)m->active_ctas;
+  m->kern.sm_cycles++;
   if (s->mutex) {
     uint64_t held = (uint64_t)(s->srp_chunks - m->srp_free);
-    s->kern.srp_held_sum += held;
-    if (held > s->kern.srp_held_max) s->kern.srp_held_max = held;
+    m->kern.srp_held_sum += held;
+    if (held > m->kern.srp_held_max) m->kern.srp_held_max = held;
   }
-  if ((uint64_t)m->pending > s->kern.pending_max) s->kern.pending_max = (uint64_t)m->pending;
+  if ((uint64_t)m->pending > m->kern.pending_max) m->kern.pending_max = (uint64_t)m->pending;
 }
 
 static void vt_report(const policy *p, int sm, FILE *out) {
@@ -499,10 +512,11 @@ static void vt_report(const policy *p, int sm, FILE *out) {
 
 static void vt_stats_out(const policy *p, stats_record *out, int total) {
   const vt_state *s = st(p);
-  vt_stats t = s->kern;
+  vt_stats t = kernel_stats(s);
   if (total) {
+    vt_stats k = t;
     t = s->total;
-    add_stats(&t, &s->kern);
+    add_stats(&t, &k);
   }
   const char *pre = p->ops->name;
   char name[64];

@@ -71,6 +71,15 @@ typedef struct wm_cta {
   int nlife;
 } wm_cta;
 
+typedef struct wm_stats {
+  uint64_t tbs, rtru_zero;
+  double rtru_sum, rtru_log1p_sum;
+  uint64_t warps, life_sum, life_max;
+  uint64_t partial_tbs, buffer_warps, check_requests, stale;
+  uint64_t active_sm_cycles, active_warp_sum;
+  uint64_t duel_windows, duel_spatial_wins;
+} wm_stats;
+
 typedef struct wm_sm {
   int free_regs, free_warps, free_smem, free_ctas;
   int warps;                 /* allocated warps (resident) */
@@ -85,16 +94,8 @@ typedef struct wm_sm {
   int decision, dec_warps;   /* the check unit's last answer, until used */
   int spatial;               /* partial TBs allowed on this SM now */
   uint64_t insts;            /* warp instructions so far (for dueling) */
+  wm_stats kern;             /* what this SM counted in the kernel (wm_state.kern: the rest) */
 } wm_sm;
-
-typedef struct wm_stats {
-  uint64_t tbs, rtru_zero;
-  double rtru_sum, rtru_log1p_sum;
-  uint64_t warps, life_sum, life_max;
-  uint64_t partial_tbs, buffer_warps, check_requests, stale;
-  uint64_t active_sm_cycles, active_warp_sum;
-  uint64_t duel_windows, duel_spatial_wins;
-} wm_stats;
 
 typedef struct wm_state {
   wm_sm *sm;
@@ -190,6 +191,16 @@ static void add_stats(wm_stats *a, const wm_stats *b) {
   a->duel_spatial_wins += b->duel_spatial_wins;
 }
 
+/* The kernel's counters: the dispatcher's and units' (wm_state.kern) and every SM's (each SM
+ * counts its own, so that SMs stepped on several threads never write the same counter), summed
+ * in SM order. */
+static wm_stats kernel_stats(const policy *p) {
+  const wm_state *s = st(p);
+  wm_stats t = s->kern;
+  for (int i = 0; i < p->n_sms; i++) add_stats(&t, &s->sm[i].kern);
+  return t;
+}
+
 static int spatial_at_start(const policy *p, int sm) {
   switch (p->cfg->warpman_mode) {
     case WARPMAN_SPATIAL:
@@ -212,8 +223,10 @@ static int warpman_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *
     return rf_refuse(d, "kernel %s: -rfsim_policy warpman: a thread block of %d warps exceeds the "
                       "%d warps WarpMan's units (wm_check, wm_wlbuf) hold",
                    k->name, s->need.warps, WM_MAX_TB_WARPS);
-  add_stats(&s->total, &s->kern); /* the previous kernel's */
+  wm_stats done = kernel_stats(p); /* the previous kernel's */
+  add_stats(&s->total, &done);
   memset(&s->kern, 0, sizeof s->kern);
+  for (int i = 0; i < p->n_sms; i++) memset(&s->sm[i].kern, 0, sizeof s->sm[i].kern);
   s->nseries = 0;
   s->interval = WM_SERIES_INTERVAL;
   s->bucket_cycles = s->bucket_sum = s->cycle_sum = 0;
@@ -319,7 +332,7 @@ static int warpman_warp_admit(policy *p, int sm, int cta_slot, int warp,
   if (fits_warps(s, m) < 1) return 0;
   alloc_warps(s, m, cta_slot, warp, 1, now);
   m->bin.adv_i = 1;
-  s->kern.buffer_warps++;
+  m->kern.buffer_warps++;
   return 1;
 }
 
@@ -332,9 +345,9 @@ static void warpman_warp_exit(policy *p, int sm, int cta_slot, int warp,
   if (warp < WM_MAX_TB_WARPS) {
     uint64_t life = now - t->start[warp];
     t->life[t->nlife++] = life;
-    s->kern.warps++;
-    s->kern.life_sum += life;
-    if (life > s->kern.life_max) s->kern.life_max = life;
+    m->kern.warps++;
+    m->kern.life_sum += life;
+    if (life > m->kern.life_max) m->kern.life_max = life;
   }
   if (uses_units(p) && t->held > 0) { /* temp: the warp's registers and slot free at once */
     t->held--;
@@ -357,10 +370,10 @@ static void warpman_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel
   double waste = 0;
   for (int i = 0; i < t->nlife; i++) waste += (double)(max - t->life[i]);
   double rtru = max > 0 && t->nlife > 0 ? waste / ((double)t->nlife * (double)max) : 0.0;
-  s->kern.tbs++;
-  s->kern.rtru_sum += rtru;
-  s->kern.rtru_log1p_sum += log1p(rtru);
-  if (rtru == 0.0) s->kern.rtru_zero++;
+  m->kern.tbs++;
+  m->kern.rtru_sum += rtru;
+  m->kern.rtru_log1p_sum += log1p(rtru);
+  if (rtru == 0.0) m->kern.rtru_zero++;
   m->free_regs += t->held * s->need.regs_per_warp;
   m->free_warps += t->held;
   m->warps -= t->held;
@@ -475,9 +488,10 @@ static const char *mode_name(warpman_mode m) {
 
 static void warpman_stats(const policy *p, stats_record *out, int total) {
   const wm_state *s = st(p);
+  wm_stats kern = kernel_stats(p);
   wm_stats all = s->total; /* kernels before the current one, plus the current one */
-  add_stats(&all, &s->kern);
-  const wm_stats *w = total ? &all : &s->kern;
+  add_stats(&all, &kern);
+  const wm_stats *w = total ? &all : &kern;
   stats_str(out, "warpman_mode", mode_name(p->cfg->warpman_mode));
   stats_str(out, "warpman_hw", hw_mode_name(p->hw_mode));
   stats_u64(out, "warpman_tbs", w->tbs);
