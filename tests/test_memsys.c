@@ -266,7 +266,10 @@ typedef struct run_result {
   int64_t token_sum;
 } run_result;
 
-static void run_stream(const gpu_config *c, uint64_t seed, run_result *out) {
+/* deferred: each cycle's SM steps run inside memsys_defer, visiting the clusters from the last
+ * to the first (as threads stepping them in parallel may finish in any order): the requests
+ * must still come out as a direct run in SM order gives them. Each SM draws its own stream. */
+static void run_stream_as(const gpu_config *c, uint64_t seed, int deferred, run_result *out) {
   memset(out, 0, sizeof *out);
   memsys *m = make_memsys(c, NSM);
   l1d *l[NSM];
@@ -275,8 +278,11 @@ static void run_stream(const gpu_config *c, uint64_t seed, run_result *out) {
     assert_non_null(l[i]);
   }
   int splits = c->l2.enabled && c->l2.sectored;
-  uint64_t x = seed, t = 0;
+  uint64_t xs[NSM], t = 0;
+  for (int i = 0; i < NSM; i++) xs[i] = seed + 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
   int issued[NSM] = {0}, have[NSM] = {0};
+  int per = c->n_cores_per_cluster;
+  rf_diag d = {{0}, 0};
   mem_access pending[NSM];
   for (;;) {
     int live = 0;
@@ -285,7 +291,10 @@ static void run_stream(const gpu_config *c, uint64_t seed, run_result *out) {
     assert_true(t < 3000000);
     t++;
     memsys_cycle(m, t);
-    for (int i = 0; i < NSM; i++) {
+    if (deferred) memsys_defer(m, 1, &d);
+    for (int k = 0; k < NSM; k++) {
+      int i = deferred ? (NSM / per - 1 - k / per) * per + k % per : k;
+      uint64_t x = xs[i];
       mem_access r;
       if (memsys_peek_reply(m, i, &r)) {
         int taken = 1;
@@ -321,8 +330,10 @@ static void run_stream(const gpu_config *c, uint64_t seed, run_result *out) {
         pending[i].is_atomic = !store && (x & 0xff) == 0xff;
         pending[i].bypass_l1 = (uint8_t)bypass;
         have[i] = 1;
+        xs[i] = x;
       }
       if (have[i] && l1d_access(l[i], &pending[i], t) != L1_STALL) {
+        memsys_touch(m, i, pending[i].addr); /* as the LD/ST unit: a random slice draw */
         const mem_access *p = &pending[i];
         if (p->is_write) {
           out->expected_acks += (uint64_t)mem_acks(p, splits);
@@ -335,6 +346,7 @@ static void run_stream(const gpu_config *c, uint64_t seed, run_result *out) {
         issued[i]++;
       }
     }
+    if (deferred) assert_int_equal(memsys_defer(m, 0, &d), 0);
   }
   assert_int_equal(memsys_debug_residue(m), 0); /* idle means every queue is empty */
   out->ms = *memsys_get_stats(m);
@@ -344,6 +356,10 @@ static void run_stream(const gpu_config *c, uint64_t seed, run_result *out) {
   }
   out->cycles = t;
   memsys_destroy(m);
+}
+
+static void run_stream(const gpu_config *c, uint64_t seed, run_result *out) {
+  run_stream_as(c, seed, 0, out);
 }
 
 static void check_complete(const run_result *r) {
@@ -389,6 +405,28 @@ static void test_memsys_determinism_and_drain(void **state) {
 
 /* The Pascal and Volta pipelines: sectored L1Ds (bypassed for globals on TITAN X, write-through
  * in banks on TITAN V), random and IPOLY slice indexing, the local crossbar. */
+/* Clusters stepped on several threads (gpu -threads): with every SM's sends and slice draws
+ * noted during the cycle (memsys_defer) and carried out after it, and the clusters visited in
+ * another order, everything comes out as in a direct run: the TITAN X's random slice draws,
+ * two SMs sharing one cluster's network port (a noted send takes room the second SM sees), and
+ * the TITAN V's local crossbar. */
+static void test_memsys_deferred_like_direct(void **state) {
+  (void)state;
+  static const char *const configs[] = {"configs/titanx.config", "configs/titanv.config"};
+  for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
+    gpu_config c;
+    load_config(&c, configs[k]);
+    c.n_cores_per_cluster = 2;
+    c.icnt_input_buffer = 8;    /* ports the cluster's two SMs fill: two lines of data */
+    c.icnt_in_buffer_limit = 2; /* (BookSim, in flits), two packets (local crossbar) */
+    run_result a, b;
+    run_stream_as(&c, 7 + k, 0, &a);
+    check_complete(&a);
+    run_stream_as(&c, 7 + k, 1, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+  }
+}
+
 static void test_memsys_shipped_pipelines(void **state) {
   (void)state;
   static const char *const configs[] = {"configs/titanx.config", "configs/titanv.config",
@@ -457,6 +495,7 @@ int main(void) {
       cmocka_unit_test(test_memsys_atomics),
       cmocka_unit_test(test_memsys_determinism_and_drain),
       cmocka_unit_test(test_memsys_shipped_pipelines),
+      cmocka_unit_test(test_memsys_deferred_like_direct),
       cmocka_unit_test(test_memsys_bad_configs),
   };
   return cmocka_run_group_tests_name("memory system", tests, NULL, NULL);

@@ -42,7 +42,7 @@ static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
   uint8_t n = fetch_group(s, w);
   /* GPGPU-Sim maps the fetch's address (PROGRAM_MEM_START + PC, every kernel alike) whether
    * the L1I is perfect or not: with random slice indexing that is a draw. */
-  memsys_touch(m, CODE_BASE + w->tw->insts[w->fetched].pc);
+  memsys_touch(m, s->id, CODE_BASE + w->tw->insts[w->fetched].pc);
   /* The warp's next fetch reads the instructions after these: have them in the cache by
    * then (a hint only; reading the trace is most of this stage's time). */
   for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)

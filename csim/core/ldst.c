@@ -293,7 +293,8 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
       s->cnt.l1_stall_cycles++;
       break;
     }
-    memsys_touch(m, e->acc[e->next].addr); /* the request exists now (GPGPU-Sim's mem_fetch) */
+    /* the request exists now (GPGPU-Sim's mem_fetch) */
+    memsys_touch(m, s->id, e->acc[e->next].addr);
     e->next++;
     moved = 1;
   }

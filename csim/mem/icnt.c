@@ -122,9 +122,13 @@ int icnt_units(const icnt *n, int bytes) {
 }
 
 int icnt_has_room(const icnt *n, int src, int bytes) {
+  return icnt_has_room_after(n, src, bytes, 0);
+}
+
+int icnt_has_room_after(const icnt *n, int src, int bytes, int queued) {
   if (src < 0 || src >= n->p.n_in) return 0;
-  if (n->p.packet_mode) return (int)n->in[src].count + 1 <= n->p.in_cap;
-  return n->inq[src] + icnt_units(n, bytes) <= n->p.in_cap;
+  if (n->p.packet_mode) return (int)n->in[src].count + queued + 1 <= n->p.in_cap;
+  return n->inq[src] + queued + icnt_units(n, bytes) <= n->p.in_cap;
 }
 
 /* The input's head packet now asks for its output. */

@@ -48,6 +48,8 @@ void icnt_destroy(icnt *n);
 int icnt_units(const icnt *n, int bytes);
 /* Whether input `src` can take a packet of `bytes` now. */
 int icnt_has_room(const icnt *n, int src, int bytes);
+/* The same after `queued` more units (icnt_units of packets not pushed yet) entered it first. */
+int icnt_has_room_after(const icnt *n, int src, int bytes, int queued);
 /* Pushes a packet (the caller checked icnt_has_room); -1 for a bad port or out of memory. */
 int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes);
 /* The whole packet at the head of output `dst`'s buffer, or 0. */

@@ -198,8 +198,8 @@ void memsys_destroy(memsys *m);
 /* A request for the line of `addr` was created (GPGPU-Sim maps its address then): with
  * -gpgpu_memory_partition_indexing 4 its granule gets its slice now if it has none. The LD/ST
  * unit calls this when an access enters the L1D or goes around it, the fetch stage for each
- * instruction fetch. */
-void memsys_touch(memsys *m, uint64_t addr);
+ * instruction fetch. sm: the SM it is for (-1: none, a copy). */
+void memsys_touch(memsys *m, int sm, uint64_t addr);
 /* A MemcpyHtoD of the trace (-gpgpu_perf_sim_memcpy 1): GPGPU-Sim looks each 32 bytes up in
  * its address mapping (with the address cut to 32 bits); rfsim does the same, which matters
  * for the random slice draws only (the copied lines GPGPU-Sim also puts into its L2 tags are
@@ -210,6 +210,14 @@ void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes);
 int memsys_can_send(const memsys *m, int sm, const mem_access *a);
 /* Injects a request created at core cycle `created`. */
 void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now);
+/* Clusters stepped in parallel (gpu -threads): memsys_defer(m, 1) starts a phase in which
+ * memsys_send and memsys_touch only note what each SM asked, and memsys_can_send counts the
+ * noted sends of the SM's cluster as injected. Within the phase each cluster's SMs must be
+ * stepped by one thread, and nothing else may call the memory system. memsys_defer(m, 0)
+ * carries the notes out SM by SM, each in its own order: the order one thread would have
+ * taken, so the slice draws (-gpgpu_memory_partition_indexing 4), the network and every
+ * statistic come out the same. -1 (with d) if the notes ran out of memory. */
+int memsys_defer(memsys *m, int on, rf_diag *d);
 /* The SM's next reply (read data, or a write acknowledgement with sector_mask 0), or 0. */
 int memsys_peek_reply(const memsys *m, int sm, mem_access *out);
 void memsys_pop_reply(memsys *m, int sm);

@@ -22,6 +22,7 @@
  * caught up. Within a core cycle the order is GPGPU-Sim's: clusters take replies, slices
  * inject replies, DRAM, L2 (slices take requests, then their cycle), the networks move. With
  * unequal clocks the domains' cycles due run in that order as a batch. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dram.h"
@@ -43,6 +44,19 @@ typedef struct dram_port {
   int *own_used;     /* per slice: its own credit borrowed (0 or 1) */
 } dram_port;
 
+/* What an SM asked of the memory system while its cluster was stepped in parallel with others
+ * (memsys_defer): a request to inject, or (send 0) an address whose slice is drawn now. */
+typedef struct deferred_op {
+  mem_access a;
+  uint64_t created;
+  int send;
+} deferred_op;
+
+typedef struct op_log {
+  deferred_op *ops;
+  size_t n, cap;
+} op_log;
+
 struct memsys {
   int n_sms, per_cluster, n_clusters, n_mem, n_sub, n_slices;
   int shared_credits; /* 0: unlimited */
@@ -61,6 +75,13 @@ struct memsys {
   uint64_t now;
   int busy;           /* something may be in flight (recomputed each cycle, set by sends) */
   memsys_stats stats;
+  /* memsys_defer: while set, sends and touches go to per-SM logs and each cluster's network
+   * input counts the units its logged sends will take, so that memsys_can_send answers as if
+   * they had been pushed. */
+  int deferring;
+  op_log *logs;       /* per SM */
+  int *staged;        /* per cluster: request-network units logged */
+  int log_failed;     /* a log could not grow: memsys_defer(0) reports it */
 };
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b) {
@@ -219,7 +240,9 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
        (m->ports = rf_calloc((size_t)m->n_mem, sizeof *m->ports, d)) &&
        (m->eject = rf_calloc((size_t)m->n_clusters, sizeof *m->eject, d)) &&
        (m->resp = rf_calloc((size_t)n_sms, sizeof *m->resp, d)) &&
-       (m->fetch = rf_calloc((size_t)n_sms, sizeof *m->fetch, d));
+       (m->fetch = rf_calloc((size_t)n_sms, sizeof *m->fetch, d)) &&
+       (m->logs = rf_calloc((size_t)n_sms, sizeof *m->logs, d)) &&
+       (m->staged = rf_calloc((size_t)m->n_clusters, sizeof *m->staged, d));
   for (int i = 0; ok && i < m->n_slices; i++)
     ok = (m->slices[i] = l2_create(c, &m->map, &m->stats.l2, d)) != NULL;
   for (int i = 0; ok && i < m->n_mem; i++) {
@@ -249,6 +272,9 @@ void memsys_destroy(memsys *m) {
   for (int i = 0; m->eject && i < m->n_clusters; i++) req_ring_free(&m->eject[i]);
   for (int i = 0; m->resp && i < m->n_sms; i++) req_ring_free(&m->resp[i]);
   for (int i = 0; m->fetch && i < m->n_sms; i++) access_ring_free(&m->fetch[i]);
+  for (int i = 0; m->logs && i < m->n_sms; i++) free(m->logs[i].ops);
+  free(m->logs);
+  free(m->staged);
   slice_table_free(&m->random);
   free(m->slices);
   free(m->chans);
@@ -261,10 +287,61 @@ void memsys_destroy(memsys *m) {
 
 int memsys_can_send(const memsys *m, int sm, const mem_access *a) {
   if (sm < 0 || sm >= m->n_sms) return 0;
-  return icnt_has_room(m->req_net, sm / m->per_cluster, mem_packet_bytes(a, 1));
+  int cluster = sm / m->per_cluster;
+  return icnt_has_room_after(m->req_net, cluster, mem_packet_bytes(a, 1),
+                             m->deferring ? m->staged[cluster] : 0);
+}
+
+/* Notes an operation of SM `sm` for memsys_defer(0). Touched only by the thread that steps the
+ * SM's cluster. */
+static void log_op(memsys *m, int sm, const mem_access *a, uint64_t created, int send) {
+  op_log *l = &m->logs[sm];
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 16;
+    deferred_op *ops = realloc(l->ops, cap * sizeof *ops);
+    if (!ops) {
+      m->log_failed = 1; /* read after the threads joined */
+      return;
+    }
+    l->ops = ops;
+    l->cap = cap;
+  }
+  l->ops[l->n++] = (deferred_op){.a = *a, .created = created, .send = send};
+  if (send) m->staged[sm / m->per_cluster] += icnt_units(m->req_net, mem_packet_bytes(a, 1));
+}
+
+static void send_now(memsys *m, const mem_access *a, uint64_t created, uint64_t now);
+
+int memsys_defer(memsys *m, int on, rf_diag *d) {
+  if (on) {
+    m->deferring = 1;
+    return 0;
+  }
+  m->deferring = 0;
+  if (m->log_failed) {
+    m->log_failed = 0;
+    return rf_fail(d, "memory system: out of memory for the requests of SMs stepped in parallel");
+  }
+  /* The order a single thread gives: SM by SM, each in the order it asked. */
+  for (int sm = 0; sm < m->n_sms; sm++) {
+    op_log *l = &m->logs[sm];
+    for (size_t i = 0; i < l->n; i++) {
+      const deferred_op *o = &l->ops[i];
+      if (o->send) send_now(m, &o->a, o->created, m->now);
+      else memsys_touch(m, sm, o->a.addr);
+    }
+    l->n = 0;
+  }
+  memset(m->staged, 0, (size_t)m->n_clusters * sizeof *m->staged);
+  return 0;
 }
 
 void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now) {
+  if (m->deferring && a->sm < m->n_sms) log_op(m, a->sm, a, created, 1);
+  else send_now(m, a, created, now);
+}
+
+static void send_now(memsys *m, const mem_access *a, uint64_t created, uint64_t now) {
   /* Bring the clocks up to `now` first, so a request sent at `now` starts moving in cycle
    * now + 1 whether the caller runs memsys_cycle(now) before or after sending, and so idle
    * cycles the caller skipped are not spent on this request. */
@@ -279,8 +356,10 @@ void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now)
   m->busy = 1;
 }
 
-void memsys_touch(memsys *m, uint64_t addr) {
-  if (m->map.indexing == 4) addr_slice(&m->map, addr);
+void memsys_touch(memsys *m, int sm, uint64_t addr) {
+  if (m->map.indexing != 4) return; /* the slice is a function of the address */
+  if (m->deferring && sm >= 0 && sm < m->n_sms) log_op(m, sm, &(mem_access){.addr = addr}, 0, 0);
+  else addr_slice(&m->map, addr);
 }
 
 void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes) {
@@ -288,7 +367,7 @@ void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes) {
   /* GPGPU-Sim's perf_memcpy_to_gpu walks the copy 32 bytes at a time with the address cut to
    * 32 bits (an `unsigned`), looking each up in its address mapping. */
   for (uint64_t off = 0; off < bytes; off += MEM_SECTOR_BYTES)
-    memsys_touch(m, (uint32_t)(addr + off));
+    memsys_touch(m, -1, (uint32_t)(addr + off));
 }
 
 int memsys_peek_reply(const memsys *m, int sm, mem_access *out) {
