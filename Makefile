@@ -39,11 +39,11 @@ endif
 
 CC      ?= cc
 CFLAGS  ?= -O3 -g
-CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -MMD -MP $(SAN_FLAGS)
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra -Werror -MMD -MP $(SAN_FLAGS)
 # csim/hw (unit ports, FST writer) is part of librfsim, so every program links fstapi + zlib;
 # csim/trace reads, and csim/tracegen writes, xz-compressed traces with liblzma.
 TRACE_LIBS := -llzma
-LDLIBS  += $(HW_C_LIBS) $(TRACE_LIBS) -lm
+LDLIBS  += $(HW_C_LIBS) $(TRACE_LIBS) -lm -pthread
 BUILD   := build
 BIN     := bin
 SHARED  ?= ../shared
@@ -139,7 +139,7 @@ $(HW_B)/rfsim-broken: $(BUILD)/csim/main.o $(BUILD)/librfsim.a \
 	  $(call hw_rtl_link,$(SIM_BROKEN_UNITS)) $(TRACE_LIBS) -o $@
 
 # tests/run.sh runs the binaries on every core, in the order given: the long ones first
-TESTS_LONG := test_suite_runs test_bootstrap test_sharing test_warpman test_finereg
+TESTS_LONG := test_suite_runs test_bootstrap test_sharing test_warpman test_finereg test_threads
 long_first  = $(foreach t,$(TESTS_LONG),$(filter %/$(t),$(1))) \
               $(filter-out $(addprefix %/,$(TESTS_LONG)),$(1))
 test: all $(TESTS) $(HW_TESTS) workloads
@@ -152,7 +152,8 @@ test: all $(TESTS) $(HW_TESTS) workloads
 # normal build's workloads and tools. Left out: test_bootstrap (it runs whole
 # makes, no code of ours to instrument) and test_hw_synth (it reads Yosys reports, which would
 # have to be synthesized again under build/san/). test_suite_runs runs each workload on one
-# config there (RFSIM_SUITE_ROTATE), every config still covered.
+# config there (RFSIM_SUITE_ROTATE), every config still covered; tests that only run bin/rfsim
+# (the normal build) skip those cases (RFSIM_SANITIZED).
 SAN_FLAGS ?=
 SAN_B     := $(BUILD)/san
 SAN_SKIP  := test_bootstrap test_hw_synth
@@ -162,7 +163,7 @@ test-sanitize: all workloads $(call san_tests,$(BUILD))
 	  SAN_FLAGS='-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  $(call san_tests,$(SAN_B))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
+	  RFSIM_SUITE_ROTATE=1 RFSIM_SANITIZED=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
 
 # Debian 12's CUDA 11.8 toolkit (the newest that compiles for Pascal and Volta) through a private
 # apt sources list; only cuda-traces needs it, never make or make test.

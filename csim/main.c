@@ -2,10 +2,10 @@
  *   rfsim -trace path/kernelslist.g -config configs/gtx480.config [-config more.config]
  *         [-option value ...] [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst
  *         [-wave_window START:END]] [-trace_cache on|off|rebuild] [-trace_cache_dir DIR]
- *         [-trace_cache_max_mb N] [-quiet]
+ *         [-trace_cache_max_mb N] [-threads N] [-quiet]
  * Config files apply in the order given, then command-line options override them. -hw, -wave,
- * -wave_window and -quiet say how to run, not what GPU to model, so they are options of the run
- * only (not config rows). */
+ * -wave_window, -threads and -quiet say how to run, not what GPU to model, so they are options
+ * of the run only (not config rows). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +31,7 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: rfsim -trace KERNELSLIST -config FILE [-config FILE ...] [-option value ...]\n"
           "             [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst]\n"
-          "             [-wave_window START:END] [-quiet]\n"
+          "             [-wave_window START:END] [-threads N] [-quiet]\n"
           "  -trace FILE        Accel-Sim kernelslist.g (tracer versions 3, 4, 5)\n"
           "  -config FILE       GPGPU-Sim style option file; several are applied in order\n"
           "  -option value      any config option; overrides the files\n"
@@ -49,6 +49,8 @@ static void usage(FILE *out) {
           "  -trace_cache_dir D keep the caches in folder D instead (made if missing)\n"
           "  -trace_cache_max_mb N  keep the folder's caches under N MB, deleting the least\n"
           "                     recently used first (default %d; 0: no bound)\n"
+          "  -threads N         step the SMs on N threads (default 1); the stats are the same\n"
+          "                     for every N. With -wave, one thread\n"
           "  -rfsim_policy P    resource policy: %s\n"
           "  -quiet             no progress line (shown on a terminal: kernel, cycles, speed,\n"
           "                     time left)\n"
@@ -67,6 +69,7 @@ typedef struct cli {
   int nconfigs;
   int dump_config;
   int quiet;
+  int threads;
   trace_cache_opts trace_cache;
 } cli;
 
@@ -119,6 +122,17 @@ bad:
                     "(either may be empty), found '%s'", v);
 }
 
+/* -threads: a whole number of threads, 1..GPU_MAX_THREADS. */
+static int parse_threads(const char *v, int *n, rf_diag *d) {
+  char *end;
+  long t = v[0] >= '0' && v[0] <= '9' ? strtol(v, &end, 10) : 0;
+  if (t < 1 || t > GPU_MAX_THREADS || *end != '\0')
+    return rf_fail(d, "command line: -threads: expected a number of threads from 1 to %d, found "
+                      "'%s'", GPU_MAX_THREADS, v);
+  *n = (int)t;
+  return 0;
+}
+
 /* -trace_cache_max_mb: whole megabytes (2^20 bytes), 0 for no bound. */
 static int parse_max_mb(const char *v, uint64_t *bytes, rf_diag *d) {
   char *end;
@@ -160,8 +174,13 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   }
   gpu *g = gpu_create_hw(cfg, &hw, stderr, d);
   if (g) gpu_set_trace_cache(g, &o->trace_cache);
-  gpu_wave *gw = g && hw.wave ? gpu_wave_attach(g, hw.wave, d) : NULL;
-  if (!g || (hw.wave && !gw)) {
+  int threads = g ? gpu_set_threads(g, o->threads, d) : -1;
+  if (threads > 0 && threads < o->threads)
+    fprintf(stderr, "rfsim: note: -threads %d: stepping the SMs on %d thread%s (%s)\n",
+            o->threads, threads, threads == 1 ? "" : "s",
+            hw.wave ? "-wave records on one thread" : "one per cluster at most");
+  gpu_wave *gw = g && threads > 0 && hw.wave ? gpu_wave_attach(g, hw.wave, d) : NULL;
+  if (!g || threads < 0 || (hw.wave && !gw)) {
     gpu_destroy(g);
     rf_diag ignore;
     wave_close(hw.wave, &ignore);
@@ -217,6 +236,7 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
 int main(int argc, char **argv) {
   cli o = {0};
   o.wave_to = WAVE_NO_END;
+  o.threads = 1;
   o.trace_cache.mode = TRACE_CACHE_ON;
   o.trace_cache.max_bytes = (uint64_t)TRACE_CACHE_MAX_MB_DEFAULT << 20;
   rf_diag d = {{0}, 0};
@@ -270,6 +290,8 @@ int main(int argc, char **argv) {
     }
     else if (!strcmp(a, "-wave_window") && parse_window(v, &o.wave_from, &o.wave_to, &d) < 0)
       bad_run_option = 1;
+    else if (!strcmp(a, "-threads") && parse_threads(v, &o.threads, &d) < 0)
+      bad_run_option = 1;
     else if (!strcmp(a, "-hw") && hw_mode_parse(v, &o.hw) < 0) {
       rf_fail(&d, "command line: -hw: expected c, rtl or lockstep, found '%s'", v);
       bad_run_option = 1;
@@ -293,7 +315,7 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "-trace") || !strcmp(a, "-config") || !strcmp(a, "-stats_json") ||
         !strcmp(a, "-wave") || !strcmp(a, "-wave_window") || !strcmp(a, "-hw") ||
         !strcmp(a, "-trace_cache") || !strcmp(a, "-trace_cache_dir") ||
-        !strcmp(a, "-trace_cache_max_mb"))
+        !strcmp(a, "-trace_cache_max_mb") || !strcmp(a, "-threads"))
       continue;
     int r = config_set(&cfg, a, v, "command line", 0, NULL, &d);
     if (r == 1) {

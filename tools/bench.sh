@@ -3,7 +3,9 @@
 # warp instructions) with each of BENCH_CONFIGS (default gtx480 titanx titanv): building the
 # binary trace cache while reading the text (cold) and reading the cache (warm), and with the
 # first config also reading the text only (text) and the same trace xz-compressed (xz), and the
-# reader alone on the text and the archive; then the co-simulation overhead: a
+# reader alone on the text and the archive; warm again with the SMs stepped on 2 and 4 threads
+# (-threads; BENCH_THREADS), with the speed-up over one thread and the cores this machine has;
+# then the co-simulation overhead: a
 # WarpMan workload (BENCH_HW_TRACE, default warpman_ray, 30 units: wm_check and wm_wlbuf on 15 SMs) with the
 # units as the C reference (-hw c), as Verilated RTL (-hw rtl) and both compared every cycle
 # (-hw lockstep), without and with an FST waveform, as ratios to -hw c. Prints the median of RUNS
@@ -13,6 +15,7 @@ hw_trace=${BENCH_HW_TRACE:-build/traces/warpman_ray/kernelslist.g}
 trace=${BENCH_TRACE:-build/traces/matrixmul_x240/kernelslist.g}
 xz_trace=${BENCH_XZ_TRACE:-build/traces/matrixmul_x240_xz/kernelslist.g}
 configs=(${BENCH_CONFIGS:-gtx480 titanx titanv})
+threads=(${BENCH_THREADS:-2 4})
 config=configs/${configs[0]}.config # the co-simulation's
 runs=${RUNS:-5}
 tmp=$(mktemp -d)
@@ -23,9 +26,10 @@ trap 'rm -rf "$tmp"' EXIT
 #   xz:   -trace_cache off on the same trace as kernel-1.traceg.xz: decode and parse
 #   cold: no cache yet (removed before each run): parse the text and write the binary cache
 #   warm: the cache is there: read it (the default, -trace_cache on)
-# The caches go to a folder of the benchmark's own, so that "cold" is cold.
+# with the SMs stepped on THREADS threads (default 1). The caches go to a folder of the
+# benchmark's own, so that "cold" is cold. Leaves the median rate in $tmp/rate.
 speed() {
-  local cfg=$1 label=$2 mode=on trace=$trace
+  local cfg=$1 label=$2 threads=${3:-1} mode=on trace=$trace
   [ "$label" = text ] && mode=off
   [ "$label" = xz ] && mode=off && trace=$xz_trace
   : > "$tmp/results"
@@ -33,11 +37,12 @@ speed() {
     [ "$label" = cold ] && rm -rf "$tmp/cache"
     # "rfsim: simulated W warp instructions, C cycles in S s: R warp-inst/s, Y cycles/s, peak RSS M MB"
     bin/rfsim -trace "$trace" -config "configs/$cfg.config" -trace_cache "$mode" -quiet \
-      -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
+      -threads "$threads" -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
       sed -E 's/.*simulated ([0-9]+) warp instructions, ([0-9]+) cycles in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\4 \5 \6 \1 \2 \3/' \
       >> "$tmp/results"
   done
-  sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" -v cfg="$cfg" '
+  sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" -v cfg="$cfg" -v th="$threads" \
+    -v one="$(cat "$tmp/rate" 2>/dev/null || echo 0)" -v rate_file="$tmp/rate" '
     { rate[NR] = $1; cps[NR] = $2; if ($3 > rss) rss = $3; winsts = $4; cycles = $5; wall[NR] = $6 }
     END {
       m = int((NR + 1) / 2)
@@ -45,13 +50,17 @@ speed() {
         printf "bench: %s: %s warp instructions, %s simulated cycles, median of %d runs\n", \
                cfg, winsts, cycles, runs
       printf "bench: %-7s -hw c, %-4s %6.2f M warp-inst/s (min %.2f, max %.2f), %6.3f s wall, " \
-             "%.1f K cycles/s, peak RSS %.1f MB\n", cfg, label, rate[m] / 1e6, rate[1] / 1e6, \
-             rate[NR] / 1e6, wall[m], cps[m] / 1e3, rss
+             "%.1f K cycles/s, peak RSS %.1f MB%s\n", cfg, (th > 1 ? label " -threads " th : label), \
+             rate[m] / 1e6, rate[1] / 1e6, rate[NR] / 1e6, wall[m], cps[m] / 1e3, rss, \
+             (th > 1 && one > 0 ? sprintf(", %.2fx one thread", rate[m] / one) : "")
+      if (th == 1) print rate[m] > rate_file
     }'
 }
+echo "bench: $(nproc) cores here; -threads N steps the SMs of a cluster on one of N threads"
 for cfg in "${configs[@]}"; do
   speed "$cfg" cold
   speed "$cfg" warm
+  for n in "${threads[@]}"; do speed "$cfg" warm "$n"; done
   if [ "$cfg" = "${configs[0]}" ]; then speed "$cfg" text; speed "$cfg" xz; fi
 done
 cache_mb=$(du -k "$tmp/cache" | awk '{printf "%.1f", $1 / 1024}')

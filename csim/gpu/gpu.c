@@ -1,12 +1,21 @@
 #include "gpu.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/workers.h"
 #include "../core/sm.h"
 #include "../mem/mem.h"
 #include "../policy/policy.h"
 #include "../trace/trace.h"
+
+/* What one member of the team found stepping its clusters' SMs in one cycle. */
+typedef struct sm_step {
+  int progress;
+  int failed_sm;          /* the lowest-numbered SM whose cycle failed, or -1 */
+  rf_diag diag;           /* its message */
+} sm_step;
 
 /* What one kernel (or the whole run) adds up to. */
 typedef struct run_sums {
@@ -33,6 +42,10 @@ struct gpu {
   trace_cache_opts trace_cache;
   int nkernels;
   run_sums total;
+  int has_wave;           /* -wave: units write the shared waveform, so one thread steps SMs */
+  workers *team;          /* -threads N > 1: steps the clusters' SMs in parallel */
+  atomic_int next_cluster; /* the next cluster a member of the team takes this cycle */
+  sm_step *steps;         /* per team member, the cycle's result */
 };
 
 void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o) { g->trace_cache = *o; }
@@ -47,6 +60,7 @@ gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag 
   if (!g) return NULL;
   g->cfg = c;
   g->report = report;
+  g->has_wave = hw->wave != NULL;
   g->n_sms = config_num_sms(c);
   if ((hw->ops ? policy_create_ops(&g->pol, hw->ops, c, g->n_sms, hw->mode, hw->wave, d)
               : policy_create(&g->pol, c, g->n_sms, hw->mode, hw->wave, d)) < 0) {
@@ -78,9 +92,26 @@ void gpu_destroy(gpu *g) {
   for (int i = 0; g->sms && i < g->n_sms; i++) sm_destroy(g->sms[i]);
   free(g->sms);
   free(g->last_core);
+  workers_destroy(g->team);
+  free(g->steps);
   if (g->mem) memsys_destroy(g->mem);
   policy_destroy(&g->pol);
   free(g);
+}
+
+int gpu_set_threads(gpu *g, int n, rf_diag *d) {
+  if (n < 1 || n > GPU_MAX_THREADS)
+    return rf_fail(d, "command line: -threads: expected 1 to %d, found %d", GPU_MAX_THREADS, n);
+  if (g->has_wave) n = 1;
+  if (n > g->cfg->n_clusters) n = g->cfg->n_clusters;
+  workers_destroy(g->team);
+  free(g->steps);
+  g->team = NULL;
+  g->steps = NULL;
+  if (n == 1) return 1;
+  g->steps = rf_calloc((size_t)n, sizeof *g->steps, d);
+  g->team = g->steps ? workers_create(n, d) : NULL;
+  return g->team ? n : -1;
 }
 
 void gpu_set_observer(gpu *g, gpu_observer obs) { g->obs = obs; }
@@ -289,6 +320,70 @@ static int spread_cap(const gpu *g, const trace_kernel_info *k) {
   return (int)((k->num_tbs + g->n_sms - 1) / g->n_sms);
 }
 
+/* One cycle of the SMs of clusters [from, to): whether any made progress; -1 (with d) at the
+ * first SM whose cycle failed (*failed = its id). */
+static int step_clusters(gpu *g, int from, int to, int *failed, rf_diag *d) {
+  int per = g->cfg->n_cores_per_cluster, progress = 0;
+  for (int i = from * per; i < to * per; i++) {
+    int p = sm_cycle(g->sms[i], g->mem, g->now, d);
+    if (p < 0) {
+      *failed = i;
+      return -1;
+    }
+    progress |= p;
+  }
+  return progress;
+}
+
+/* A team member's share of the cycle: clusters taken one at a time from a shared counter, so
+ * that a member whose SMs are busier does not hold up the others; which member steps a
+ * cluster changes nothing (memsys_defer). A cluster's SMs share its network port, so they are
+ * stepped together. */
+static void step_part(void *ctx, int part, int n) {
+  (void)n;
+  gpu *g = ctx;
+  sm_step *r = &g->steps[part];
+  int nc = g->cfg->n_clusters;
+  r->failed_sm = -1;
+  r->progress = 0;
+  for (;;) {
+    int c = atomic_fetch_add_explicit(&g->next_cluster, 1, memory_order_relaxed);
+    if (c >= nc) return;
+    int failed = -1;
+    rf_diag why;
+    int p = step_clusters(g, c, c + 1, &failed, &why);
+    if (p < 0 && (r->failed_sm < 0 || failed < r->failed_sm)) {
+      r->failed_sm = failed;
+      r->diag = why;
+    }
+    r->progress |= p > 0;
+  }
+}
+
+/* One cycle of every SM. In parallel, the memory system notes what the SMs ask and carries it
+ * out afterwards in SM order, and the first failing SM's message is the one reported, so the
+ * run is the same for any number of threads. */
+static int step_sms(gpu *g, rf_diag *d) {
+  int failed = -1;
+  if (!g->team) return step_clusters(g, 0, g->cfg->n_clusters, &failed, d);
+  memsys_defer(g->mem, 1, d);
+  atomic_store_explicit(&g->next_cluster, 0, memory_order_relaxed);
+  workers_run(g->team, step_part, g);
+  int progress = 0;
+  const sm_step *first = NULL;
+  for (int t = 0; t < workers_count(g->team); t++) {
+    const sm_step *r = &g->steps[t];
+    progress |= r->progress;
+    if (r->failed_sm >= 0 && (!first || r->failed_sm < first->failed_sm)) first = r;
+  }
+  if (memsys_defer(g->mem, 0, d) < 0) return -1;
+  if (first) {
+    *d = first->diag;
+    return -1;
+  }
+  return progress;
+}
+
 static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_diag *d) {
   uint64_t start = g->now;
   trace_tb next;
@@ -306,16 +401,11 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
       break;
     }
     memsys_cycle(g->mem, g->now);
-    int progress = 0;
-    for (int i = 0; i < g->n_sms; i++) {
-      int p = sm_cycle(g->sms[i], g->mem, g->now, d);
-      if (p < 0) {
-        rc = -1;
-        break;
-      }
-      progress |= p;
+    int progress = step_sms(g, d);
+    if (progress < 0) {
+      rc = -1;
+      break;
     }
-    if (rc < 0) break;
     if (have_next && g->now >= dispatch_from &&
         (rc = dispatch(g, kt, &next, &have_next, k, d)) < 0)
       break;

@@ -30,6 +30,12 @@ typedef struct gpu_hw {
 gpu *gpu_create(const gpu_config *c, FILE *report, rf_diag *d);
 gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag *d);
 void gpu_destroy(gpu *g);
+/* -threads N: the SMs are stepped on n threads (a cluster's SMs on one), with the memory
+ * system, the CTA dispatcher and the policy's units stepped between, so every statistic is
+ * the same for any n. Returns the threads used: 1 with a waveform (-wave), at most one per
+ * cluster; -1 (with d) for n outside 1..GPU_MAX_THREADS or a thread that did not start. */
+#define GPU_MAX_THREADS 256
+int gpu_set_threads(gpu *g, int n, rf_diag *d);
 void gpu_set_observer(gpu *g, gpu_observer obs);
 /* Called every 1024 simulated cycles (a progress line); may be NULL. Nothing it does changes
  * the simulation. */

@@ -140,6 +140,13 @@ char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_re
 char *tu_run_list_with(const gpu_config *c, int mode, const struct policy_ops *ops,
                        void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now), void *obs_ctx,
                        const char *list_path, stats_record *total) {
+  return tu_run_list_threads(c, mode, ops, obs_cycle, obs_ctx, 1, list_path, total);
+}
+
+char *tu_run_list_threads(const gpu_config *c, int mode, const struct policy_ops *ops,
+                          void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now),
+                          void *obs_ctx, int threads, const char *list_path,
+                          stats_record *total) {
   rf_diag d = {{0}, 0};
   trace_list *l;
   if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
@@ -148,6 +155,7 @@ char *tu_run_list_with(const gpu_config *c, int mode, const struct policy_ops *o
   gpu *g = gpu_create_hw(c, &hw, stderr, &d);
   if (!g) fail_msg("%s", d.msg);
   if (obs_cycle) gpu_set_observer(g, (gpu_observer){obs_cycle, obs_ctx});
+  if (gpu_set_threads(g, threads, &d) < 0) fail_msg("%s", d.msg);
   char *text = NULL;
   size_t n;
   FILE *m = open_memstream(&text, &n);

@@ -47,6 +47,11 @@ struct policy_ops;
 char *tu_run_list_with(const struct gpu_config *c, int mode, const struct policy_ops *ops,
                        void (*obs_cycle)(void *ctx, const struct gpu *g, uint64_t now),
                        void *obs_ctx, const char *list_path, struct stats_record *total);
+/* The same with the SMs stepped on `threads` threads (gpu_set_threads). */
+char *tu_run_list_threads(const struct gpu_config *c, int mode, const struct policy_ops *ops,
+                          void (*obs_cycle)(void *ctx, const struct gpu *g, uint64_t now),
+                          void *obs_ctx, int threads, const char *list_path,
+                          struct stats_record *total);
 
 /* Reads the kernel trace `text_path` as text and `path` (the same trace, or a copy in another
  * form: xz) through the cache options `o` (NULL: no cache), in lockstep, failing the test at
