@@ -108,7 +108,8 @@ workers *workers_create(int n, rf_diag *d) {
   }
   for (int i = 1; i < n; i++) {
     member *m = malloc(sizeof *m);
-    if (!m || (*m = (member){w, i}, pthread_create(&w->threads[i], NULL, member_main, m))) {
+    if (m) *m = (member){w, i};
+    if (!m || pthread_create(&w->threads[i], NULL, member_main, m)) {
       free(m);
       rf_fail(d, "-threads %d: could not start thread %d", n, i);
       workers_destroy(w);

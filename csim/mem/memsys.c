@@ -55,6 +55,7 @@ typedef struct deferred_op {
 typedef struct op_log {
   deferred_op *ops;
   size_t n, cap;
+  int failed;         /* could not grow: memsys_defer(0) reports it */
 } op_log;
 
 struct memsys {
@@ -81,7 +82,6 @@ struct memsys {
   int deferring;
   op_log *logs;       /* per SM */
   int *staged;        /* per cluster: request-network units logged */
-  int log_failed;     /* a log could not grow: memsys_defer(0) reports it */
 };
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b) {
@@ -300,7 +300,7 @@ static void log_op(memsys *m, int sm, const mem_access *a, uint64_t created, int
     size_t cap = l->cap ? 2 * l->cap : 16;
     deferred_op *ops = realloc(l->ops, cap * sizeof *ops);
     if (!ops) {
-      m->log_failed = 1; /* read after the threads joined */
+      l->failed = 1;
       return;
     }
     l->ops = ops;
@@ -318,10 +318,7 @@ int memsys_defer(memsys *m, int on, rf_diag *d) {
     return 0;
   }
   m->deferring = 0;
-  if (m->log_failed) {
-    m->log_failed = 0;
-    return rf_fail(d, "memory system: out of memory for the requests of SMs stepped in parallel");
-  }
+  int failed = 0;
   /* The order a single thread gives: SM by SM, each in the order it asked. */
   for (int sm = 0; sm < m->n_sms; sm++) {
     op_log *l = &m->logs[sm];
@@ -331,8 +328,12 @@ int memsys_defer(memsys *m, int on, rf_diag *d) {
       else memsys_touch(m, sm, o->a.addr);
     }
     l->n = 0;
+    failed |= l->failed;
+    l->failed = 0;
   }
   memset(m->staged, 0, (size_t)m->n_clusters * sizeof *m->staged);
+  if (failed)
+    return rf_fail(d, "memory system: out of memory for the requests of SMs stepped in parallel");
   return 0;
 }
 
