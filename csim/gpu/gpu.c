@@ -10,8 +10,11 @@
 #include "../policy/policy.h"
 #include "../trace/trace.h"
 
-/* What one member of the team found stepping its clusters' SMs in one cycle. */
+/* One member of the team stepping SMs: the next of its own clusters to be taken this cycle (by
+ * it, or by a member done with its own), and what it found. */
 typedef struct sm_step {
+  atomic_int next;
+  char apart[64];         /* others take from `next`; what follows is the member's own */
   int progress;
   int failed_sm;          /* the lowest-numbered SM whose cycle failed, or -1 */
   rf_diag diag;           /* its message */
@@ -44,8 +47,7 @@ struct gpu {
   run_sums total;
   int has_wave;           /* -wave: units write the shared waveform, so one thread steps SMs */
   workers *team;          /* -threads N > 1: steps the clusters' SMs in parallel */
-  atomic_int next_cluster; /* the next cluster a member of the team takes this cycle */
-  sm_step *steps;         /* per team member, the cycle's result */
+  sm_step *steps;         /* per team member: its clusters and the cycle's result */
 };
 
 void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o) { g->trace_cache = *o; }
@@ -335,43 +337,56 @@ static int step_clusters(gpu *g, int from, int to, int *failed, rf_diag *d) {
   return progress;
 }
 
-/* A team member's share of the cycle: clusters taken one at a time from a shared counter, so
- * that a member whose SMs are busier does not hold up the others; which member steps a
- * cluster changes nothing (memsys_defer). A cluster's SMs share its network port, so they are
- * stepped together. */
+/* Steps cluster c for the member whose result is r: r keeps the lowest failing SM. */
+static void step_cluster(gpu *g, int c, sm_step *r) {
+  int failed = -1;
+  rf_diag why;
+  int p = step_clusters(g, c, c + 1, &failed, &why);
+  if (p < 0 && (r->failed_sm < 0 || failed < r->failed_sm)) {
+    r->failed_sm = failed;
+    r->diag = why;
+  }
+  r->progress |= p > 0;
+}
+
+/* Member t's own clusters: a contiguous share, [first of t, first of t + 1). */
+static int first_cluster(const gpu *g, int t, int n) {
+  return (int)((long)g->cfg->n_clusters * t / n);
+}
+
+/* A team member's share of the cycle: its own clusters, one at a time, then those the others
+ * have not taken yet, so that a member whose SMs are busier does not hold up the rest while
+ * each cluster's SMs mostly stay on one core. Which member steps a cluster changes nothing
+ * (memsys_defer). A cluster's SMs share its network port, so they are stepped together. */
 static void step_part(void *ctx, int part, int n) {
-  (void)n;
   gpu *g = ctx;
   sm_step *r = &g->steps[part];
-  int nc = g->cfg->n_clusters;
   r->failed_sm = -1;
   r->progress = 0;
-  for (;;) {
-    int c = atomic_fetch_add_explicit(&g->next_cluster, 1, memory_order_relaxed);
-    if (c >= nc) return;
-    int failed = -1;
-    rf_diag why;
-    int p = step_clusters(g, c, c + 1, &failed, &why);
-    if (p < 0 && (r->failed_sm < 0 || failed < r->failed_sm)) {
-      r->failed_sm = failed;
-      r->diag = why;
+  for (int k = 0; k < n; k++) {
+    int v = (part + k) % n, end = first_cluster(g, v + 1, n);
+    for (;;) {
+      int c = atomic_fetch_add_explicit(&g->steps[v].next, 1, memory_order_relaxed);
+      if (c >= end) break;
+      step_cluster(g, c, r);
     }
-    r->progress |= p > 0;
   }
 }
 
 /* One cycle of every SM. In parallel, the memory system notes what the SMs ask and carries it
- * out afterwards in SM order, and the first failing SM's message is the one reported, so the
+ * out afterwards in SM order, and the lowest failing SM's message is the one reported, so the
  * run is the same for any number of threads. */
 static int step_sms(gpu *g, rf_diag *d) {
   int failed = -1;
   if (!g->team) return step_clusters(g, 0, g->cfg->n_clusters, &failed, d);
   memsys_defer(g->mem, 1, d);
-  atomic_store_explicit(&g->next_cluster, 0, memory_order_relaxed);
+  int n = workers_count(g->team);
+  for (int t = 0; t < n; t++)
+    atomic_store_explicit(&g->steps[t].next, first_cluster(g, t, n), memory_order_relaxed);
   workers_run(g->team, step_part, g);
   int progress = 0;
   const sm_step *first = NULL;
-  for (int t = 0; t < workers_count(g->team); t++) {
+  for (int t = 0; t < n; t++) {
     const sm_step *r = &g->steps[t];
     progress |= r->progress;
     if (r->failed_sm >= 0 && (!first || r->failed_sm < first->failed_sm)) first = r;
