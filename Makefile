@@ -152,8 +152,7 @@ test: all $(TESTS) $(HW_TESTS) workloads
 # normal build's workloads and tools. Left out: test_bootstrap (it runs whole
 # makes, no code of ours to instrument) and test_hw_synth (it reads Yosys reports, which would
 # have to be synthesized again under build/san/). test_suite_runs runs each workload on one
-# config there (RFSIM_SUITE_ROTATE), every config still covered; tests that only run bin/rfsim
-# (the normal build) skip those cases (RFSIM_SANITIZED).
+# config there (RFSIM_SUITE_ROTATE), every config still covered.
 SAN_FLAGS ?=
 SAN_B     := $(BUILD)/san
 SAN_SKIP  := test_bootstrap test_hw_synth
@@ -163,7 +162,7 @@ test-sanitize: all workloads $(call san_tests,$(BUILD))
 	  SAN_FLAGS='-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  $(call san_tests,$(SAN_B))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  RFSIM_SUITE_ROTATE=1 RFSIM_SANITIZED=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
+	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
 
 # Debian 12's CUDA 11.8 toolkit (the newest that compiles for Pascal and Volta) through a private
 # apt sources list; only cuda-traces needs it, never make or make test.
