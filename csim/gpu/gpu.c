@@ -48,6 +48,7 @@ struct gpu {
   int has_wave;           /* -wave: units write the shared waveform, so one thread steps SMs */
   workers *team;          /* -threads N > 1: steps the clusters' SMs in parallel */
   sm_step *steps;         /* per team member: its clusters and the cycle's result */
+  struct tb_feed *feed;   /* the kernel's next thread block (simulate) */
 };
 
 void gpu_set_trace_cache(gpu *g, const trace_cache_opts *o) { g->trace_cache = *o; }
@@ -286,13 +287,45 @@ static void watchdog_report(gpu *g, const trace_kernel_info *k, uint64_t idle) {
   fprintf(f, "  memory system %s\n", memsys_busy(g->mem) ? "busy" : "idle");
 }
 
+/* The kernel's thread blocks in trace order, the next one decoded ahead of its launch. After a
+ * launch the next is due: with -threads the main thread decodes it while the team steps the
+ * SMs (the others take its clusters meanwhile), else the dispatcher does before it needs it.
+ * Decoding reads only the trace, so when it happens changes nothing. */
+typedef enum { FEED_DONE = 0, FEED_READY, FEED_DUE, FEED_FAILED } feed_state;
+
+typedef struct tb_feed {
+  trace_kernel *kt;
+  trace_tb tb;          /* FEED_READY: the next thread block */
+  feed_state state;
+  rf_diag diag;         /* FEED_FAILED: why */
+} tb_feed;
+
+/* Decodes the next thread block if it is due. */
+static void feed_prepare(tb_feed *f) {
+  if (f->state != FEED_DUE) return;
+  int r = trace_kernel_next_tb(f->kt, &f->tb, &f->diag);
+  f->state = r > 0 ? FEED_READY : r == 0 ? FEED_DONE : FEED_FAILED;
+}
+
+/* The next thread block: 1 with it in f->tb, 0 if none is left, -1 (with d) if the trace
+ * could not be read. */
+static int feed_next(tb_feed *f, rf_diag *d) {
+  feed_prepare(f);
+  if (f->state == FEED_FAILED) {
+    *d = f->diag;
+    return -1;
+  }
+  return f->state == FEED_READY;
+}
+
 /* GPGPU-Sim's issue_block2core: each cycle every cluster, taken round robin from the one after
  * the cluster that took a CTA last, gives at most one CTA to one of its SMs, tried round robin
  * from the one after its SM that took the last, if the policy admits it there. */
-static int dispatch(gpu *g, trace_kernel *kt, trace_tb *next, int *have_next,
-                    const trace_kernel_info *k, rf_diag *d) {
+static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) {
   int nc = g->cfg->n_clusters, per = g->cfg->n_cores_per_cluster, last = g->last_cluster;
-  for (int i = 0; i < nc && *have_next; i++) {
+  for (int i = 0; i < nc; i++) {
+    int have = feed_next(f, d);
+    if (have <= 0) return have;
     int cl = (last + 1 + i) % nc;
     for (int j = 0; j < per; j++) {
       int core = (g->last_core[cl] + 1 + j) % per, id = cl * per + core;
@@ -300,14 +333,12 @@ static int dispatch(gpu *g, trace_kernel *kt, trace_tb *next, int *have_next,
       if (g->cta_cap && sm_resident_ctas(s) >= g->cta_cap) continue;
       int slot = sm_free_cta_slot(s);
       if (slot < 0) continue;
-      int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k, next, g->now);
+      int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k, &f->tb, g->now);
       if (nwarps <= 0) continue;
-      if (sm_launch_cta(s, slot, next, k, nwarps, g->now, d) < 0) return -1;
+      if (sm_launch_cta(s, slot, &f->tb, k, nwarps, g->now, d) < 0) return -1;
       g->last_cluster = cl;
       g->last_core[cl] = core;
-      int r = trace_kernel_next_tb(kt, next, d);
-      if (r < 0) return -1;
-      *have_next = r;
+      f->state = FEED_DUE; /* the SM owns the block's warps now */
       break;
     }
   }
@@ -363,6 +394,7 @@ static void step_part(void *ctx, int part, int n) {
   sm_step *r = &g->steps[part];
   r->failed_sm = -1;
   r->progress = 0;
+  if (part == 0 && g->feed) feed_prepare(g->feed);
   for (int k = 0; k < n; k++) {
     int v = (part + k) % n, end = first_cluster(g, v + 1, n);
     for (;;) {
@@ -401,15 +433,16 @@ static int step_sms(gpu *g, rf_diag *d) {
 
 static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_diag *d) {
   uint64_t start = g->now;
-  trace_tb next;
-  int have_next = trace_kernel_next_tb(kt, &next, d);
-  if (have_next < 0) return -1;
+  tb_feed feed = {.kt = kt, .state = FEED_DUE};
+  if (feed_next(&feed, d) < 0) return -1;
+  g->feed = &feed;
   uint64_t last_progress = g->now;
   /* The driver's launch overhead (GPGPU-Sim's -gpgpu_kernel_launch_latency) counts in the
    * kernel's cycles, as it does in GPGPU-Sim. */
   uint64_t dispatch_from = g->now + (uint64_t)g->cfg->kernel_launch_latency;
   int rc = 0;
-  while (have_next || any_busy(g)) {
+  /* A block due (launched last cycle) keeps the loop going as its SM does. */
+  while (feed.state != FEED_DONE || any_busy(g)) {
     if (g->cfg->max_cycles > 0 && g->now >= (uint64_t)g->cfg->max_cycles) {
       rc = rf_fail(d, "reached -gpgpu_max_cycle %lld in kernel %d; the run is incomplete",
                    g->cfg->max_cycles, k->id);
@@ -421,8 +454,8 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
       rc = -1;
       break;
     }
-    if (have_next && g->now >= dispatch_from &&
-        (rc = dispatch(g, kt, &next, &have_next, k, d)) < 0)
+    if (feed.state != FEED_DONE && g->now >= dispatch_from &&
+        (rc = dispatch(g, &feed, k, d)) < 0)
       break;
     if (g->pol.ops->cycle) {
       for (int i = 0; i < g->n_sms && rc == 0; i++) {
@@ -448,7 +481,8 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
       break;
     }
   }
-  if (have_next > 0) trace_tb_free(&next);
+  g->feed = NULL;
+  if (feed.state == FEED_READY) trace_tb_free(&feed.tb);
   return rc;
 }
 
