@@ -104,7 +104,7 @@ void gpu_destroy(gpu *g) {
 
 int gpu_set_threads(gpu *g, int n, rf_diag *d) {
   if (n < 1 || n > GPU_MAX_THREADS)
-    return rf_fail(d, "command line: -threads: expected 1 to %d, found %d", GPU_MAX_THREADS, n);
+    return rf_fail(d, "-threads: expected 1 to %d threads, found %d", GPU_MAX_THREADS, n);
   if (g->has_wave) n = 1;
   if (n > g->cfg->n_clusters) n = g->cfg->n_clusters;
   workers_destroy(g->team);
