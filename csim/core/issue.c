@@ -3,6 +3,7 @@
  * policy allows; a scheduler that issues nothing counts the wait closest to issuing as its
  * stall reason (GPGPU-Sim's classification). */
 #include "../common/bits.h"
+#include "../trace/trace_addrs.h"
 #include "sm_internal.h"
 
 /* The scoreboard part of check_issue: WAIT_MEMORY if an operand waits on a load, else
@@ -65,13 +66,16 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
   (void)d;
   if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
-  /* The LD/ST unit reads the 32 lane addresses (256 bytes: 4 or 5 cache lines) a few cycles
-   * from now, when it coalesces them or counts bank conflicts: start loading them (a hint
-   * only; those reads missed the cache more than anything else in the run). */
+  /* The LD/ST unit reads the lane addresses (packed: 16 bytes, else 256: 4 or 5 cache lines)
+   * a few cycles from now, when it coalesces them or counts bank conflicts: start loading them
+   * (a hint only; those reads missed the cache more than anything else in the run). */
   if (in->is_mem) {
     const uint64_t *addrs = w->tw->addrs + in->addr_off;
-    for (int k = 0; k < 32; k += 8) __builtin_prefetch(addrs + k);
-    __builtin_prefetch(addrs + 31);
+    __builtin_prefetch(addrs);
+    if (in->addr_form == TRACE_ADDRS_LANES) {
+      for (int k = 8; k < 32; k += 8) __builtin_prefetch(addrs + k);
+      __builtin_prefetch(addrs + 31);
+    }
   }
   exec_issue(s, slot, in);
   if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);

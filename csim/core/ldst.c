@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../mem/mem_internal.h"
+#include "../trace/trace_addrs.h"
 #include "sm_internal.h"
 
 int ldst_can_accept(const sm *s) { return s->ldst_count < LDST_QUEUE; }
@@ -97,7 +98,8 @@ static int completions(const sm *s, const mem_access *a) {
 
 int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   ldst_entry *e = &s->ldst[(s->ldst_head + s->ldst_count) % LDST_QUEUE];
-  const uint64_t *addrs = s->warps[warp].tw->addrs + in->addr_off;
+  uint64_t lanes[TRACE_WARP_SIZE];
+  const uint64_t *addrs = trace_inst_addrs(s->warps[warp].tw, in, lanes);
   e->warp = warp;
   e->in = in;
   e->load = -1;
@@ -173,7 +175,8 @@ static void ldst_retire_head(sm *s) {
  * now without memory traffic (SERVED) and left the queue. */
 static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
   const sm_warp *w = &s->warps[e->warp];
-  policy_load pl = {s->id, e->warp, e->in, w->tw->addrs + e->in->addr_off};
+  uint64_t lanes[TRACE_WARP_SIZE];
+  policy_load pl = {s->id, e->warp, e->in, trace_inst_addrs(w->tw, e->in, lanes)};
   int ticket = e->hook_ticket;
   int r = s->pol->ops->load(s->pol, &pl, now, &ticket);
   if (r == POLICY_LOAD_WAIT) return 1;

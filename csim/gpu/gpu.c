@@ -9,6 +9,7 @@
 #include "../mem/mem.h"
 #include "../policy/policy.h"
 #include "../trace/trace.h"
+#include "../trace/trace_addrs.h"
 
 /* One member of the team stepping SMs: the next of its own clusters to be taken this cycle (by
  * it, or by a member done with its own), and what it found. */
@@ -304,6 +305,7 @@ typedef struct tb_feed {
 static void feed_prepare(tb_feed *f) {
   if (f->state != FEED_DUE) return;
   int r = trace_kernel_next_tb(f->kt, &f->tb, &f->diag);
+  if (r > 0) trace_tb_pack_addrs(&f->tb);
   f->state = r > 0 ? FEED_READY : r == 0 ? FEED_DONE : FEED_FAILED;
 }
 

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../trace/trace_addrs.h"
 #include "larf_internal.h"
 #include "policy_registry.h"
 
@@ -209,7 +210,8 @@ static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, u
   /* A global store or atomic deletes the entries holding words it may write (sec. 3). */
   if ((in->kind == OPK_STORE || in->kind == OPK_ATOMIC) && in->space == SPACE_GLOBAL &&
       in->is_mem && m->win_set && in->mask) {
-    const uint64_t *a = w->tw->addrs + in->addr_off;
+    uint64_t lanes[TRACE_WARP_SIZE];
+    const uint64_t *a = trace_inst_addrs(w->tw, in, lanes);
     uint64_t lo = UINT64_MAX, hi = 0;
     for (int i = 0; i < TRACE_WARP_SIZE; i++) {
       if (!(in->mask >> i & 1)) continue;

@@ -149,8 +149,8 @@ typedef struct policy_ops {
    * queue head (a unit is still deciding). */
   int (*load)(policy *p, const policy_load *l, uint64_t now, int *ticket);
   void (*load_done)(policy *p, int sm, int ticket, uint64_t now);
-  /* A warp issued `in` (its destination registers are rewritten; a store's addresses are in
-   * w->tw->addrs + in->addr_off). */
+  /* A warp issued `in` (its destination registers are rewritten; a store's addresses are
+   * trace_inst_addrs(w->tw, in, ...)). */
   void (*issued)(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now);
 } policy_ops;
 

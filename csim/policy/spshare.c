@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../hw/spshare/sp_share.h"
+#include "../trace/trace_addrs.h"
 #include "policy.h"
 #include "policy_registry.h"
 #include "share_common.h"
@@ -110,7 +111,8 @@ static int holds_region(const sp_state *s, const sp_sm *m, int lock, int cta) {
 
 /* The highest byte offset an instruction touches in its TB's scratchpad. */
 static uint64_t top_offset(const sp_state *s, const policy_warp *w, const trace_inst *in) {
-  const uint64_t *a = w->tw->addrs + in->addr_off;
+  uint64_t lanes[TRACE_WARP_SIZE];
+  const uint64_t *a = trace_inst_addrs(w->tw, in, lanes);
   uint64_t top = 0;
   unsigned width = in->width ? in->width : 1;
   for (int lane = 0; lane < 32; lane++) {

@@ -63,12 +63,14 @@ typedef struct trace_inst {
   uint8_t src[TRACE_MAX_SRC];
   uint8_t has_imm;
   uint8_t is_mem;      /* has addresses in the pool */
+  uint8_t addr_form;   /* trace_addr_form of those addresses (trace_addrs.h) */
 } trace_inst;
 
 typedef struct trace_warp {
   trace_inst *insts;
   uint32_t n;
-  uint64_t *addrs;     /* 32 per memory instruction; inactive lanes hold 0 */
+  uint64_t *addrs;     /* per memory instruction 32 (inactive lanes 0), or 2 once packed
+                        * (trace_addrs.h) */
   uint32_t naddrs;
 } trace_warp;
 

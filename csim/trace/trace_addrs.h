@@ -1,0 +1,39 @@
+/* The lane addresses of a memory instruction, in its warp's pool (trace_warp.addrs from
+ * addr_off on), in one of two forms (trace_inst.addr_form):
+ *   TRACE_ADDRS_LANES   32 entries, one per lane, inactive lanes 0: what every reader gives;
+ *   TRACE_ADDRS_STRIDE  2 entries, base and stride: the k-th active lane (of the instruction's
+ *                       mask) at base + k * stride, the others 0.
+ * The simulator packs each thread block before it runs it (trace_tb_pack_addrs): coalesced
+ * loads, broadcasts and most shared-memory accesses are a base and a stride, and their 256
+ * bytes per instruction were most of the memory a resident thread block took (the TITAN V
+ * config, holding all 240 blocks of the tiled matrixmul at once, peaked at 127 MB; packed, at
+ * 82 MB) and many of the cache misses of coalescing. Packing is exact: a form is chosen only
+ * if it gives back every lane. */
+#ifndef RFSIM_TRACE_ADDRS_H
+#define RFSIM_TRACE_ADDRS_H
+
+#include "trace.h"
+
+typedef enum trace_addr_form { TRACE_ADDRS_LANES = 0, TRACE_ADDRS_STRIDE } trace_addr_form;
+
+/* Memory instruction `in` of warp `w`: its 32 lane addresses, either the pool's own entries or
+ * `buf` filled from the packed form. */
+static inline const uint64_t *trace_inst_addrs(const trace_warp *w, const trace_inst *in,
+                                               uint64_t buf[TRACE_WARP_SIZE]) {
+  const uint64_t *a = w->addrs + in->addr_off;
+  if (in->addr_form == TRACE_ADDRS_LANES) return a;
+  uint64_t v = a[0], stride = a[1];
+  if (in->mask == 0xffffffffu) {
+    for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, v += stride) buf[lane] = v;
+    return buf;
+  }
+  for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) buf[lane] = 0;
+  for (uint32_t m = in->mask; m; m &= m - 1, v += stride) buf[__builtin_ctz(m)] = v;
+  return buf;
+}
+
+/* Packs the addresses of every warp of tb, shrinking its pools. Never fails: a pool that cannot
+ * be reallocated smaller keeps its size. */
+void trace_tb_pack_addrs(trace_tb *tb);
+
+#endif

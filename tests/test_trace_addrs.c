@@ -1,0 +1,258 @@
+/* Packed lane addresses (csim/trace/trace_addrs.h): every memory instruction reads back exactly
+ * the 32 addresses it was read with, whichever form packing chose; base-and-stride patterns
+ * (any mask, negative and zero strides, wrapping sums) take two entries, the rest keep 32; the
+ * pool shrinks; packing twice changes nothing; a pool the readers would not lay out is left
+ * alone. Then a thread block read through the trace reader, packed, against the unpacked one. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../csim/trace/trace_addrs.h"
+#include "common/test_util.h"
+
+#define MAXI 64
+
+/* One warp under construction: instructions, and per instruction its 32 original lanes. */
+typedef struct built {
+  trace_warp w;
+  uint64_t want[MAXI][TRACE_WARP_SIZE];
+} built;
+
+static void start(built *b) {
+  memset(b, 0, sizeof *b);
+  b->w.insts = calloc(MAXI, sizeof *b->w.insts);
+  b->w.addrs = calloc(MAXI * TRACE_WARP_SIZE, sizeof *b->w.addrs);
+  assert_non_null(b->w.insts);
+  assert_non_null(b->w.addrs);
+}
+
+/* Appends an ALU instruction (no addresses), as traces interleave them. */
+static void add_alu(built *b) {
+  trace_inst *in = &b->w.insts[b->w.n++];
+  in->kind = OPK_ALU;
+  in->mask = 0xffffffffu;
+}
+
+/* Appends a memory instruction with these lanes (inactive lanes must be 0, as readers give). */
+static void add_mem(built *b, uint32_t mask, const uint64_t lanes[TRACE_WARP_SIZE]) {
+  uint32_t i = b->w.n++;
+  trace_inst *in = &b->w.insts[i];
+  in->kind = OPK_LOAD;
+  in->is_mem = 1;
+  in->mask = mask;
+  in->addr_off = b->w.naddrs;
+  memcpy(b->w.addrs + b->w.naddrs, lanes, TRACE_WARP_SIZE * sizeof *lanes);
+  memcpy(b->want[i], lanes, sizeof b->want[i]);
+  b->w.naddrs += TRACE_WARP_SIZE;
+}
+
+/* The k-th active lane of mask at base + k * stride, the others 0. */
+static void strided(uint32_t mask, uint64_t base, uint64_t stride, uint64_t out[TRACE_WARP_SIZE]) {
+  memset(out, 0, TRACE_WARP_SIZE * sizeof *out);
+  for (uint32_t m = mask; m; m &= m - 1, base += stride) out[__builtin_ctz(m)] = base;
+}
+
+static void pack(built *b) {
+  trace_tb tb = {.nwarps = 1, .warps = &b->w};
+  trace_tb_pack_addrs(&tb);
+}
+
+/* Every memory instruction reads back its lanes; returns how many took the stride form and
+ * checks the pool holds exactly the entries the forms need. */
+static int check(const built *b) {
+  int strided_n = 0;
+  uint32_t entries = 0;
+  for (uint32_t i = 0; i < b->w.n; i++) {
+    const trace_inst *in = &b->w.insts[i];
+    if (!in->is_mem) continue;
+    uint64_t buf[TRACE_WARP_SIZE];
+    const uint64_t *got = trace_inst_addrs(&b->w, in, buf);
+    for (int lane = 0; lane < TRACE_WARP_SIZE; lane++)
+      if (got[lane] != b->want[i][lane])
+        fail_msg("instruction %u lane %d: %#llx, expected %#llx", i, lane,
+                 (unsigned long long)got[lane], (unsigned long long)b->want[i][lane]);
+    strided_n += in->addr_form == TRACE_ADDRS_STRIDE;
+    entries += in->addr_form == TRACE_ADDRS_STRIDE ? 2 : TRACE_WARP_SIZE;
+  }
+  assert_int_equal(b->w.naddrs, entries);
+  return strided_n;
+}
+
+static void finish(built *b) {
+  free(b->w.insts);
+  free(b->w.addrs);
+}
+
+static void test_directed_forms(void **state) {
+  (void)state;
+  built b;
+  start(&b);
+  uint64_t l[TRACE_WARP_SIZE];
+  strided(0xffffffffu, 0x7f0000001000ull, 4, l); /* coalesced */
+  add_mem(&b, 0xffffffffu, l);
+  add_alu(&b);
+  strided(0xffffffffu, 0x2000, 0, l); /* broadcast */
+  add_mem(&b, 0xffffffffu, l);
+  strided(0x0000fff0u, 0x3000, (uint64_t)-8, l); /* part of the warp, walking down */
+  add_mem(&b, 0x0000fff0u, l);
+  strided(0x80000000u, 0xdead0, 0, l); /* one lane */
+  add_mem(&b, 0x80000000u, l);
+  strided(0xf0f0f0f0u, UINT64_MAX - 40, 16, l); /* the sum wraps, as uint64_t arithmetic does */
+  add_mem(&b, 0xf0f0f0f0u, l);
+  strided(0x0000000fu, 0, 128, l); /* an active lane at address 0 */
+  add_mem(&b, 0x0000000fu, l);
+  add_mem(&b, 0, (uint64_t[TRACE_WARP_SIZE]){0}); /* no active lane */
+  strided(0xffffffffu, 0x4000, 4, l); /* one lane off the pattern: all 32 kept */
+  l[17] += 4;
+  add_mem(&b, 0xffffffffu, l);
+  strided(0x0000ffffu, 0x5000, 4, l); /* an inactive lane not 0: all 32 kept */
+  l[20] = 0x99;
+  add_mem(&b, 0x0000ffffu, l);
+  for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) l[lane] = 0x6000 + (uint64_t)(lane * lane);
+  add_mem(&b, 0xffffffffu, l); /* scattered */
+  add_alu(&b);
+  uint32_t before = b.w.naddrs;
+  pack(&b);
+  assert_int_equal(check(&b), 7);
+  assert_int_equal(b.w.naddrs, 7 * 2 + 3 * TRACE_WARP_SIZE);
+  assert_true(b.w.naddrs < before);
+  /* the forms: in order */
+  static const uint8_t form[] = {1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+  for (uint32_t i = 0; i < b.w.n; i++)
+    if (b.w.insts[i].is_mem) assert_int_equal(b.w.insts[i].addr_form, form[i]);
+  /* Packing again changes nothing. */
+  uint64_t copy[7 * 2 + 3 * TRACE_WARP_SIZE];
+  memcpy(copy, b.w.addrs, sizeof copy);
+  pack(&b);
+  assert_int_equal(b.w.naddrs, 7 * 2 + 3 * TRACE_WARP_SIZE);
+  assert_memory_equal(copy, b.w.addrs, sizeof copy);
+  check(&b);
+  finish(&b);
+}
+
+/* Random masks, bases and strides, a third of them disturbed off the pattern. */
+static void test_random_round_trip(void **state) {
+  (void)state;
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int round = 0; round < 200; round++) {
+    built b;
+    start(&b);
+    int want_strided = 0;
+    for (int i = 0; i < MAXI; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      if (x % 5 == 0) {
+        add_alu(&b);
+        continue;
+      }
+      uint32_t mask = x % 3 == 0 ? 0xffffffffu : (uint32_t)(x >> 11);
+      uint64_t stride = (x >> 40) % 7 == 0 ? 0 : (uint64_t)(int64_t)(int16_t)(x >> 24);
+      uint64_t l[TRACE_WARP_SIZE];
+      strided(mask, x >> 3, stride, l);
+      int disturb = (x >> 50) % 3 == 0 && mask;
+      if (disturb) l[__builtin_ctz(mask)] ^= 1ull << (x >> 58);
+      /* disturbing the first lane of a one- or two-lane mask still leaves a pattern */
+      int lanes = __builtin_popcount(mask);
+      want_strided += !disturb || lanes <= 2;
+      add_mem(&b, mask, l);
+    }
+    pack(&b);
+    assert_int_equal(check(&b), want_strided);
+    finish(&b);
+  }
+}
+
+/* Offsets out of instruction order (no reader lays a pool out so): left alone, still exact. */
+static void test_unusual_layout_left_alone(void **state) {
+  (void)state;
+  built b;
+  start(&b);
+  uint64_t l[TRACE_WARP_SIZE];
+  strided(0xffffffffu, 0x1000, 4, l);
+  add_mem(&b, 0xffffffffu, l);
+  strided(0xffffffffu, 0x2000, 8, l);
+  add_mem(&b, 0xffffffffu, l);
+  b.w.insts[0].addr_off = TRACE_WARP_SIZE; /* swap the two instructions' entries */
+  b.w.insts[1].addr_off = 0;
+  memcpy(b.want[0], b.w.addrs + TRACE_WARP_SIZE, sizeof b.want[0]);
+  memcpy(b.want[1], b.w.addrs, sizeof b.want[1]);
+  pack(&b);
+  assert_int_equal(b.w.naddrs, 2 * TRACE_WARP_SIZE);
+  assert_int_equal(check(&b), 0);
+  finish(&b);
+}
+
+/* A thread block through the reader: packed, every instruction reads back what the unpacked
+ * copy holds, in both of the trace format's address encodings and with a scattered list. */
+static void test_through_the_reader(void **state) {
+  (void)state;
+  char dir[256];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  /* warp 0: base-stride (every lane, then half the lanes of a shared load), base-delta whose
+   * deltas are one stride after the first (a pattern the format did not see); warp 1:
+   * base-delta, scattered */
+  char deltas[256] = "-4";
+  for (int lane = 2; lane < TRACE_WARP_SIZE; lane++) strcat(deltas, " 4");
+  char text[4096];
+  snprintf(text, sizeof text,
+           "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (64,1,1)\n"
+           "-shmem = 0\n-nregs = 8\n-binary version = 70\n-cuda stream id = 0\n"
+           "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
+           "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+           "#traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
+           "[adrrescompress?] [mem_addresses]\n\n"
+           "#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 4\n"
+           "0000 ffffffff 1 R1 LDG.E.SYS 1 R2 4 1 0x7f0000010000 4\n"
+           "0010 0000ff00 1 R3 LDS 1 R4 4 1 0x7f0000000100 0\n"
+           "0020 ffffffff 1 R5 LDG.E.SYS 1 R2 4 2 0x7f0000020000 %s\n"
+           "0030 ffffffff 0 EXIT 0 0\n\n"
+           "warp = 1\ninsts = 2\n"
+           "0000 0000000f 1 R1 LDG.E.SYS 1 R2 4 2 0x7f0000030000 100 -7 3\n"
+           "0030 ffffffff 0 EXIT 0 0\n\n#END_TB\n",
+           deltas);
+  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
+  char path[512];
+  snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+  trace_kernel *k;
+  rf_diag d = {0};
+  assert_int_equal(trace_kernel_open(path, &k, &d), 0);
+  trace_tb tb;
+  assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 1);
+  trace_kernel_close(k);
+  /* The unpacked copy. */
+  uint64_t orig[2][4][TRACE_WARP_SIZE];
+  memset(orig, 0, sizeof orig);
+  for (int w = 0; w < tb.nwarps; w++)
+    for (uint32_t i = 0; i < tb.warps[w].n; i++)
+      if (tb.warps[w].insts[i].is_mem)
+        memcpy(orig[w][i], tb.warps[w].addrs + tb.warps[w].insts[i].addr_off, sizeof orig[w][i]);
+  trace_tb_pack_addrs(&tb);
+  int forms[2] = {0, 0};
+  for (int w = 0; w < tb.nwarps; w++)
+    for (uint32_t i = 0; i < tb.warps[w].n; i++) {
+      const trace_inst *in = &tb.warps[w].insts[i];
+      if (!in->is_mem) continue;
+      forms[in->addr_form]++;
+      uint64_t buf[TRACE_WARP_SIZE];
+      assert_memory_equal(trace_inst_addrs(&tb.warps[w], in, buf), orig[w][i],
+                          sizeof orig[w][i]);
+    }
+  assert_int_equal(forms[TRACE_ADDRS_LANES], 2); /* the first base-delta line and the scattered */
+  assert_int_equal(forms[TRACE_ADDRS_STRIDE], 2);
+  trace_tb_free(&tb);
+  tu_rmtree(dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_directed_forms),
+      cmocka_unit_test(test_random_round_trip),
+      cmocka_unit_test(test_unusual_layout_left_alone),
+      cmocka_unit_test(test_through_the_reader),
+  };
+  return cmocka_run_group_tests_name("packed lane addresses", tests, NULL, NULL);
+}
