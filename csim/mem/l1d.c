@@ -305,12 +305,18 @@ void l1d_invalidate(l1d *l) {
    * loss. A write-through cache's modified sectors are below already and go too. */
   int keep_dirty = l->core.cfg.write_policy != 'T';
   cache_core_changed(&l->core);
-  size_t n = (size_t)t->nsets * (size_t)t->max_assoc;
-  for (size_t i = 0; i < n; i++) {
-    tag_line *line = &t->lines[i];
-    uint8_t keep = keep_dirty ? line->dirty : 0;
-    line->valid &= keep;
-    line->unreadable &= keep;
-    cache_tags_set_dirty(t, line, keep);
+  /* Only the ways in use hold anything (cache_tags_set_assoc empties the rest), and an empty
+   * line has nothing to drop: a kernel that flushes at every MEMBAR (-gpgpu_flush_l1_cache)
+   * walks the whole 128 KB of a Volta L1D each time. */
+  for (int set = 0; set < t->nsets; set++) {
+    tag_line *lines = &t->lines[(size_t)set * (size_t)t->max_assoc];
+    for (int way = 0; way < t->assoc; way++) {
+      tag_line *line = &lines[way];
+      if (!(line->valid | line->dirty | line->unreadable)) continue;
+      uint8_t keep = keep_dirty ? line->dirty : 0;
+      line->valid &= keep;
+      line->unreadable &= keep;
+      cache_tags_set_dirty(t, line, keep);
+    }
   }
 }
