@@ -5,7 +5,10 @@
  * so its runs must match the baseline's byte for byte: on hand-written kernels that exercise
  * every kind of wait (barriers, MEMBAR, loads, dependent chains, dual issue, full pipelines) and
  * on the generated workloads, with LRR (GTX 480, shared collector registers), GTO (TITAN V,
- * sub-core) and the GTX 980. */
+ * sub-core) and the GTX 980.
+ * The same runs check the quiet cycles an SM sleeps through (csim/core/quiet.c): a policy with a
+ * tick hook that does nothing keeps every SM awake and must match too, and the baseline must
+ * have slept (else the comparison says nothing about sleeping). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -36,6 +39,14 @@ static int one_class(const policy *p, int sm, int slot) {
 }
 static policy_ops one_class_ops;
 
+/* The baseline, awake every cycle: a policy with a tick hook never sleeps (quiet_allowed). */
+static void no_tick(policy *p, int sm, uint64_t now) {
+  (void)p;
+  (void)sm;
+  (void)now;
+}
+static policy_ops awake_ops;
+
 static void load_config(gpu_config *c, const char *file, const char *const (*opts)[2],
                         int nopts) {
   rf_diag d;
@@ -49,22 +60,34 @@ static void load_config(gpu_config *c, const char *file, const char *const (*opt
   if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
 }
 
+typedef struct watch {
+  uint64_t hash;
+  uint64_t slept; /* cycles slept, summed over the SMs, at the last cycle seen */
+} watch;
+
 /* Every cycle, each SM's issued warp and first scheduler's stall reason (what waveforms show;
  * the stats count SCOREBOARD and MEMORY alike), folded into a hash. */
 static void hash_cycle(void *ctx, const gpu *g, uint64_t now) {
-  uint64_t *h = ctx;
+  watch *wt = ctx;
+  uint64_t slept = 0;
   for (int i = 0; i < gpu_num_sms(g); i++) {
     const struct sm *s = gpu_sm(g, i);
     uint64_t v = (uint64_t)(sm_last_issued_warp(s) + 1) << 8 | (uint64_t)sm_last_stall(s);
-    *h = (*h ^ (v + now)) * 0x100000001b3ull;
+    wt->hash = (wt->hash ^ (v + now)) * 0x100000001b3ull;
+    slept += sm_slept_cycles(s);
   }
+  wt->slept = slept;
 }
 
-/* Every kernel of a kernelslist and the total as stats text, then the hash (malloc'd). */
-static char *run_list(const gpu_config *c, const policy_ops *ops, const char *list_path) {
-  uint64_t hash = 0xcbf29ce484222325ull;
+/* Every kernel of a kernelslist and the total as stats text, then the hash (malloc'd); the
+ * cycles slept in *slept. */
+static char *run_list(const gpu_config *c, const policy_ops *ops, const char *list_path,
+                      uint64_t *slept) {
+  watch wt = {0xcbf29ce484222325ull, 0};
   stats_record total;
-  char *text = tu_run_list_with(c, HW_C, ops, hash_cycle, &hash, list_path, &total);
+  char *text = tu_run_list_with(c, HW_C, ops, hash_cycle, &wt, list_path, &total);
+  *slept = wt.slept;
+  uint64_t hash = wt.hash;
   stats_free(&total);
   size_t n = strlen(text);
   char *out = realloc(text, n + 64);
@@ -74,19 +97,29 @@ static char *run_list(const gpu_config *c, const policy_ops *ops, const char *li
   return out;
 }
 
-/* The baseline and the one-class policy on one list: identical stats, and some instructions. */
-static void expect_same(const gpu_config *c, const char *list_path) {
-  char *a = run_list(c, &policy_baseline, list_path);
-  char *b = run_list(c, &one_class_ops, list_path);
-  if (strcmp(a, b) != 0) {
-    const char *x = a, *y = b;
-    while (*x && *x == *y) x++, y++;
-    while (x > a && x[-1] != '\n') x--, y--;
-    fail_msg("%s: the memo path and the full walk differ at\n  %.80s\n  %.80s", list_path, x, y);
-  }
+static void differ(const char *list_path, const char *what, const char *a, const char *b) {
+  const char *x = a, *y = b;
+  while (*x && *x == *y) x++, y++;
+  while (x > a && x[-1] != '\n') x--, y--;
+  fail_msg("%s: %s differ at\n  %.80s\n  %.80s", list_path, what, x, y);
+}
+
+/* The baseline, the one-class policy and the baseline awake on one list: identical stats, some
+ * instructions, and the baseline slept (the others never do). Returns the cycles it slept. */
+static uint64_t expect_same(const gpu_config *c, const char *list_path) {
+  uint64_t slept, slept_one_class, slept_awake;
+  char *a = run_list(c, &policy_baseline, list_path, &slept);
+  char *b = run_list(c, &one_class_ops, list_path, &slept_one_class);
+  char *w = run_list(c, &awake_ops, list_path, &slept_awake);
+  if (strcmp(a, b) != 0) differ(list_path, "the memo path and the full walk", a, b);
+  if (strcmp(a, w) != 0) differ(list_path, "the SMs sleeping and awake", a, w);
   assert_null(strstr(a, "gpgpu_n_tot_w_icount = 0\n"));
+  assert_int_equal(slept_one_class, 0);
+  assert_int_equal(slept_awake, 0);
   free(a);
   free(b);
+  free(w);
+  return slept;
 }
 
 /* Hand-written kernels, each warp of a block running one of these bodies: barriers (also as a
@@ -116,7 +149,7 @@ static void hand_written(const char *file, const char *const (*opts)[2], int nop
   assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
   free(text);
   snprintf(list, sizeof list, "%s/kernelslist.g", dir);
-  expect_same(&c, list);
+  assert_true(expect_same(&c, list) > 0);
   tu_rmtree(dir);
 }
 
@@ -147,6 +180,7 @@ static void test_workloads(void **state) {
                                        "finereg_km", "larf_conv"};
   static const char *const configs[] = {"configs/gtx480.config", "configs/titanv.config",
                                         "configs/gtx980.config"};
+  uint64_t slept = 0;
   for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
     char list[256];
     snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", traces[t]);
@@ -154,9 +188,10 @@ static void test_workloads(void **state) {
     for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
       gpu_config c;
       load_config(&c, configs[k], NULL, 0);
-      expect_same(&c, list);
+      slept += expect_same(&c, list);
     }
   }
+  assert_true(slept > 0);
 }
 
 int main(void) {
@@ -164,11 +199,14 @@ int main(void) {
   one_class_ops.name = "baseline-one-class";
   one_class_ops.create = one_class_create;
   one_class_ops.warp_priority = one_class;
+  awake_ops = policy_baseline;
+  awake_ops.name = "baseline-awake";
+  awake_ops.tick = no_tick;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hand_written_lrr),
       cmocka_unit_test(test_hand_written_lrr_dual_issue),
       cmocka_unit_test(test_hand_written_gto_sub_core),
       cmocka_unit_test(test_workloads),
   };
-  return cmocka_run_group_tests_name("issue stage memos", tests, NULL, NULL);
+  return cmocka_run_group_tests_name("issue stage memos and quiet cycles", tests, NULL, NULL);
 }

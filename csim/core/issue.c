@@ -275,6 +275,11 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   return 0;
 }
 
+int issue_memoized(const sm *s) {
+  return (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
+         !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
+}
+
 /* The schedulers run in turn, the first one a different one each active cycle (GPGPU-Sim's
  * Issue_Prio: "fair round robin issue between schedulers"). Which scheduler comes first
  * decides who gets a resource they share in that cycle, and whether a warp a barrier releases
@@ -282,8 +287,7 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
 int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   int issued_any = 0;
   s->last_issued = -1;
-  int memo = (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
-             !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
+  int memo = issue_memoized(s);
   int nsched = s->cfg->num_sched_per_core;
   int first = s->issue_prio;
   s->issue_prio = first + 1 == nsched ? 0 : first + 1;
@@ -294,7 +298,16 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
     if (issued < 0) return -1;
     if (issued) issued_any = 1;
     else count_stall(s, worst);
+    s->scheds[q].last_wait = (uint8_t)(issued ? WAIT_NONE : worst);
     if (q == 0) s->last_stall = issued ? WAIT_NONE : worst;
   }
   return issued_any;
+}
+
+void issue_stage_quiet(sm *s) {
+  s->last_issued = -1;
+  int nsched = s->cfg->num_sched_per_core;
+  s->issue_prio = s->issue_prio + 1 == nsched ? 0 : s->issue_prio + 1;
+  for (int q = 0; q < nsched; q++) count_stall(s, (warp_wait)s->scheds[q].last_wait);
+  s->last_stall = (warp_wait)s->scheds[0].last_wait;
 }

@@ -38,6 +38,7 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
     sm_destroy(s);
     return NULL;
   }
+  s->can_sleep = (uint8_t)quiet_allowed(s);
   for (int w = 0; w < s->n_warp_slots; w++)
     s->warps[w].reg_ready = s->reg_ready_pool + (size_t)w * SM_NUM_REGS;
   s->l1 = l1d_create(c, id, d);
@@ -83,9 +84,13 @@ const sm_counters *sm_get_counters(const sm *s) { return &s->cnt; }
 int sm_resident_ctas(const sm *s) { return s->resident_ctas; }
 int sm_resident_warps(const sm *s) { return s->resident_warps; }
 int sm_last_issued_warp(const sm *s) { return s->last_issued; }
+uint64_t sm_slept_cycles(const sm *s) { return s->slept; }
 warp_wait sm_last_stall(const sm *s) { return s->last_stall; }
 const l1d *sm_get_l1d(const sm *s) { return s->l1; }
-int sm_resize_l1d(sm *s, int assoc, rf_diag *d) { return l1d_set_assoc(s->l1, assoc, d); }
+int sm_resize_l1d(sm *s, int assoc, rf_diag *d) {
+  s->sleep_until = 0;
+  return l1d_set_assoc(s->l1, assoc, d);
+}
 const l1d *sm_get_l1i(const sm *s) { return s->l1i; }
 
 int sm_busy(const sm *s) {
@@ -167,6 +172,7 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
   memset(c->at_barrier, 0, sizeof c->at_barrier);
   c->launch_cycle = now;
   s->resident_ctas++;
+  s->sleep_until = 0;
   for (int i = 0; i < nwarps_now && i < c->nwarps; i++)
     if (launch_warp(s, slot, i, now) < 0)
       return rf_fail(d, "SM %d: policy admitted %d warps but only %d warp slots are free", s->id,
@@ -188,6 +194,13 @@ static void admit_pending_warps(sm *s, uint64_t now) {
 }
 
 int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
+  if (now < s->sleep_until) {
+    if (!memsys_reply_waiting(m, s->id)) {
+      quiet_cycle(s, now);
+      return 0;
+    }
+    s->sleep_until = 0;
+  }
   s->now = now;
   int progress = ldst_cycle(s, m, now);
   if (s->resident_ctas == 0) {
@@ -205,13 +218,10 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   issued |= switched;
   fetch_stage(s, m, now);
   if (s->pol->ops->tick) s->pol->ops->tick(s->pol, s->id, now);
-  s->cnt.active_cycles++;
-  s->cnt.resident_cta_sum += (uint64_t)s->resident_ctas;
-  s->cnt.resident_warp_sum += (uint64_t)s->resident_warps;
-  if (s->resident_ctas > s->cnt.max_resident_ctas) s->cnt.max_resident_ctas = s->resident_ctas;
-  if (s->resident_warps > s->cnt.max_resident_warps)
-    s->cnt.max_resident_warps = s->resident_warps;
-  return progress || issued != 0 || executed != 0;
+  count_cycle(s);
+  int moved = progress || issued != 0 || executed != 0;
+  if (!moved) s->sleep_until = quiet_until(s, now);
+  return moved;
 }
 
 void sm_report_warps(const sm *s, FILE *out) {

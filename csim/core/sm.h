@@ -73,6 +73,8 @@ double sm_cta_progress(const sm *s);
 /* The warp issued this cycle (-1 if none) and the first scheduler's stall reason, for waves. */
 int sm_last_issued_warp(const sm *s);
 warp_wait sm_last_stall(const sm *s);
+/* Cycles the SM slept through (csim/core/quiet.c): counted like any other, not stepped. */
+uint64_t sm_slept_cycles(const sm *s);
 /* Writes every resident warp's state (for the watchdog). */
 void sm_report_warps(const sm *s, FILE *out);
 const l1d *sm_get_l1d(const sm *s);

@@ -1,6 +1,7 @@
 /* SM internals shared by the files of csim/core. Nothing outside csim/core includes this.
  * The files call each other one way only (each calls the ones after it, never back):
  *   sm.c        create, CTA/warp launch, the cycle, the watchdog report
+ *   quiet.c     sleeping through cycles in which nothing can move
  *   issue.c     the issue stage (check_issue, stall classification)
  *   exec.c      the operand collector's SM side and the execute stage
  *   ldst.c      the LD/ST unit, replies from the memory system
@@ -112,6 +113,7 @@ typedef struct sm_sched {
    * rank 0: exited, waiting for fetch). pipe_any: bit c set when mask[c] may hold a warp. */
   uint64_t *need, *mask;
   uint32_t pipe_any;
+  uint8_t last_wait;     /* the stall it counted in its last cycle (WAIT_NONE: it issued) */
 } sm_sched;
 
 struct sm {
@@ -157,6 +159,9 @@ struct sm {
   int *order;            /* scratch for sched_order, n_warp_slots entries */
   int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
+  uint8_t can_sleep;     /* quiet_allowed (quiet.c) */
+  uint64_t sleep_until;  /* quiet_until: cycles before this one are counted, not stepped */
+  uint64_t slept;        /* cycles slept through, for tests and measurements (not a stat) */
   sm_counters cnt;
   struct cta_switch *sw;  /* CTA switching state (cta_switch.c), NULL if the policy has none */
 };
@@ -191,8 +196,20 @@ static inline int sched_walk_next(sched_walk *w) {
 void sched_order(sm *s, int sched, sched_walk *wk);
 void sched_issued(sm *s, int sched, int slot);
 
+/* quiet.c: whether this SM may ever sleep; after a cycle in which nothing moved, the cycle to
+ * sleep until (0: step the next); a cycle slept through; the counters every cycle adds. */
+int quiet_allowed(const sm *s);
+uint64_t quiet_until(const sm *s, uint64_t now);
+void quiet_cycle(sm *s, uint64_t now);
+void count_cycle(sm *s);
+
 /* issue.c: 1 if some scheduler issued, -1 on an internal error. */
 int issue_stage(sm *s, uint64_t now, rf_diag *d);
+/* Whether the stage keeps warps' answers (LRR, GTO: walk_memo). */
+int issue_memoized(const sm *s);
+/* A cycle in which every answer is kept and none is to issue: what issue_stage does then, each
+ * scheduler counting the stall it counted last. */
+void issue_stage_quiet(sm *s);
 
 /* ldst.c */
 int ldst_can_accept(const sm *s);

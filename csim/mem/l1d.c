@@ -283,6 +283,18 @@ int l1d_busy(const l1d *l) {
   return cache_core_busy(&l->core);
 }
 
+int l1d_idle(const l1d *l) {
+  if (l->hits.count || l->bypass.count || l->acks.count) return 0;
+  if (!l->enabled) return 1;
+  for (int b = 0; b < l->nbanks; b++)
+    if (l->pipes[b].count) return 0;
+  const cache_core *c = &l->core;
+  if (c->out.count || mshr_has_ready(&c->mshr)) return 0;
+  /* The ports count down in l1d_cycle, which only the L1D (the cache with bank pipelines)
+   * runs: the L1I's never change, and nothing waits on them. */
+  return l->nbanks == 0 || (!c->data_busy && !c->fill_busy);
+}
+
 void l1d_report(const l1d *l, const char *name, FILE *out) {
   if (!l1d_busy(l)) return;
   int piped = 0;

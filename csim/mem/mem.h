@@ -161,6 +161,10 @@ int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token);
  * becomes invalid; fetches in flight still complete their requests. */
 void l1d_invalidate(l1d *l);
 int l1d_busy(const l1d *l); /* anything pending (pipelines, MSHRs, queues) */
+/* Nothing the cache does by itself in a cycle: no request queued, in a bank pipeline or
+ * released from an MSHR, nothing to deliver, both ports free. Fetches out in the memory
+ * system may be pending: only their replies change that. */
+int l1d_idle(const l1d *l);
 /* One line for a deadlock report: what the cache holds (nothing when it is idle). */
 void l1d_report(const l1d *l, const char *name, FILE *out);
 const cache_stats *l1d_stats(const l1d *l);
@@ -221,6 +225,8 @@ int memsys_defer(memsys *m, int on, rf_diag *d);
 /* The SM's next reply (read data, or a write acknowledgement with sector_mask 0), or 0. */
 int memsys_peek_reply(const memsys *m, int sm, mem_access *out);
 void memsys_pop_reply(memsys *m, int sm);
+/* Whether a reply or instruction-fetch reply waits for the SM. */
+int memsys_reply_waiting(const memsys *m, int sm);
 /* The SM's next instruction-fetch reply (taken whenever it arrives), or 0. */
 int memsys_pop_fetch_reply(memsys *m, int sm, mem_access *out);
 /* Advances one core-clock cycle; the network, L2 and DRAM advance by their own clocks. */

@@ -377,6 +377,10 @@ int memsys_peek_reply(const memsys *m, int sm, mem_access *out) {
   return 1;
 }
 
+int memsys_reply_waiting(const memsys *m, int sm) {
+  return sm >= 0 && sm < m->n_sms && (m->resp[sm].count || m->fetch[sm].count);
+}
+
 void memsys_pop_reply(memsys *m, int sm) {
   if (sm >= 0 && sm < m->n_sms && m->resp[sm].count) req_ring_pop(&m->resp[sm]);
 }

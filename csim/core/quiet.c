@@ -1,0 +1,51 @@
+/* Sleeping through quiet cycles. Once a cycle moves nothing and nothing is left that time alone
+ * moves on (no instruction in the operand collector or the LD/ST unit, no fetch to make, an
+ * idle L1D and L1I, no warp whose answer ends but at a known cycle), every cycle up to that
+ * cycle does exactly what the quiet one did: each scheduler counts the same stall, the
+ * per-cycle counters add the same. Only a reply from the memory system (or a thread block
+ * launched, which wakes the SM) can change that earlier, so sm_cycle checks for one and
+ * otherwise counts the cycle (quiet_cycle) instead of stepping every stage. On the TITAN V
+ * config 58% of the x240 tiled matrixmul's SM cycles moved nothing (14% of its time); 52% of
+ * its SM cycles are slept through now (GTX 480: 16% moved nothing, 13% slept).
+ *
+ * Only SMs whose stages keep no answer that may change by itself sleep: the memoized issue
+ * stage (LRR or GTO), and a policy that does not decide per cycle (no may_issue, tick or
+ * warp_admit hook, no CTA switching). */
+#include "sm_internal.h"
+
+int quiet_allowed(const sm *s) {
+  const policy_ops *ops = s->pol->ops;
+  return issue_memoized(s) && !ops->may_issue && !ops->tick && !ops->warp_admit && !s->sw;
+}
+
+uint64_t quiet_until(const sm *s, uint64_t now) {
+  if (!s->can_sleep || s->resident_ctas == 0) return 0;
+  if (opcoll_in_flight(s->oc) || s->ldst_count || s->has_wb_global) return 0;
+  if (!l1d_idle(s->l1) || (s->l1i && !l1d_idle(s->l1i))) return 0;
+  for (int i = 0; i <= s->n_warp_slots / 64; i++)
+    if (s->fetch_cand[i]) return 0; /* a warp may still fetch (or could not, the L1I full) */
+  for (int q = 0; q < s->cfg->num_sched_per_core; q++)
+    if (s->scheds[q].pipe_any) return 0; /* (their pipelines' ID_OC are empty by now) */
+  uint64_t until = s->nevents ? s->events[0].at : UINT64_MAX;
+  for (int slot = 0; slot < s->warp_hwm; slot++) {
+    const sm_warp *w = &s->warps[slot];
+    if (w->live && w->skip_until < until) until = w->skip_until;
+  }
+  return until > now + 1 ? until : 0;
+}
+
+void count_cycle(sm *s) {
+  s->cnt.active_cycles++;
+  s->cnt.resident_cta_sum += (uint64_t)s->resident_ctas;
+  s->cnt.resident_warp_sum += (uint64_t)s->resident_warps;
+  if (s->resident_ctas > s->cnt.max_resident_ctas) s->cnt.max_resident_ctas = s->resident_ctas;
+  if (s->resident_warps > s->cnt.max_resident_warps)
+    s->cnt.max_resident_warps = s->resident_warps;
+}
+
+void quiet_cycle(sm *s, uint64_t now) {
+  s->now = now;
+  s->slept++;
+  issue_stage_quiet(s);
+  count_cycle(s);
+}
