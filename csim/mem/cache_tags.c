@@ -12,6 +12,7 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
                     const char *what, rf_diag *d) {
   t->lines = NULL;
   t->keys = NULL;
+  t->index = (tag_index){0};
   if (cfg->nsets < 1 || cfg->assoc < 1 || !mem_is_pow2((uint64_t)cfg->nsets))
     return rf_fail(d, "%s: expected a power-of-two number of sets and at least 1 way, found "
                       "%d sets x %d ways", what, cfg->nsets, cfg->assoc);
@@ -46,7 +47,7 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
   size_t n = (size_t)cfg->nsets * (size_t)max_assoc;
   t->lines = rf_calloc(n, sizeof *t->lines, d);
   t->keys = t->lines ? rf_calloc(n, sizeof *t->keys, d) : NULL;
-  if (t->keys) return 0;
+  if (t->keys && (max_assoc < TAG_INDEX_WAYS || tag_index_init(&t->index, n, d) == 0)) return 0;
   cache_tags_free(t);
   return -1;
 }
@@ -54,6 +55,7 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
 void cache_tags_free(cache_tags *t) {
   free(t->lines);
   free(t->keys);
+  tag_index_free(&t->index);
   t->lines = NULL;
   t->keys = NULL;
 }
@@ -67,6 +69,7 @@ void cache_tags_set_assoc(cache_tags *t, int assoc) {
     t->lines[i] = (tag_line){0};
     t->keys[i] = 0;
   }
+  if (t->index.keys) tag_index_clear(&t->index);
   t->ndirty = 0;
 }
 
@@ -110,6 +113,12 @@ static size_t set_base(const cache_tags *t, uint64_t key) {
  * The keys are compared four at a time: a miss reads every way, and the sets of a Volta L1D
  * without shared memory have 256 (its tag lookups were 9% of a memory-bound run's time). */
 static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
+  if (t->index.keys) {
+    /* A key lives only in the line it was last installed in (installs follow a lookup that
+     * found it nowhere), and only while that line holds something. */
+    int32_t i = tag_index_get(&t->index, key);
+    return i >= 0 && !tag_line_free(&t->lines[i]) ? &t->lines[i] : NULL;
+  }
   const uint64_t *keys = t->keys + base;
   int n = t->assoc, w = 0;
   for (; w + 4 <= n; w += 4)
@@ -170,8 +179,13 @@ tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_w
 
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {
   cache_tags_clear(t, l);
+  int32_t i = (int32_t)(l - t->lines);
+  if (t->index.keys) {
+    tag_index_remove(&t->index, t->keys[i], i);
+    tag_index_put(&t->index, key, i);
+  }
   l->key = key;
-  t->keys[l - t->lines] = key;
+  t->keys[i] = key;
   l->addr = addr;
   l->stamp = ++t->clock;
   l->space = space;

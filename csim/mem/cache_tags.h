@@ -13,6 +13,7 @@
 
 #include "../common/diag.h"
 #include "../config/config.h"
+#include "tag_index.h"
 
 typedef struct tag_line {
   uint64_t key;        /* line number in the cache's own address space (tag + index) */
@@ -55,7 +56,10 @@ typedef struct cache_tags {
   tag_line *lines;    /* nsets * max_assoc, set-major; ways [0, assoc) in use */
   uint64_t *keys;     /* lines[i].key, kept apart so that a probe reads 8 bytes a way (the
                          adaptive Volta L1D searches up to 256 ways) */
+  tag_index index;    /* with TAG_INDEX_WAYS ways or more (index.keys non-NULL): where each
+                         key was last installed, so that a lookup does not read every way */
 } cache_tags;
+#define TAG_INDEX_WAYS 32
 
 /* Validates geometry and allocates room for max_assoc ways (>= cfg->assoc; the adaptive L1D
  * changes its ways later); returns 0 or -1 with d filled. `what` names the cache. */
