@@ -5,21 +5,25 @@
 #include <string.h>
 
 /* Whether lanes a[0..31] of an instruction with active mask `mask` are a base and a stride
- * over the active lanes with zeros elsewhere; if so, their base and stride. */
+ * over the active lanes with zeros elsewhere; if so, their base and stride. Branch-free over
+ * the lanes (every memory instruction of every thread block is checked). */
 static int is_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride) {
   *base = mask ? a[__builtin_ctz(mask)] : 0;
   uint32_t rest = mask & (mask - 1);
   *stride = rest ? a[__builtin_ctz(rest)] - *base : 0;
+  uint64_t off = 0;
+  if (mask == 0xffffffffu) {
+    uint64_t v = *base;
+    for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, v += *stride) off |= a[lane] ^ v;
+    return off == 0;
+  }
   uint64_t v = *base;
   for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) {
-    if (mask >> lane & 1) {
-      if (a[lane] != v) return 0;
-      v += *stride;
-    } else if (a[lane] != 0) {
-      return 0;
-    }
+    uint64_t active = (uint64_t)0 - (mask >> lane & 1); /* all ones for an active lane */
+    off |= a[lane] ^ (v & active);
+    v += *stride & active;
   }
-  return 1;
+  return off == 0;
 }
 
 static uint32_t entries(const trace_inst *in) {
