@@ -1,6 +1,7 @@
 /* Where each key of a highly associative tag array lives: key -> the line it was last installed
  * in, so that a lookup is not a walk over every way of its set (a Volta L1D without shared
- * memory has 256 ways, and a miss read all 256 keys: 12% of a memory-bound run on titanv).
+ * memory has 256 ways, and a miss read all 256 keys: the tag lookups were 7.5% of the
+ * instructions of transpose on titanv, 9% of the time of atax there).
  * Open addressing with linear probing at most half full, backward-shift deletion. */
 #ifndef RFSIM_TAG_INDEX_H
 #define RFSIM_TAG_INDEX_H
