@@ -29,15 +29,13 @@ void tag_index_clear(tag_index *x) {
 }
 
 void tag_index_put(tag_index *x, uint64_t key, int32_t line) {
-  uint32_t s = tag_index_slot(x, key);
-  while (x->line[s] >= 0 && x->keys[s] != key) s = (s + 1) & x->mask;
+  uint32_t s = tag_index_find(x, key);
   x->keys[s] = key;
   x->line[s] = line;
 }
 
 void tag_index_remove(tag_index *x, uint64_t key, int32_t line) {
-  uint32_t s = tag_index_slot(x, key);
-  while (x->line[s] >= 0 && x->keys[s] != key) s = (s + 1) & x->mask;
+  uint32_t s = tag_index_find(x, key);
   if (x->line[s] != line) return; /* absent, or last installed elsewhere */
   /* Backward shift: later entries of the probe run move into the hole when their home slot
    * does not lie cyclically in (hole, their slot]. */

@@ -26,12 +26,16 @@ static inline uint32_t tag_index_slot(const tag_index *x, uint64_t key) {
   return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & x->mask;
 }
 
+/* The slot holding `key`, or the empty slot that ends its probe run. */
+static inline uint32_t tag_index_find(const tag_index *x, uint64_t key) {
+  uint32_t s = tag_index_slot(x, key);
+  while (x->line[s] >= 0 && x->keys[s] != key) s = (s + 1) & x->mask;
+  return s;
+}
+
 /* The line `key` was last installed in, or -1. */
 static inline int32_t tag_index_get(const tag_index *x, uint64_t key) {
-  for (uint32_t s = tag_index_slot(x, key);; s = (s + 1) & x->mask) {
-    if (x->line[s] < 0) return -1;
-    if (x->keys[s] == key) return x->line[s];
-  }
+  return x->line[tag_index_find(x, key)];
 }
 
 /* `key` now lives in `line` (replacing where it lived before). */
