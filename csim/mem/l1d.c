@@ -275,19 +275,22 @@ int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token) {
   return l1d_pop_hit(l, now, token) || l1d_pop_miss(l, now, token);
 }
 
-int l1d_busy(const l1d *l) {
+/* Accesses in a bank pipeline, or hits, acknowledgements or bypassed accesses to deliver
+ * (a disabled cache has no bank pipelines). */
+static int holds_accesses(const l1d *l) {
   if (l->hits.count || l->bypass.count || l->acks.count) return 1;
-  if (!l->enabled) return 0;
   for (int b = 0; b < l->nbanks; b++)
     if (l->pipes[b].count) return 1;
-  return cache_core_busy(&l->core);
+  return 0;
+}
+
+int l1d_busy(const l1d *l) {
+  return holds_accesses(l) || (l->enabled && cache_core_busy(&l->core));
 }
 
 int l1d_idle(const l1d *l) {
-  if (l->hits.count || l->bypass.count || l->acks.count) return 0;
+  if (holds_accesses(l)) return 0;
   if (!l->enabled) return 1;
-  for (int b = 0; b < l->nbanks; b++)
-    if (l->pipes[b].count) return 0;
   const cache_core *c = &l->core;
   if (c->out.count || mshr_has_ready(&c->mshr)) return 0;
   /* The ports count down in l1d_cycle, which only the L1D (the cache with bank pipelines)
