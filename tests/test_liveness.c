@@ -20,13 +20,20 @@ typedef struct op {
   uint32_t mask;
 } op;
 
+/* What the warps made by make_warp point to: every test's, never reused. */
+static trace_op op_pool[8192];
+static int op_pool_used;
+
 static trace_warp make_warp(trace_inst *buf, const op *ops, int n) {
+  assert_true(op_pool_used + n <= (int)(sizeof op_pool / sizeof op_pool[0]));
   for (int i = 0; i < n; i++) {
+    trace_op *o = &op_pool[op_pool_used++];
     memset(&buf[i], 0, sizeof buf[i]);
-    buf[i].pc = ops[i].pc;
+    buf[i].op = o;
+    o->pc = ops[i].pc;
     buf[i].mask = ops[i].mask ? ops[i].mask : 0xffffffffu;
-    if (ops[i].dst >= 0) buf[i].dst[buf[i].ndst++] = (uint8_t)ops[i].dst;
-    for (int k = 0; k < ops[i].nsrc; k++) buf[i].src[buf[i].nsrc++] = (uint8_t)ops[i].src[k];
+    if (ops[i].dst >= 0) o->dst[o->ndst++] = (uint8_t)ops[i].dst;
+    for (int k = 0; k < ops[i].nsrc; k++) o->src[o->nsrc++] = (uint8_t)ops[i].src[k];
   }
   trace_warp w = {buf, (uint32_t)n, NULL, 0};
   return w;

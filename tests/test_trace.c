@@ -28,7 +28,7 @@ static int count_kernel(const char *path, counts *c, rf_diag *d) {
       for (uint32_t i = 0; i < tb.warps[w].n; i++) {
         c->warp_insts++;
         c->thread_insts += __builtin_popcount(tb.warps[w].insts[i].mask);
-        c->mem_insts += tb.warps[w].insts[i].is_mem;
+        c->mem_insts += tb.warps[w].insts[i].op->is_mem;
       }
     trace_tb_free(&tb);
   }
@@ -86,18 +86,18 @@ static void test_real_matrixmul_header(void **state) {
   const trace_warp *w = &tb.warps[0];
   const trace_inst *ldg = NULL;
   for (uint32_t i = 0; i < w->n && !ldg; i++)
-    if (w->insts[i].pc == 0x208) ldg = &w->insts[i];
+    if (w->insts[i].op->pc == 0x208) ldg = &w->insts[i];
   assert_non_null(ldg);
-  assert_int_equal(ldg->kind, OPK_LOAD);
-  assert_int_equal(ldg->space, SPACE_GLOBAL);
-  assert_int_equal(ldg->width, 4);
-  assert_int_equal(ldg->ndst, 1);
-  assert_int_equal(ldg->dst[0], 25);
+  assert_int_equal(ldg->op->kind, OPK_LOAD);
+  assert_int_equal(ldg->op->space, SPACE_GLOBAL);
+  assert_int_equal(ldg->op->width, 4);
+  assert_int_equal(ldg->op->ndst, 1);
+  assert_int_equal(ldg->op->dst[0], 25);
   assert_int_equal(w->addrs[ldg->addr_off + 0], 0x7fb02d700000ull);
   assert_int_equal(w->addrs[ldg->addr_off + 31], 0x7fb02d700000ull + 31 * 4);
   /* 0038 ffffffff 1 R11 MOV 1 R255 0 : RZ is not an operand */
-  assert_int_equal(w->insts[5].pc, 0x38);
-  assert_int_equal(w->insts[5].nsrc, 0);
+  assert_int_equal(w->insts[5].op->pc, 0x38);
+  assert_int_equal(w->insts[5].op->nsrc, 0);
   trace_tb_free(&tb);
   trace_kernel_close(k);
 }
@@ -152,16 +152,16 @@ static void test_address_modes(void **state) {
   assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 1);
   const trace_warp *w = &tb.warps[0];
   const uint64_t *a = w->addrs;
-  assert_int_equal(w->insts[0].width, 8);
+  assert_int_equal(w->insts[0].op->width, 8);
   assert_int_equal(a[w->insts[0].addr_off + 3], 0x200);
   assert_int_equal(a[w->insts[0].addr_off + 4], 0);
   assert_int_equal(a[w->insts[1].addr_off + 0], 0x1000);
   assert_int_equal(a[w->insts[1].addr_off + 2], 0x1000 - 8);
-  assert_int_equal(w->insts[2].width, 16);
+  assert_int_equal(w->insts[2].op->width, 16);
   assert_int_equal(a[w->insts[2].addr_off + 0], 0x2000);
   assert_int_equal(a[w->insts[2].addr_off + 1], 0);      /* inactive lane */
   assert_int_equal(a[w->insts[2].addr_off + 2], 0x2040); /* base + delta */
-  assert_int_equal(w->insts[3].kind, OPK_EXIT);
+  assert_int_equal(w->insts[3].op->kind, OPK_EXIT);
   trace_tb_free(&tb);
   assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 0); /* end: exactly 1 of 1 TBs */
   trace_kernel_close(k);
@@ -258,18 +258,18 @@ static void test_address_modes_every_mask(void **state) {
             const trace_inst *in = &w->insts[i];
             uint32_t mask = lane_masks[m];
             assert_int_equal(in->mask, mask);
-            assert_int_equal(in->pc, (uint64_t)i * 0x10);
-            if (lineinfo) assert_int_equal(in->line, 40 + i);
-            if (version >= 5) assert_true(in->has_imm);
+            assert_int_equal(in->op->pc, (uint64_t)i * 0x10);
+            if (lineinfo) assert_int_equal(in->op->line, 40 + i);
+            if (version >= 5) assert_true(in->op->has_imm);
             if (!mask) { /* fully predicated off: no data moves, it counts as an instruction */
-              assert_int_equal(in->is_mem, 0);
-              assert_int_equal(in->kind, OPK_ALU);
+              assert_int_equal(in->op->is_mem, 0);
+              assert_int_equal(in->op->kind, OPK_ALU);
               continue;
             }
-            if (!in->is_mem || in->kind != mem_ops[o].kind)
+            if (!in->op->is_mem || in->op->kind != mem_ops[o].kind)
               fail_msg("v%d li%d '%s' mode %d mask %08x: is_mem %d kind %d", version, lineinfo,
-                       mem_ops[o].text, mode, mask, in->is_mem, in->kind);
-            assert_int_equal(in->width, 4);
+                       mem_ops[o].text, mode, mask, in->op->is_mem, in->op->kind);
+            assert_int_equal(in->op->width, 4);
             for (int lane = 0, rank = 0; lane < 32; lane++) {
               uint64_t want = mask >> lane & 1 ? LANE_BASE + 4ull * (unsigned)rank++ : 0;
               if (w->addrs[in->addr_off + (uint32_t)lane] != want)
@@ -279,7 +279,7 @@ static void test_address_modes_every_mask(void **state) {
                          (unsigned long long)want);
             }
           }
-      assert_int_equal(w->insts[NLINES].kind, OPK_EXIT);
+      assert_int_equal(w->insts[NLINES].op->kind, OPK_EXIT);
       trace_tb_free(&tb);
       assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 0);
       trace_kernel_close(k);

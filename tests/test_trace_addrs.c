@@ -31,10 +31,14 @@ static void start(built *b) {
   assert_non_null(b->w.addrs);
 }
 
+/* What the built instructions are: the packer reads only is_mem. */
+static const trace_op alu_op = {.kind = OPK_ALU};
+static const trace_op load_op = {.kind = OPK_LOAD, .space = SPACE_GLOBAL, .width = 4, .is_mem = 1};
+
 /* Appends an ALU instruction (no addresses), as traces interleave them. */
 static void add_alu(built *b) {
   trace_inst *in = &b->w.insts[b->w.n++];
-  in->kind = OPK_ALU;
+  in->op = &alu_op;
   in->mask = 0xffffffffu;
 }
 
@@ -42,8 +46,7 @@ static void add_alu(built *b) {
 static void add_mem(built *b, uint32_t mask, const uint64_t lanes[TRACE_WARP_SIZE]) {
   uint32_t i = b->w.n++;
   trace_inst *in = &b->w.insts[i];
-  in->kind = OPK_LOAD;
-  in->is_mem = 1;
+  in->op = &load_op;
   in->mask = mask;
   in->addr_off = b->w.naddrs;
   memcpy(b->w.addrs + b->w.naddrs, lanes, TRACE_WARP_SIZE * sizeof *lanes);
@@ -69,7 +72,7 @@ static int check(const built *b) {
   uint32_t entries = 0;
   for (uint32_t i = 0; i < b->w.n; i++) {
     const trace_inst *in = &b->w.insts[i];
-    if (!in->is_mem) continue;
+    if (!in->op->is_mem) continue;
     uint64_t buf[TRACE_WARP_SIZE];
     const uint64_t *got = trace_inst_addrs(&b->w, in, buf);
     for (int lane = 0; lane < TRACE_WARP_SIZE; lane++)
@@ -124,7 +127,7 @@ static void test_directed_forms(void **state) {
   /* the forms: in order */
   static const uint8_t form[] = {1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
   for (uint32_t i = 0; i < b.w.n; i++)
-    if (b.w.insts[i].is_mem) assert_int_equal(b.w.insts[i].addr_form, form[i]);
+    if (b.w.insts[i].op->is_mem) assert_int_equal(b.w.insts[i].addr_form, form[i]);
   /* Packing again changes nothing. */
   uint64_t copy[7 * 2 + 3 * TRACE_WARP_SIZE];
   memcpy(copy, b.w.addrs, sizeof copy);
@@ -228,14 +231,14 @@ static void test_through_the_reader(void **state) {
   memset(orig, 0, sizeof orig);
   for (int w = 0; w < tb.nwarps; w++)
     for (uint32_t i = 0; i < tb.warps[w].n; i++)
-      if (tb.warps[w].insts[i].is_mem)
+      if (tb.warps[w].insts[i].op->is_mem)
         memcpy(orig[w][i], tb.warps[w].addrs + tb.warps[w].insts[i].addr_off, sizeof orig[w][i]);
   trace_tb_pack_addrs(&tb);
   int forms[2] = {0, 0};
   for (int w = 0; w < tb.nwarps; w++)
     for (uint32_t i = 0; i < tb.warps[w].n; i++) {
       const trace_inst *in = &tb.warps[w].insts[i];
-      if (!in->is_mem) continue;
+      if (!in->op->is_mem) continue;
       forms[in->addr_form]++;
       uint64_t buf[TRACE_WARP_SIZE];
       assert_memory_equal(trace_inst_addrs(&tb.warps[w], in, buf), orig[w][i],

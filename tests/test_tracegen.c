@@ -149,7 +149,7 @@ static void for_each_tb(const char *dir, const char *name, tb_fn fn, void *arg) 
   trace_kernel_close(k);
 }
 
-static const char *op_name(const trace_inst *in) { return trace_opcode_name(in->opcode); }
+static const char *op_name(const trace_inst *in) { return trace_opcode_name(in->op->opcode); }
 
 /* ---- determinism -------------------------------------------------------------------------- */
 
@@ -213,9 +213,9 @@ static void count_tb(const trace_kernel_info *in, const trace_tb *tb, void *arg)
     c->insts += wp->n;
     for (uint32_t i = 0; i < wp->n; i++) {
       c->thread_insts += __builtin_popcount(wp->insts[i].mask);
-      c->barriers += wp->insts[i].kind == OPK_BARRIER;
+      c->barriers += wp->insts[i].op->kind == OPK_BARRIER;
     }
-    c->exits_last += wp->n > 0 && wp->insts[wp->n - 1].kind == OPK_EXIT;
+    c->exits_last += wp->n > 0 && wp->insts[wp->n - 1].op->kind == OPK_EXIT;
   }
 }
 
@@ -441,12 +441,12 @@ static void replay_tb(const trace_kernel_info *info, const trace_tb *tb, void *a
           assert_true(at < (long)wp->n);
           const trace_inst *ti = &wp->insts[at++];
           uint32_t mask = tg_plan_inst_mask(p, in, tb->linear_id, w);
-          assert_int_equal(ti->pc, in->pc);
+          assert_int_equal(ti->op->pc, in->pc);
           assert_int_equal(ti->mask, mask);
           assert_int_equal(strncmp(op_name(ti), in->op, strlen(op_name(ti))), 0);
           if (!in->width) continue;
           r->predicated_off += mask == 0;
-          assert_int_equal(ti->is_mem, mask != 0); /* predicated off: moves no data */
+          assert_int_equal(ti->op->is_mem, mask != 0); /* predicated off: moves no data */
           if (!mask) continue;
           uint64_t want[32];
           tg_plan_addresses(p, in, tb->linear_id, w, phase == 1 ? it : 0, mask, want);
@@ -615,13 +615,13 @@ static void regs_tb(const trace_kernel_info *info, const trace_tb *tb, void *arg
   const trace_warp *wp = &tb->warps[0];
   for (uint32_t i = 0; i < wp->n; i++) {
     const trace_inst *in = &wp->insts[i];
-    for (int s = 0; s < in->nsrc; s++) {
-      note_first(u, in->src[s]);
-      u->read_before_write += !written[in->src[s]];
+    for (int s = 0; s < in->op->nsrc; s++) {
+      note_first(u, in->op->src[s]);
+      u->read_before_write += !written[in->op->src[s]];
     }
-    for (int k = 0; k < in->ndst; k++) {
-      note_first(u, in->dst[k]);
-      written[in->dst[k]] = 1;
+    for (int k = 0; k < in->op->ndst; k++) {
+      note_first(u, in->op->dst[k]);
+      written[in->op->dst[k]] = 1;
     }
   }
 }

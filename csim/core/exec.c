@@ -34,10 +34,10 @@ int exec_init(sm *s, rf_diag *d) {
 void exec_issue(sm *s, int slot, const trace_inst *in) {
   sm_warp *w = &s->warps[slot];
   oc_inst oi = {.payload = in, .warp = slot, .sched = slot % s->cfg->num_sched_per_core,
-                .cls = s->pipe_cls[in->unit], .nsrc = in->nsrc};
-  memcpy(oi.src, in->src, in->nsrc);
+                .cls = s->pipe_cls[in->op->unit], .nsrc = in->op->nsrc};
+  memcpy(oi.src, in->op->src, in->op->nsrc);
   /* (its pc moved on: check_issue's answer, kept for the old pc, is not used again) */
-  for (int i = 0; i < in->ndst; i++) w->reg_ready[in->dst[i]] = REG_IN_PIPELINE;
+  for (int i = 0; i < in->op->ndst; i++) w->reg_ready[in->op->dst[i]] = REG_IN_PIPELINE;
   w->in_oc++;
   if (oi.cls == UNIT_MEM) w->in_oc_mem++;
   opcoll_issue(s->oc, &oi);
@@ -53,14 +53,15 @@ static int execute_alu(sm *s, int e, uint64_t now) {
     if (slot < 0) continue;
     const oc_inst *oi = opcoll_ex_inst(s->oc, e, slot);
     const trace_inst *in = oi->payload;
-    int u = in->unit == UNIT_CTRL ? e : in->unit; /* latency class: the instruction's own */
+    /* latency class: the instruction's own */
+    int u = in->op->unit == UNIT_CTRL ? e : in->op->unit;
     int warp = oi->warp;
     sm_warp *w = &s->warps[warp];
     pipes[i] = now + (uint64_t)s->cfg->initiation[u];
     uint64_t wb = now + (uint64_t)s->cfg->latency[u] + WB_DELAY;
-    for (int k = 0; k < in->ndst; k++) w->reg_ready[in->dst[k]] = wb;
+    for (int k = 0; k < in->op->ndst; k++) w->reg_ready[in->op->dst[k]] = wb;
     warp_regs_changed(s, warp); /* the scoreboard answer issue.c keeps for its pc is stale now */
-    if (in->ndst) opcoll_write(s->oc, warp, oi->sched, in->dst, in->ndst, wb);
+    if (in->op->ndst) opcoll_write(s->oc, warp, oi->sched, in->op->dst, in->op->ndst, wb);
     opcoll_ex_pop(s->oc, e, slot);
     w->in_oc--;
     warp_try_finish(s, warp);
@@ -80,10 +81,10 @@ static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
   opcoll_ex_pop(s->oc, UNIT_MEM, slot);
   w->in_oc--;
   w->in_oc_mem--;
-  if (in->is_mem && ldst_push(s, warp, in, now, d) < 0) return -1;
+  if (in->op->is_mem && ldst_push(s, warp, in, now, d) < 0) return -1;
   /* Registers no load will write (no accesses, or not a load) are free now. */
-  for (int k = 0; k < in->ndst; k++)
-    if (w->reg_ready[in->dst[k]] == REG_IN_PIPELINE) w->reg_ready[in->dst[k]] = now;
+  for (int k = 0; k < in->op->ndst; k++)
+    if (w->reg_ready[in->op->dst[k]] == REG_IN_PIPELINE) w->reg_ready[in->op->dst[k]] = now;
   warp_regs_changed(s, warp); /* its loads' registers wait on memory now, or are free (and a
                          * MEMBAR's in_oc_mem dropped) */
   warp_try_finish(s, warp);

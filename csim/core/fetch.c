@@ -8,7 +8,7 @@
 
 static uint64_t code_addr(const sm *s, const sm_warp *w, uint32_t index) {
   uint64_t kernel = (uint64_t)(unsigned)s->ctas[w->cta].k->id;
-  return CODE_BASE + (kernel << CODE_WINDOW_SHIFT) + w->tw->insts[index].pc;
+  return CODE_BASE + (kernel << CODE_WINDOW_SHIFT) + w->tw->insts[index].op->pc;
 }
 
 /* How many instructions from `fetched` come from the same I-cache line (at most the room). */
@@ -42,7 +42,7 @@ static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
   uint8_t n = fetch_group(s, w);
   /* GPGPU-Sim maps the fetch's address (PROGRAM_MEM_START + PC, every kernel alike) whether
    * the L1I is perfect or not: with random slice indexing that is a draw. */
-  memsys_touch(m, s->id, CODE_BASE + w->tw->insts[w->fetched].pc);
+  memsys_touch(m, s->id, CODE_BASE + w->tw->insts[w->fetched].op->pc);
   /* The warp's next fetch reads the instructions after these: have them in the cache by
    * then (a hint only; reading the trace is most of this stage's time). */
   for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)

@@ -16,13 +16,13 @@ static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64
   if (w->sb_pc != w->pc) {
     uint64_t ready = 0;
     uint8_t mem = 0;
-    for (int i = 0; i < in->nsrc; i++) {
-      uint64_t r = w->reg_ready[in->src[i]];
+    for (int i = 0; i < in->op->nsrc; i++) {
+      uint64_t r = w->reg_ready[in->op->src[i]];
       if (r == REG_WAITS_ON_MEMORY) mem = 1;
       else if (r > ready) ready = r;
     }
-    for (int i = 0; i < in->ndst; i++) {
-      uint64_t r = w->reg_ready[in->dst[i]];
+    for (int i = 0; i < in->op->ndst; i++) {
+      uint64_t r = w->reg_ready[in->op->dst[i]];
       if (r == REG_WAITS_ON_MEMORY) mem = 1;
       else if (r > ready) ready = r;
     }
@@ -39,7 +39,7 @@ static inline warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint6
   if (w->barrier >= 0) return WAIT_BARRIER;
   if (w->exited) return WAIT_EXITED;
   if (w->pc >= w->fetched) return WAIT_FETCH;
-  if (in->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads || w->in_oc_mem))
+  if (in->op->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads || w->in_oc_mem))
     return WAIT_MEMBAR;
   warp_wait why = scoreboard_wait(w, in, now);
   if (why) return why;
@@ -65,11 +65,11 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   }
   (void)now; /* the operand collector moves it on from the next cycle (exec.c) */
   (void)d;
-  if (in->unit == UNIT_MEM && in->is_mem) s->cnt.mem_insts++;
+  if (in->op->unit == UNIT_MEM && in->op->is_mem) s->cnt.mem_insts++;
   /* The LD/ST unit reads the lane addresses (packed: 16 bytes, else 256: 4 or 5 cache lines)
    * a few cycles from now, when it coalesces them or counts bank conflicts: start loading them
    * (a hint only; those reads missed the cache more than anything else in the run). */
-  if (in->is_mem) {
+  if (in->op->is_mem) {
     const uint64_t *addrs = w->tw->addrs + in->addr_off;
     __builtin_prefetch(addrs);
     if (in->addr_form == TRACE_ADDRS_LANES) {
@@ -78,9 +78,9 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
     }
   }
   exec_issue(s, slot, in);
-  if (in->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
-  if (in->kind == OPK_BARRIER) {
-    int b = in->has_imm ? (int)(in->imm % SM_MAX_BARRIERS) : 0;
+  if (in->op->kind == OPK_MEMBAR && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
+  if (in->op->kind == OPK_BARRIER) {
+    int b = in->op->has_imm ? (int)(in->op->imm % SM_MAX_BARRIERS) : 0;
     w->barrier = (int8_t)b;
     c->at_barrier[b]++;
     warp_release_barriers(s, c);
@@ -138,7 +138,7 @@ static warp_wait visit(sm *s, int slot, sm_warp *w, uint64_t now, const trace_in
     *inp = in;
     if (why == WAIT_NONE || why == WAIT_POLICY) until = 0;
     if (why == WAIT_SCOREBOARD) until = w->sb_ready;
-    if (why == WAIT_PIPELINE) w->skip_cls = s->pipe_cls[in->unit];
+    if (why == WAIT_PIPELINE) w->skip_cls = s->pipe_cls[in->op->unit];
   }
   w->skip_until = until;
   w->skip_why = (uint8_t)why;
@@ -170,13 +170,13 @@ static inline warp_wait look(sm *s, int q, int slot, uint64_t now, const trace_i
  * with -gpgpu_max_insn_issue_per_warp. */
 static int issue_from(sm *s, int q, int slot, const trace_inst *in, uint64_t now, rf_diag *d) {
   sm_warp *w = &s->warps[slot];
-  int prev_unit = in->unit;
+  int prev_unit = in->op->unit;
   if (issue(s, slot, in, now, d) < 0) return -1;
   for (int extra = 1; extra < s->cfg->max_insn_issue_per_warp && w->live; extra++) {
     const trace_inst *in2 = warp_next_inst(w);
-    if (!in2 || (s->cfg->dual_issue_diff_exec_units && in2->unit == prev_unit)) break;
+    if (!in2 || (s->cfg->dual_issue_diff_exec_units && in2->op->unit == prev_unit)) break;
     if (check_issue(s, slot, in2, now) != WAIT_NONE) break;
-    prev_unit = in2->unit;
+    prev_unit = in2->op->unit;
     if (issue(s, slot, in2, now, d) < 0) return -1;
   }
   sched_issued(s, q, slot);

@@ -29,14 +29,14 @@ int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d)
   s->free_load = l->remaining;
   l->warp = warp;
   l->remaining = remaining;
-  l->ndst = in->ndst;
+  l->ndst = in->op->ndst;
   l->hook_ticket = -1;
-  memcpy(l->dst, in->dst, sizeof l->dst);
+  memcpy(l->dst, in->op->dst, sizeof l->dst);
   sm_warp *w = &s->warps[warp];
   w->pending_loads++;
-  l->is_long = in->space != SPACE_SHARED;
+  l->is_long = in->op->space != SPACE_SHARED;
   w->long_loads += l->is_long;
-  for (int i = 0; i < in->ndst; i++) w->reg_ready[in->dst[i]] = REG_WAITS_ON_MEMORY;
+  for (int i = 0; i < in->op->ndst; i++) w->reg_ready[in->op->dst[i]] = REG_WAITS_ON_MEMORY;
   return id;
 }
 
@@ -73,7 +73,7 @@ static sm_event event_pop(sm *s) {
 }
 
 static int returns_data(const trace_inst *in) {
-  return (in->kind == OPK_LOAD || in->kind == OPK_ATOMIC) && in->ndst > 0;
+  return (in->op->kind == OPK_LOAD || in->op->kind == OPK_ATOMIC) && in->op->ndst > 0;
 }
 
 /* GPGPU-Sim's coalescer cuts into 32-byte sectors from -gpgpu_coalesce_arch 40 on, and from
@@ -86,8 +86,8 @@ static int sector_segments(const gpu_config *c, int bypass) {
 /* Accesses that go around the L1D: atomics (done at the L2), everything when there is no L1D,
  * and global accesses with -gpgpu_gmem_skip_L1D. */
 static int bypasses_l1(const gpu_config *c, const trace_inst *in) {
-  return in->kind == OPK_ATOMIC || !c->l1d.enabled ||
-         (c->gmem_skip_l1d && in->space == SPACE_GLOBAL);
+  return in->op->kind == OPK_ATOMIC || !c->l1d.enabled ||
+         (c->gmem_skip_l1d && in->op->space == SPACE_GLOBAL);
 }
 
 /* What one access brings back to its load: one completion from the L1D, or every reply of
@@ -106,8 +106,8 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   e->next = 0;
   e->naccess = 0;
   e->hook = 0;
-  if (in->space == SPACE_SHARED) {
-    int passes = mem_shared_passes(addrs, in->mask, in->width, s->cfg->shmem_num_banks);
+  if (in->op->space == SPACE_SHARED) {
+    int passes = mem_shared_passes(addrs, in->mask, in->op->width, s->cfg->shmem_num_banks);
     s->cnt.shmem_accesses++;
     s->cnt.shmem_passes += (uint64_t)passes;
     e->busy_until = now + (uint64_t)passes;
@@ -119,18 +119,18 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
     }
   } else {
     int bypass = bypasses_l1(s->cfg, in);
-    e->naccess = mem_coalesce(addrs, in->mask, in->width, sector_segments(s->cfg, bypass),
+    e->naccess = mem_coalesce(addrs, in->mask, in->op->width, sector_segments(s->cfg, bypass),
                               e->acc, MAX_ACCESSES);
     if (e->naccess < 0)
       return rf_fail(d, "SM %d: a %s instruction at PC 0x%llx touches more than %d segments",
-                     s->id, trace_opcode_name(in->opcode), (unsigned long long)in->pc,
+                     s->id, trace_opcode_name(in->op->opcode), (unsigned long long)in->op->pc,
                      MAX_ACCESSES);
-    int is_store = in->kind == OPK_STORE, remaining = 0, acks = 0;
+    int is_store = in->op->kind == OPK_STORE, remaining = 0, acks = 0;
     for (int i = 0; i < e->naccess; i++) {
       mem_access *a = &e->acc[i];
       a->is_write = (uint8_t)is_store;
-      a->is_atomic = in->kind == OPK_ATOMIC;
-      a->space = in->space;
+      a->is_atomic = in->op->kind == OPK_ATOMIC;
+      a->space = in->op->space;
       a->sm = (uint16_t)s->id;
       a->bypass_l1 = (uint8_t)bypass;
       remaining += completions(s, a);
@@ -139,7 +139,7 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
     if (returns_data(in) && e->naccess > 0) {
       e->load = load_alloc(s, warp, in, remaining, d);
       if (e->load < 0) return -1;
-      if (s->pol->ops->load && in->kind == OPK_LOAD && in->space == SPACE_GLOBAL) {
+      if (s->pol->ops->load && in->op->kind == OPK_LOAD && in->op->space == SPACE_GLOBAL) {
         policy_load pl = {s->id, warp, in, addrs};
         e->hook_ticket = -1;
         int r = s->pol->ops->load(s->pol, &pl, now, &e->hook_ticket);

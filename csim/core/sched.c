@@ -131,10 +131,10 @@ static int long_wait(const sm *s, int slot) {
   const sm_warp *w = &s->warps[slot];
   if (!w->live || w->exited || w->barrier >= 0 || w->pc >= w->tw->n) return 1;
   const trace_inst *in = &w->tw->insts[w->pc];
-  for (int i = 0; i < in->nsrc; i++)
-    if (w->reg_ready[in->src[i]] == REG_WAITS_ON_MEMORY) return 1;
-  for (int i = 0; i < in->ndst; i++)
-    if (w->reg_ready[in->dst[i]] == REG_WAITS_ON_MEMORY) return 1;
+  for (int i = 0; i < in->op->nsrc; i++)
+    if (w->reg_ready[in->op->src[i]] == REG_WAITS_ON_MEMORY) return 1;
+  for (int i = 0; i < in->op->ndst; i++)
+    if (w->reg_ready[in->op->dst[i]] == REG_WAITS_ON_MEMORY) return 1;
   return 0;
 }
 

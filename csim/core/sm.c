@@ -235,8 +235,8 @@ void sm_report_warps(const sm *s, FILE *out) {
                     : in ? WAIT_NONE : WAIT_EXITED;
     fprintf(out, "  SM %d warp slot %d: CTA (%d,%d,%d) warp %d, pc index %u/%u", s->id, slot,
             c->tb.id[0], c->tb.id[1], c->tb.id[2], w->wid, w->pc, w->tw->n);
-    if (in) fprintf(out, " next %s at PC 0x%llx", trace_opcode_name(in->opcode),
-                    (unsigned long long)in->pc);
+    if (in) fprintf(out, " next %s at PC 0x%llx", trace_opcode_name(in->op->opcode),
+                    (unsigned long long)in->op->pc);
     if (why == WAIT_BARRIER)
       fprintf(out, ": waiting at barrier %d (%d of %d live warps arrived)", w->barrier,
               c->at_barrier[w->barrier], c->not_exited);

@@ -205,7 +205,7 @@ static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
 static int all_live(const fr_state *s, const trace_tb *tb, const trace_kernel_info *k) {
   for (int w = 0; w < tb->nwarps; w++)
     for (uint32_t i = 0; i < tb->warps[w].n; i++) {
-      const live_vec *v = liveness_at(s->live, tb->warps[w].insts[i].pc);
+      const live_vec *v = liveness_at(s->live, tb->warps[w].insts[i].op->pc);
       if (!v || live_vec_count_below(v, k->nregs) < k->nregs) return 0;
     }
   return 1;

@@ -15,7 +15,7 @@ static int live_entries(const fr_state *s, const policy_cta_view *v) {
   for (int w = 0; w < v->nwarps; w++) {
     const policy_warp_pos *pos = &v->warps[w];
     if (!pos->tw || pos->exited || pos->pc >= pos->tw->n) continue;
-    const live_vec *lv = liveness_at(s->live, pos->tw->insts[pos->pc].pc);
+    const live_vec *lv = liveness_at(s->live, pos->tw->insts[pos->pc].op->pc);
     total += lv ? live_vec_count_below(lv, regs) : regs; /* a PC never analysed: all live */
   }
   return total;
@@ -51,8 +51,8 @@ static int rmu_run(fr_state *s, fr_sm *m, const policy_cta_view *out, int in_slo
       const policy_warp_pos *pos = &out->warps[w];
       if (!pos->tw || pos->exited || pos->pc >= pos->tw->n) continue;
       q.has[w] = 1;
-      q.pc[w] = (uint32_t)pos->tw->insts[pos->pc].pc;
-      q.vec[w] = table_vec(s, m, pos->tw->insts[pos->pc].pc);
+      q.pc[w] = (uint32_t)pos->tw->insts[pos->pc].op->pc;
+      q.vec[w] = table_vec(s, m, pos->tw->insts[pos->pc].op->pc);
     }
   }
   fr_rmu_res r;

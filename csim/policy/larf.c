@@ -203,19 +203,19 @@ static void larf_issued(policy *p, const policy_warp *w, const trace_inst *in, u
   (void)now;
   lf_state *s = lf_st(p);
   lf_sm *m = &s->sm[w->sm];
-  for (int i = 0; i < in->ndst; i++) {
-    if (m->map[w->slot * LF_REGS + in->dst[i]] >= 0) m->kern.unmap_write++;
-    unmap(m, w->slot, in->dst[i], 0);
+  for (int i = 0; i < in->op->ndst; i++) {
+    if (m->map[w->slot * LF_REGS + in->op->dst[i]] >= 0) m->kern.unmap_write++;
+    unmap(m, w->slot, in->op->dst[i], 0);
   }
   /* A global store or atomic deletes the entries holding words it may write (sec. 3). */
-  if ((in->kind == OPK_STORE || in->kind == OPK_ATOMIC) && in->space == SPACE_GLOBAL &&
-      in->is_mem && m->win_set && in->mask) {
+  if ((in->op->kind == OPK_STORE || in->op->kind == OPK_ATOMIC) && in->op->space == SPACE_GLOBAL &&
+      in->op->is_mem && m->win_set && in->mask) {
     uint64_t lanes[TRACE_WARP_SIZE];
     const uint64_t *a = trace_inst_addrs(w->tw, in, lanes);
     uint64_t lo = UINT64_MAX, hi = 0;
     for (int i = 0; i < TRACE_WARP_SIZE; i++) {
       if (!(in->mask >> i & 1)) continue;
-      uint64_t end = a[i] + (in->width ? in->width : 4) - 1;
+      uint64_t end = a[i] + (in->op->width ? in->op->width : 4) - 1;
       if (a[i] < lo) lo = a[i];
       if (end > hi) hi = end;
     }
@@ -252,7 +252,7 @@ static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket)
   *ticket = -1;
   const trace_inst *in = l->in;
   k->global_loads++;
-  if (!in->is_mem) {
+  if (!in->op->is_mem) {
     k->no_addr++;
     return POLICY_LOAD_MEMORY;
   }
@@ -267,7 +267,7 @@ static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket)
       k->no_addr++;
       return POLICY_LOAD_MEMORY;
     }
-  if (in->width != 4 || in->ndst != 1) {
+  if (in->op->width != 4 || in->op->ndst != 1) {
     k->inel_width++;
     return POLICY_LOAD_MEMORY;
   }
@@ -304,7 +304,7 @@ static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket)
   r->at = now;
   r->start = now;
   r->slot = l->slot;
-  r->dst = in->dst[0];
+  r->dst = in->op->dst[0];
   r->in = in;
   r->base = (a0 >> 2) & 0xffffff;
   r->stride = sw;

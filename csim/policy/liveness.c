@@ -87,18 +87,18 @@ int liveness_add_warp(liveness *l, const trace_warp *tw, rf_diag *d) {
   for (uint32_t i = tw->n; i-- > 0;) {
     const trace_inst *in = &tw->insts[i];
     if (in->mask != 0 && (in->mask & all) == all)
-      for (int k = 0; k < in->ndst; k++)
-        if (in->dst[k] != TRACE_RZ) vec_clear(&live, in->dst[k]);
-    for (int k = 0; k < in->nsrc; k++)
-      if (in->src[k] != TRACE_RZ) vec_set(&live, in->src[k]);
+      for (int k = 0; k < in->op->ndst; k++)
+        if (in->op->dst[k] != TRACE_RZ) vec_clear(&live, in->op->dst[k]);
+    for (int k = 0; k < in->op->nsrc; k++)
+      if (in->op->src[k] != TRACE_RZ) vec_set(&live, in->op->src[k]);
     l->scratch[i] = live;
   }
   for (uint32_t i = 0; i < tw->n; i++) {
     if ((l->n + 1) * 2 > l->cap && grow(l, d) < 0) return -1;
-    live_slot *s = find(l, tw->insts[i].pc);
+    live_slot *s = find(l, tw->insts[i].op->pc);
     if (!s->used) {
       s->used = 1;
-      s->pc = tw->insts[i].pc;
+      s->pc = tw->insts[i].op->pc;
       l->n++;
     }
     for (int k = 0; k < 4; k++) s->v.w[k] |= l->scratch[i].w[k];

@@ -141,8 +141,8 @@ static void scan_first_use(rs_state *s, const trace_tb *tb) {
     const trace_warp *tw = &tb->warps[w];
     for (uint32_t i = 0; i < tw->n; i++) {
       const trace_inst *in = &tw->insts[i];
-      for (int j = 0; j < in->nsrc; j++) renumber(s, in->src[j]);
-      for (int j = 0; j < in->ndst; j++) renumber(s, in->dst[j]);
+      for (int j = 0; j < in->op->nsrc; j++) renumber(s, in->op->src[j]);
+      for (int j = 0; j < in->op->ndst; j++) renumber(s, in->op->dst[j]);
     }
   }
 }
@@ -183,17 +183,17 @@ static int regshare_may_issue(policy *p, const policy_warp *w, const trace_inst 
   }
   /* Fig. 3 step (b): an unshared warp accesses the register file directly */
   if (!bit(m->out.sharing_o, w->slot)) return 1;
-  if (p->cfg->regshare_dyn && in->is_mem && !bit(m->out.owner_o, w->slot)) {
+  if (p->cfg->regshare_dyn && in->op->is_mem && !bit(m->out.owner_o, w->slot)) {
     m->din.draw_i = 1;
     if (!m->dout.allow_o) {
       s->core.sm[w->sm].kern.dwe_blocked++;
       return 0;
     }
   }
-  int nonowner_mem = in->is_mem && !bit(m->out.owner_o, w->slot);
+  int nonowner_mem = in->op->is_mem && !bit(m->out.owner_o, w->slot);
   int top = -1;
-  for (int j = 0; j < in->nsrc + in->ndst; j++) {
-    int r = j < in->nsrc ? in->src[j] : in->dst[j - in->nsrc];
+  for (int j = 0; j < in->op->nsrc + in->op->ndst; j++) {
+    int r = j < in->op->nsrc ? in->op->src[j] : in->op->dst[j - in->op->nsrc];
     int num = p->cfg->regshare_unroll ? renumber(s, r) : r;
     if (num > top) top = num;
   }

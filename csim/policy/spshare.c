@@ -114,7 +114,7 @@ static uint64_t top_offset(const sp_state *s, const policy_warp *w, const trace_
   uint64_t lanes[TRACE_WARP_SIZE];
   const uint64_t *a = trace_inst_addrs(w->tw, in, lanes);
   uint64_t top = 0;
-  unsigned width = in->width ? in->width : 1;
+  unsigned width = in->op->width ? in->op->width : 1;
   for (int lane = 0; lane < 32; lane++) {
     if (!((in->mask >> lane) & 1)) continue;
     uint64_t off = a[lane];
@@ -135,7 +135,7 @@ static int spshare_may_issue(policy *p, const policy_warp *w, const trace_inst *
     s->core.sm[w->sm].kern.setup_waits++;
     return 0;
   }
-  if (!in->is_mem || in->space != SPACE_SHARED) return 1;
+  if (!in->op->is_mem || in->op->space != SPACE_SHARED) return 1;
   /* Fig. 4 step (b): a TB the unit lists without a sharer accesses directly */
   if (unit_partner(s, m, w->cta_slot) >= s->core.cta_slots) return 1;
   uint64_t top = top_offset(s, w, in);

@@ -259,10 +259,10 @@ static int vt_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
 /* Registers a warp about to execute `in` has in use: live there plus those it writes. */
 static int demand(const vt_state *s, const trace_inst *in) {
   int r = s->need.regs_per_warp / TRACE_WARP_SIZE;
-  const live_vec *lv = liveness_at(s->live, in->pc);
+  const live_vec *lv = liveness_at(s->live, in->op->pc);
   if (!lv) return r;
   live_vec v = *lv;
-  for (int i = 0; i < in->ndst; i++) v.w[in->dst[i] >> 6] |= 1ull << (in->dst[i] & 63);
+  for (int i = 0; i < in->op->ndst; i++) v.w[in->op->dst[i] >> 6] |= 1ull << (in->op->dst[i] & 63);
   int n = live_vec_count(&v);
   return n < r ? n : r;
 }

@@ -47,10 +47,12 @@ typedef enum mem_space {
   SPACE_INST     /* instruction fetch (never in a trace; routes L1I traffic) */
 } mem_space;
 
-typedef struct trace_inst {
+/* What an instruction is, as its PC fixes it: kept once per thread block (trace_tb.ops) and
+ * pointed to by every dynamic instance of it in the block's warps. A kernel has a few hundred of
+ * them against hundreds of thousands of instances, so instances stay small (trace_inst). Built
+ * zeroed (`= {0}`): ops are compared and hashed as bytes, so no implicit padding is left. */
+typedef struct trace_op {
   uint64_t pc;
-  uint32_t mask;       /* active threads */
-  uint32_t addr_off;   /* index of the first of 32 addresses in the warp's address pool */
   uint32_t line;       /* source line (lineinfo traces), else 0 */
   uint32_t imm;        /* trailing immediate (tracer v5), valid if has_imm */
   uint16_t opcode;     /* index into the opcode table (trace_opcode_name) */
@@ -63,6 +65,14 @@ typedef struct trace_inst {
   uint8_t src[TRACE_MAX_SRC];
   uint8_t has_imm;
   uint8_t is_mem;      /* has addresses in the pool */
+  uint8_t reserved[2]; /* 0 */
+} trace_op;
+
+/* One dynamic instruction of a warp. */
+typedef struct trace_inst {
+  const trace_op *op;  /* in the thread block's ops */
+  uint32_t mask;       /* active threads */
+  uint32_t addr_off;   /* if op->is_mem: where its addresses start in the warp's address pool */
   uint8_t addr_form;   /* trace_addr_form of those addresses (trace_addrs.h) */
 } trace_inst;
 
@@ -79,6 +89,7 @@ typedef struct trace_tb {
   long linear_id;      /* x + y*gx + z*gx*gy */
   int nwarps;
   trace_warp *warps;   /* nwarps entries, warp w at index w */
+  struct trace_op_block *ops; /* what the instructions' op point to (trace_ops.h) */
 } trace_tb;
 
 typedef struct trace_kernel_info {

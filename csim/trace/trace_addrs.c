@@ -38,14 +38,14 @@ static void pack_warp(trace_warp *w) {
   uint32_t end = 0;
   for (uint32_t i = 0; i < w->n; i++) {
     const trace_inst *in = &w->insts[i];
-    if (!in->is_mem) continue;
+    if (!in->op->is_mem) continue;
     if (in->addr_off < end || in->addr_off + entries(in) > w->naddrs) return;
     end = in->addr_off + entries(in);
   }
   uint32_t out = 0;
   for (uint32_t i = 0; i < w->n; i++) {
     trace_inst *in = &w->insts[i];
-    if (!in->is_mem) continue;
+    if (!in->op->is_mem) continue;
     const uint64_t *a = w->addrs + in->addr_off;
     uint64_t base, stride;
     if (in->addr_form == TRACE_ADDRS_LANES && is_strided(a, in->mask, &base, &stride)) {

@@ -9,6 +9,7 @@
 
 #include "../common/checked.h"
 #include "../config/config.h"
+#include "trace_ops.h"
 
 uint64_t tc_checksum(const uint8_t *p, size_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
@@ -127,16 +128,7 @@ static int is_memop(uint8_t kind) {
   return kind == OPK_LOAD || kind == OPK_STORE || kind == OPK_ATOMIC;
 }
 
-/* Everything of an instruction but its mask and addresses. */
-static int same_static(const trace_inst *a, const trace_inst *b) {
-  return a->pc == b->pc && a->line == b->line && a->imm == b->imm && a->opcode == b->opcode &&
-         a->kind == b->kind && a->unit == b->unit && a->space == b->space &&
-         a->width == b->width && a->ndst == b->ndst && a->nsrc == b->nsrc &&
-         a->has_imm == b->has_imm && a->is_mem == b->is_mem &&
-         !memcmp(a->dst, b->dst, sizeof a->dst) && !memcmp(a->src, b->src, sizeof a->src);
-}
-
-static void put_template(uint8_t *p, const trace_inst *in) {
+static void put_template(uint8_t *p, const trace_op *in) {
   tc_st64(p, in->pc);
   tc_st32(p + 8, in->line);
   tc_st32(p + 12, in->imm);
@@ -153,7 +145,7 @@ static void put_template(uint8_t *p, const trace_inst *in) {
 #define CORRUPT(...) rf_fail(d, "trace cache: " __VA_ARGS__)
 
 /* Checked as the text parser would have made it: -1 if it could not come from a trace. */
-static int get_template(const uint8_t *p, const trace_kernel_info *info, trace_inst *in) {
+static int get_template(const uint8_t *p, const trace_kernel_info *info, trace_op *in) {
   memset(in, 0, sizeof *in);
   in->pc = tc_ld64(p);
   in->line = tc_ld32(p + 8);
@@ -189,7 +181,7 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
   while (nslots < 2 * total) nslots *= 2;
   uint32_t *slot = calloc(nslots, sizeof *slot); /* template index + 1, 0 = empty */
   uint32_t *tmpl_of = total ? malloc(total * sizeof *tmpl_of) : NULL;
-  const trace_inst **tmpl = total ? malloc(total * sizeof *tmpl) : NULL;
+  const trace_op **tmpl = total ? malloc(total * sizeof *tmpl) : NULL;
   int rc = 0;
   if (!slot || (total && (!tmpl_of || !tmpl))) {
     rc = rf_fail(d, "out of memory");
@@ -199,11 +191,14 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
   size_t k = 0;
   for (int wi = 0; wi < tb->nwarps; wi++)
     for (uint32_t i = 0; i < tb->warps[wi].n; i++, k++) {
-      const trace_inst *in = &tb->warps[wi].insts[i];
-      size_t h = (size_t)((in->pc * 0x9e3779b97f4a7c15ull) >> 20) & (nslots - 1);
-      while (slot[h] && !same_static(tmpl[slot[h] - 1], in)) h = (h + 1) & (nslots - 1);
+      const trace_op *op = tb->warps[wi].insts[i].op;
+      size_t h = (size_t)((op->pc * 0x9e3779b97f4a7c15ull) >> 20) & (nslots - 1);
+      /* a block's ops are distinct when the readers made it, but one built otherwise may
+       * repeat one */
+      while (slot[h] && tmpl[slot[h] - 1] != op && memcmp(tmpl[slot[h] - 1], op, sizeof *op))
+        h = (h + 1) & (nslots - 1);
       if (!slot[h]) {
-        tmpl[ntmpl++] = in;
+        tmpl[ntmpl++] = op;
         slot[h] = ntmpl;
       }
       tmpl_of[k] = slot[h] - 1;
@@ -233,7 +228,7 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
         tc_st32(out->p + out->n, in->mask);
         out->n += 4;
       }
-      if (!in->is_mem) continue;
+      if (!in->op->is_mem) continue;
       const uint64_t *a = w->addrs + in->addr_off;
       uint64_t base = 0, stride = 0;
       int lanes = 0, regular = 1;
@@ -282,7 +277,7 @@ static inline int get_varint(const uint8_t **cur, const uint8_t *end, uint64_t *
   return -1;
 }
 
-static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_inst *tmpl,
+static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *tmpl,
                        uint32_t ntmpl, trace_warp *w, rf_diag *d) {
   const uint8_t *p = *cur;
   uint64_t n, nmem;
@@ -308,7 +303,9 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_inst
     if (get_varint(&p, end, &x) < 0 || (x >> 1) >= ntmpl)
       return CORRUPT("instruction %u: template index", i);
     trace_inst *in = &w->insts[i];
-    *in = tmpl[x >> 1];
+    in->op = &tmpl[x >> 1];
+    in->addr_off = 0;
+    in->addr_form = 0;
     if (x & 1) {
       in->mask = 0xffffffffu;
     } else {
@@ -316,7 +313,7 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_inst
       in->mask = tc_ld32(p);
       p += 4;
     }
-    if (!in->is_mem) continue;
+    if (!in->op->is_mem) continue;
     if (!in->mask || mem_seen == nmem)
       return CORRUPT("memory instruction %u without mask or address slot", i);
     in->addr_off = mem_seen * TRACE_WARP_SIZE;
@@ -372,11 +369,12 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, trac
   p += 20;
   if ((uint64_t)ntmpl * TC_TMPL_BYTES > (uint64_t)(end - p))
     return CORRUPT("%u instruction templates do not fit the block", ntmpl);
-  trace_inst *tmpl = malloc((ntmpl ? ntmpl : 1) * sizeof *tmpl);
-  if (!tmpl) return rf_fail(d, "out of memory");
+  /* the templates become the block's ops */
+  trace_op *tmpl = trace_tb_new_ops(tb, ntmpl, d);
+  if (!tmpl) return -1;
   for (uint32_t t = 0; t < ntmpl; t++, p += TC_TMPL_BYTES)
     if (get_template(p, info, &tmpl[t]) < 0) {
-      free(tmpl);
+      trace_tb_free(tb);
       return CORRUPT("instruction template %u out of range", t);
     }
   tb->linear_id =
@@ -387,7 +385,6 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, trac
   for (int w = 0; rc == 0 && w < tb->nwarps; w++)
     rc = decode_warp(&p, end, tmpl, ntmpl, &tb->warps[w], d);
   if (rc == 0 && p != end) rc = CORRUPT("%zu bytes after the last warp", (size_t)(end - p));
-  free(tmpl);
   if (rc < 0) trace_tb_free(tb);
   return rc;
 }

@@ -134,9 +134,9 @@ static uint8_t resolve_generic(const inst_context *ctx, const uint64_t *addrs, u
   return SPACE_GLOBAL;
 }
 
-int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64_t *addrs,
-                     int *has_addrs, rf_diag *d) {
-  memset(in, 0, sizeof *in);
+int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
+                     uint64_t *addrs, int *has_addrs, rf_diag *d) {
+  memset(op, 0, sizeof *op);
   *has_addrs = 0;
   char *cur = line, *tok;
   if (ctx->lineinfo) {
@@ -145,16 +145,16 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64
     if (!tok || !tp_parse_int(tok, 0, 0x7fffffff, &ln))
       return FAIL("expected a source line number (lineinfo), found '%s'",
                   tok ? tok : "end of line");
-    in->line = (uint32_t)ln;
+    op->line = (uint32_t)ln;
   }
   tok = tp_next_token(&cur);
-  if (!tok || !tp_parse_hex64(tok, &in->pc))
+  if (!tok || !tp_parse_hex64(tok, &op->pc))
     return FAIL("expected a hex PC, found '%s'", tok ? tok : "end of line");
   tok = tp_next_token(&cur);
   uint64_t mask;
   if (!tok || !tp_parse_hex64(tok, &mask) || mask > 0xffffffffull)
     return FAIL("expected a 32-bit hex active mask, found '%s'", tok ? tok : "end of line");
-  in->mask = (uint32_t)mask;
+  *active = (uint32_t)mask;
 
   int n, reg;
   tok = tp_next_token(&cur);
@@ -163,19 +163,19 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64
                 tok ? tok : "end of line");
   for (int i = 0; i < n; i++) {
     if (parse_reg(ctx, tp_next_token(&cur), "a destination", &reg, d) < 0) return -1;
-    if (reg != TRACE_RZ) in->dst[in->ndst++] = (uint8_t)reg;
+    if (reg != TRACE_RZ) op->dst[op->ndst++] = (uint8_t)reg;
   }
 
   char *opcode = tp_next_token(&cur);
   if (!opcode) return FAIL("expected an opcode, found end of line");
-  int op, modifier_width;
-  if (decode_opcode(ctx, opcode, &op, &modifier_width) < 0)
+  int opcode_index, modifier_width;
+  if (decode_opcode(ctx, opcode, &opcode_index, &modifier_width) < 0)
     return FAIL("expected a SASS opcode, found '%s'", opcode);
-  const opcode_class *cls = opcode_get(op);
-  in->opcode = (uint16_t)op;
-  in->kind = cls->kind;
-  in->unit = cls->unit;
-  in->space = cls->space;
+  const opcode_class *cls = opcode_get(opcode_index);
+  op->opcode = (uint16_t)opcode_index;
+  op->kind = cls->kind;
+  op->unit = cls->unit;
+  op->space = cls->space;
 
   tok = tp_next_token(&cur);
   if (!tok || !tp_parse_int(tok, 0, TRACE_MAX_SRC, &n))
@@ -183,7 +183,7 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64
                 tok ? tok : "end of line");
   for (int i = 0; i < n; i++) {
     if (parse_reg(ctx, tp_next_token(&cur), "a source", &reg, d) < 0) return -1;
-    if (reg != TRACE_RZ) in->src[in->nsrc++] = (uint8_t)reg;
+    if (reg != TRACE_RZ) op->src[op->nsrc++] = (uint8_t)reg;
   }
 
   tok = tp_next_token(&cur);
@@ -191,7 +191,7 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64
   if (!tok || !tp_parse_int(tok, 0, 255, &mem_width))
     return FAIL("expected a memory width in bytes, found '%s'", tok ? tok : "end of line");
   if (mem_width > 0) {
-    if (parse_addresses(ctx, &cur, in->mask, addrs, d) < 0) return -1;
+    if (parse_addresses(ctx, &cur, *active, addrs, d) < 0) return -1;
     *has_addrs = 1;
   }
 
@@ -202,23 +202,23 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64
     if (tp_parse_i64(tok, &simm)) imm = (uint64_t)simm;
     else if (!(tok[0] == '0' && tok[1] == 'x' && tp_parse_hex64(tok, &imm)))
       return FAIL("expected an immediate, found '%s'", tok);
-    in->imm = (uint32_t)imm;
-    in->has_imm = 1;
+    op->imm = (uint32_t)imm;
+    op->has_imm = 1;
     tok = tp_next_token(&cur);
   }
   if (tok) return FAIL("expected end of line, found '%s'", tok);
 
-  int is_memory_op = in->kind == OPK_LOAD || in->kind == OPK_STORE || in->kind == OPK_ATOMIC;
-  if (is_memory_op && (!*has_addrs || in->mask == 0)) {
+  int is_memory_op = op->kind == OPK_LOAD || op->kind == OPK_STORE || op->kind == OPK_ATOMIC;
+  if (is_memory_op && (!*has_addrs || *active == 0)) {
     /* Address-less forms (LDGDEPBAR, fully predicated-off accesses) move no data. */
-    in->kind = OPK_ALU;
-    in->unit = UNIT_INT;
-    in->space = SPACE_NONE;
+    op->kind = OPK_ALU;
+    op->unit = UNIT_INT;
+    op->space = SPACE_NONE;
   } else if (is_memory_op) {
     int w = modifier_width;
-    in->width = (uint8_t)(w ? w : (mem_width <= 16 ? mem_width : 4));
-    in->is_mem = 1;
-    if (in->space == SPACE_GENERIC) in->space = resolve_generic(ctx, addrs, in->mask);
+    op->width = (uint8_t)(w ? w : (mem_width <= 16 ? mem_width : 4));
+    op->is_mem = 1;
+    if (op->space == SPACE_GENERIC) op->space = resolve_generic(ctx, addrs, *active);
   }
   return 0;
 }

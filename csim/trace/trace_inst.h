@@ -1,4 +1,4 @@
-/* Parses one instruction line of a kernel trace into a trace_inst (private to the reader). */
+/* Parses one instruction line of a kernel trace (private to the reader). */
 #ifndef RFSIM_TRACE_INST_H
 #define RFSIM_TRACE_INST_H
 
@@ -22,9 +22,10 @@ typedef struct inst_context {
   uint64_t shmem_base, local_base;
 } inst_context;
 
-/* `line` is modified in place. Addresses of memory instructions go to addrs[0..31]; *has_addrs
- * tells whether they were present. */
-int trace_parse_inst(const inst_context *ctx, char *line, trace_inst *in, uint64_t *addrs,
-                     int *has_addrs, rf_diag *d);
+/* `line` is modified in place. What the instruction is goes to *op (zeroed first), its active
+ * mask to *active. Addresses of memory instructions go to addrs[0..31]; *has_addrs tells whether
+ * they were present. */
+int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
+                     uint64_t *addrs, int *has_addrs, rf_diag *d);
 
 #endif

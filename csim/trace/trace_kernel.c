@@ -10,6 +10,7 @@
 #include "trace.h"
 #include "trace_cache.h"
 #include "trace_inst.h"
+#include "trace_ops.h"
 #include "trace_parse.h"
 
 struct trace_kernel {
@@ -21,6 +22,7 @@ struct trace_kernel {
   long tbs_seen;
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
   opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
+  trace_op_set ops;    /* the thread block being read's ops */
   int text_open;       /* lr is open and past the header */
   tc_reader *cache_in; /* thread blocks come from the binary cache */
   tc_writer *cache_out;/* thread blocks read from the text also go to a new cache */
@@ -235,12 +237,14 @@ void trace_kernel_close(trace_kernel *k) {
   tc_reader_close(k->cache_in);
   tc_writer_abort(k->cache_out); /* closed before the end: the cache would be incomplete */
   free(k->place);
+  trace_op_set_free(&k->ops);
   free(k->tb_seen);
   free(k->path);
   free(k);
 }
 
 void trace_tb_free(trace_tb *tb) {
+  trace_tb_free_ops(tb);
   if (!tb->warps) return;
   for (int w = 0; w < tb->nwarps; w++) {
     free(tb->warps[w].insts);
@@ -266,7 +270,7 @@ static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d
 /* The `insts = n` header is not trusted for the allocation: the array grows with the lines
  * actually read, so a corrupt count (fuzzing found `insts = 53000000` in a 2 KB file) costs a
  * file:line error, not gigabytes. */
-static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d) {
+static int read_warp(trace_kernel *k, trace_tb *tb, trace_warp *w, int64_t ninsts, rf_diag *d) {
   long inst_cap = 0;
   uint32_t addr_cap = 0;
   inst_context ctx = {k->opcodes, k->path, 0, k->info.tracer_version, k->info.lineinfo,
@@ -289,8 +293,13 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
     }
     int has_addrs;
     trace_inst *in = &w->insts[i];
-    if (trace_parse_inst(&ctx, s, in, lane_addrs, &has_addrs, d) < 0) return -1;
-    if (!in->is_mem) continue;
+    trace_op op;
+    if (trace_parse_inst(&ctx, s, &op, &in->mask, lane_addrs, &has_addrs, d) < 0 ||
+        !(in->op = trace_op_intern(&k->ops, tb, &op, d)))
+      return -1;
+    in->addr_off = 0;
+    in->addr_form = 0;
+    if (!op.is_mem) continue;
     if (w->naddrs + TRACE_WARP_SIZE > addr_cap) {
       /* 32 addresses per memory instruction in a uint32_t-indexed pool */
       if (w->naddrs == TRACE_MAX_WARP_MEM_INSTS * TRACE_WARP_SIZE)
@@ -366,7 +375,7 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
                       TRACE_MAX_WARP_INSTS, s);
       break;
     }
-    if ((rc = read_warp(k, &tb->warps[w], ninsts, d)) < 0) break;
+    if ((rc = read_warp(k, tb, &tb->warps[w], ninsts, d)) < 0) break;
   }
   free(warp_seen);
   if (rc == 0 && nseen != tb->nwarps)
@@ -399,6 +408,7 @@ static int text_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
       return rf_fail_at(d, k->path, k->lr.lineno, "expected #BEGIN_TB, found '%s'", s);
   }
   k->at_begin_tb = 0;
+  trace_op_set_reset(&k->ops);
   if (k->tbs_seen == k->info.num_tbs)
     return rf_fail_at(d, k->path, k->lr.lineno,
                       "expected %ld thread blocks (grid %dx%dx%d), found more", k->info.num_tbs,

@@ -45,10 +45,10 @@ int tg_info_add_tb(tg_info *s, const trace_tb *tb, rf_diag *d) {
     for (uint32_t i = 0; i < wp->n; i++) {
       const trace_inst *in = &wp->insts[i];
       s->thread_insts += (uint64_t)__builtin_popcount(in->mask);
-      if (in->kind < OPK_COUNT) s->by_kind[in->kind]++;
-      if (in->unit < UNIT_COUNT) s->by_unit[in->unit]++;
-      s->mem_insts += in->is_mem;
-      s->barriers += in->kind == OPK_BARRIER;
+      if (in->op->kind < OPK_COUNT) s->by_kind[in->op->kind]++;
+      if (in->op->unit < UNIT_COUNT) s->by_unit[in->op->unit]++;
+      s->mem_insts += in->op->is_mem;
+      s->barriers += in->op->kind == OPK_BARRIER;
     }
     s->warp_insts += wp->n;
     s->warp_counts[s->warps++] = wp->n;

@@ -195,22 +195,22 @@ char *tu_run_list_threads(const gpu_config *c, int mode, const struct policy_ops
 /* ---- comparing thread block streams ---- */
 
 static void assert_same_inst(const trace_inst *a, const trace_inst *b) {
-  assert_true(a->pc == b->pc);
+  assert_true(a->op->pc == b->op->pc);
   assert_int_equal(a->mask, b->mask);
   assert_int_equal(a->addr_off, b->addr_off);
-  assert_int_equal(a->line, b->line);
-  assert_int_equal(a->imm, b->imm);
-  assert_int_equal(a->opcode, b->opcode);
-  assert_int_equal(a->kind, b->kind);
-  assert_int_equal(a->unit, b->unit);
-  assert_int_equal(a->space, b->space);
-  assert_int_equal(a->width, b->width);
-  assert_int_equal(a->ndst, b->ndst);
-  assert_int_equal(a->nsrc, b->nsrc);
-  assert_memory_equal(a->dst, b->dst, sizeof a->dst);
-  assert_memory_equal(a->src, b->src, sizeof a->src);
-  assert_int_equal(a->has_imm, b->has_imm);
-  assert_int_equal(a->is_mem, b->is_mem);
+  assert_int_equal(a->op->line, b->op->line);
+  assert_int_equal(a->op->imm, b->op->imm);
+  assert_int_equal(a->op->opcode, b->op->opcode);
+  assert_int_equal(a->op->kind, b->op->kind);
+  assert_int_equal(a->op->unit, b->op->unit);
+  assert_int_equal(a->op->space, b->op->space);
+  assert_int_equal(a->op->width, b->op->width);
+  assert_int_equal(a->op->ndst, b->op->ndst);
+  assert_int_equal(a->op->nsrc, b->op->nsrc);
+  assert_memory_equal(a->op->dst, b->op->dst, sizeof a->op->dst);
+  assert_memory_equal(a->op->src, b->op->src, sizeof a->op->src);
+  assert_int_equal(a->op->has_imm, b->op->has_imm);
+  assert_int_equal(a->op->is_mem, b->op->is_mem);
 }
 
 void tu_assert_same_tb(const trace_tb *a, const trace_tb *b) {

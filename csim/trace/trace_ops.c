@@ -1,0 +1,96 @@
+#include "trace_ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(trace_op) == 8 + 4 + 4 + 2 + 6 + TRACE_MAX_DST + TRACE_MAX_SRC + 2 + 2,
+               "trace_op has implicit padding: ops are compared as bytes");
+
+struct trace_op_block {
+  struct trace_op_block *next;
+  uint32_t n;
+  trace_op op[];
+};
+
+trace_op *trace_tb_new_ops(trace_tb *tb, uint32_t n, rf_diag *d) {
+  struct trace_op_block *b = calloc(1, sizeof *b + (size_t)n * sizeof b->op[0]);
+  if (!b) {
+    rf_fail(d, "out of memory");
+    return NULL;
+  }
+  b->next = tb->ops;
+  b->n = n;
+  tb->ops = b;
+  return b->op;
+}
+
+int trace_tb_owns_op(const trace_tb *tb, const trace_op *op) {
+  for (const struct trace_op_block *b = tb->ops; b; b = b->next)
+    for (uint32_t i = 0; i < b->n; i++)
+      if (op == &b->op[i]) return 1;
+  return 0;
+}
+
+void trace_tb_free_ops(trace_tb *tb) {
+  for (struct trace_op_block *b = tb->ops, *next; b; b = next) {
+    next = b->next;
+    free(b);
+  }
+  tb->ops = NULL;
+}
+
+static uint32_t op_hash(const trace_op *op) {
+  uint64_t w[sizeof *op / 8], h = 0;
+  memcpy(w, op, sizeof w);
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+    h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
+  return (uint32_t)(h >> 32);
+}
+
+/* Doubles the table (or makes its first one), rehashing what it holds. */
+static int grow(trace_op_set *s, rf_diag *d) {
+  uint32_t n = s->nslots ? s->nslots * 2 : 256;
+  const trace_op **slot = calloc(n, sizeof *slot);
+  if (!slot) return rf_fail(d, "out of memory");
+  for (uint32_t i = 0; i < s->nslots; i++) {
+    if (!s->slot[i]) continue;
+    uint32_t h = op_hash(s->slot[i]) & (n - 1);
+    while (slot[h]) h = (h + 1) & (n - 1);
+    slot[h] = s->slot[i];
+  }
+  free(s->slot);
+  s->slot = slot;
+  s->nslots = n;
+  return 0;
+}
+
+const trace_op *trace_op_intern(trace_op_set *s, trace_tb *tb, const trace_op *op, rf_diag *d) {
+  _Static_assert(sizeof(trace_op) % 8 == 0, "op_hash reads whole words");
+  if (2 * (s->n + 1) > s->nslots && grow(s, d) < 0) return NULL;
+  uint32_t h = op_hash(op) & (s->nslots - 1);
+  for (; s->slot[h]; h = (h + 1) & (s->nslots - 1))
+    if (!memcmp(s->slot[h], op, sizeof *op)) return s->slot[h];
+  if (!s->room_left) {
+    /* blocks of 64 ops: a kernel's block has a few hundred */
+    if (!(s->room = trace_tb_new_ops(tb, 64, d))) return NULL;
+    s->room_left = 64;
+  }
+  trace_op *kept = s->room++;
+  s->room_left--;
+  *kept = *op;
+  s->slot[h] = kept;
+  s->n++;
+  return kept;
+}
+
+void trace_op_set_reset(trace_op_set *s) {
+  if (s->n) memset(s->slot, 0, s->nslots * sizeof *s->slot);
+  s->n = 0;
+  s->room = NULL;
+  s->room_left = 0;
+}
+
+void trace_op_set_free(trace_op_set *s) {
+  free(s->slot);
+  memset(s, 0, sizeof *s);
+}
