@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../csim/trace/trace_addrs.h"
+#include "../csim/trace/trace_cache.h"
 #include "common/test_util.h"
 
 #define MAXI 64
@@ -189,15 +190,10 @@ static void test_unusual_layout_left_alone(void **state) {
   finish(&b);
 }
 
-/* A thread block through the reader: packed, every instruction reads back what the unpacked
- * copy holds, in both of the trace format's address encodings and with a scattered list. */
-static void test_through_the_reader(void **state) {
-  (void)state;
-  char dir[256];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
-  /* warp 0: base-stride (every lane, then half the lanes of a shared load), base-delta whose
-   * deltas are one stride after the first (a pattern the format did not see); warp 1:
-   * base-delta, scattered */
+/* A kernel of one thread block in `dir`: warp 0 base-stride (every lane, then half the lanes
+ * of a shared load) and base-delta whose deltas are one stride after the first (a pattern the
+ * format did not see); warp 1 base-delta, scattered. Its path goes to path. */
+static void write_kernel(const char *dir, char *path, size_t n) {
   char deltas[256] = "-4";
   for (int lane = 2; lane < TRACE_WARP_SIZE; lane++) strcat(deltas, " 4");
   char text[4096];
@@ -218,14 +214,34 @@ static void test_through_the_reader(void **state) {
            "0030 ffffffff 0 EXIT 0 0\n\n#END_TB\n",
            deltas);
   assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
-  char path[512];
-  snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+  snprintf(path, n, "%s/kernel-1.traceg", dir);
+}
+
+/* The kernel's one block, read as `mode` says into `cache`, its addresses packed by the reader
+ * if `pack`. */
+static void read_block(const char *path, trace_cache_mode mode, const char *cache, int pack,
+                       trace_tb *tb) {
+  trace_cache_opts o = {mode, cache, 0};
   trace_kernel *k;
   rf_diag d = {0};
-  assert_int_equal(trace_kernel_open(path, &k, &d), 0);
-  trace_tb tb;
-  assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 1);
+  assert_int_equal(trace_kernel_open_cached(path, &o, &k, &d), 0);
+  assert_int_equal(trace_kernel_reads_cache(k), mode == TRACE_CACHE_ON);
+  if (pack) trace_kernel_pack_addrs(k);
+  assert_int_equal(trace_kernel_next_tb(k, tb, &d), 1);
+  trace_tb end;
+  assert_int_equal(trace_kernel_next_tb(k, &end, &d), 0); /* the end: a cache being written is kept */
   trace_kernel_close(k);
+}
+
+/* A thread block through the reader: packed, every instruction reads back what the unpacked
+ * copy holds, in both of the trace format's address encodings and with a scattered list. */
+static void test_through_the_reader(void **state) {
+  (void)state;
+  char dir[256], path[512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  write_kernel(dir, path, sizeof path);
+  trace_tb tb;
+  read_block(path, TRACE_CACHE_OFF, NULL, 0, &tb);
   /* The unpacked copy. */
   uint64_t orig[2][4][TRACE_WARP_SIZE];
   memset(orig, 0, sizeof orig);
@@ -250,12 +266,61 @@ static void test_through_the_reader(void **state) {
   tu_rmtree(dir);
 }
 
+/* Equal blocks, down to where each instruction's addresses lie in the pool. */
+static void assert_same_packing(const trace_tb *a, const trace_tb *b) {
+  tu_assert_same_tb(a, b); /* instructions, offsets, pools */
+  for (int w = 0; w < a->nwarps; w++)
+    for (uint32_t i = 0; i < a->warps[w].n; i++)
+      assert_int_equal(a->warps[w].insts[i].addr_form, b->warps[w].insts[i].addr_form);
+}
+
+/* The reader packs as trace_tb_pack_addrs does, whether the block comes from the text (while
+ * writing the cache, or not) or from the binary cache, whose decoder keeps its stride form
+ * packed instead of spreading it over 32 lanes; and a cache written from a packed block reads
+ * back unpacked as the text does. */
+static void test_reader_packs(void **state) {
+  (void)state;
+  char dir[256], path[512], cache[512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  write_kernel(dir, path, sizeof path);
+  snprintf(cache, sizeof cache, "%s/cache", dir);
+  trace_tb want, text, lanes, got;
+  read_block(path, TRACE_CACHE_OFF, NULL, 0, &want);
+  read_block(path, TRACE_CACHE_OFF, NULL, 0, &text); /* kept unpacked */
+  trace_tb_pack_addrs(&want);
+  read_block(path, TRACE_CACHE_OFF, NULL, 1, &got);
+  assert_same_packing(&want, &got);
+  trace_tb_free(&got);
+  read_block(path, TRACE_CACHE_REBUILD, cache, 1, &got); /* from the text, writing the cache */
+  assert_same_packing(&want, &got);
+  trace_tb_free(&got);
+  read_block(path, TRACE_CACHE_ON, cache, 1, &got); /* decoded packed */
+  assert_same_packing(&want, &got);
+  trace_tb_free(&got);
+  read_block(path, TRACE_CACHE_ON, cache, 0, &lanes); /* decoded as 32 lanes */
+  assert_same_packing(&text, &lanes);
+  /* the encoder reads packed addresses through trace_inst_addrs */
+  tc_buf packed = {0}, unpacked = {0};
+  rf_diag d = {0};
+  assert_int_equal(tc_encode_tb(&want, &packed, &d), 0);
+  assert_int_equal(tc_encode_tb(&text, &unpacked, &d), 0);
+  assert_int_equal(packed.n, unpacked.n);
+  assert_memory_equal(packed.p, unpacked.p, packed.n);
+  free(packed.p);
+  free(unpacked.p);
+  trace_tb_free(&lanes);
+  trace_tb_free(&text);
+  trace_tb_free(&want);
+  tu_rmtree(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_directed_forms),
       cmocka_unit_test(test_random_round_trip),
       cmocka_unit_test(test_unusual_layout_left_alone),
       cmocka_unit_test(test_through_the_reader),
+      cmocka_unit_test(test_reader_packs),
   };
   return cmocka_run_group_tests_name("packed lane addresses", tests, NULL, NULL);
 }

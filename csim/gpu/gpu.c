@@ -305,7 +305,6 @@ typedef struct tb_feed {
 static void feed_prepare(tb_feed *f) {
   if (f->state != FEED_DUE) return;
   int r = trace_kernel_next_tb(f->kt, &f->tb, &f->diag);
-  if (r > 0) trace_tb_pack_addrs(&f->tb);
   f->state = r > 0 ? FEED_READY : r == 0 ? FEED_DONE : FEED_FAILED;
 }
 
@@ -526,6 +525,7 @@ void gpu_memcpy(gpu *g, uint64_t addr, uint64_t bytes) { memsys_memcpy(g->mem, a
 int gpu_run_kernel(gpu *g, const char *kernel_path, stats_record *out, rf_diag *d) {
   trace_kernel *kt;
   if (trace_kernel_open_cached(kernel_path, &g->trace_cache, &kt, d) < 0) return -1;
+  trace_kernel_pack_addrs(kt); /* the SMs read addresses through trace_inst_addrs */
   const trace_kernel_info *k = trace_kernel_get_info(kt);
   g->cta_cap = spread_cap(g, k);
   if (adapt_l1d(g, k, d) < 0) {

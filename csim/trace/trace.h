@@ -168,6 +168,9 @@ const trace_kernel_info *trace_kernel_get_info(const trace_kernel *k);
  * Returns 1 if a TB was read, 0 at the end of the file (after checking that exactly num_tbs
  * were seen), -1 on error. */
 int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d);
+/* From now on the blocks come with their addresses packed (trace_addrs.h), as the simulator
+ * keeps them; otherwise (the default) 32 lanes per memory instruction. */
+void trace_kernel_pack_addrs(trace_kernel *k);
 void trace_kernel_close(trace_kernel *k);
 void trace_tb_free(trace_tb *tb);
 

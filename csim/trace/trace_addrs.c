@@ -58,15 +58,19 @@ static void pack_warp(trace_warp *w) {
     in->addr_off = out;
     out += entries(in);
   }
-  if (out == w->naddrs || out == 0) return;
-  w->naddrs = out;
+  trace_warp_fit_pool(w, out);
+}
+
+void trace_warp_fit_pool(trace_warp *w, uint32_t used) {
+  if (used == w->naddrs || used == 0) return;
+  w->naddrs = used;
   /* A new pool rather than realloc: shrunk in place, each pool would leave the rest of its
    * chunk as a hole that the next block's full pools do not fit (on the TITAN V config that
    * kept 29 MB more resident: 111 MB at the peak instead of 82); freed whole, the next
    * block decodes into it. */
-  uint64_t *smaller = malloc((size_t)out * sizeof *smaller);
+  uint64_t *smaller = malloc((size_t)used * sizeof *smaller);
   if (!smaller) return;
-  memcpy(smaller, w->addrs, (size_t)out * sizeof *smaller);
+  memcpy(smaller, w->addrs, (size_t)used * sizeof *smaller);
   free(w->addrs);
   w->addrs = smaller;
 }

@@ -35,5 +35,8 @@ static inline const uint64_t *trace_inst_addrs(const trace_warp *w, const trace_
 /* Packs the addresses of every warp of tb, shrinking its pools. Never fails: a pool that cannot
  * be reallocated smaller keeps its size. */
 void trace_tb_pack_addrs(trace_tb *tb);
+/* The first `used` entries of w's pool (used <= naddrs) are all it holds now: the pool is
+ * reallocated to that size (left as it is if that fails). */
+void trace_warp_fit_pool(trace_warp *w, uint32_t used);
 
 #endif

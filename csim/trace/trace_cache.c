@@ -9,6 +9,7 @@
 
 #include "../common/checked.h"
 #include "../config/config.h"
+#include "trace_addrs.h"
 #include "trace_ops.h"
 
 uint64_t tc_checksum(const uint8_t *p, size_t n) {
@@ -215,8 +216,10 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
   for (int wi = 0; wi < tb->nwarps; wi++) {
     const trace_warp *w = &tb->warps[wi];
     if ((rc = tc_buf_reserve(out, 20, d)) < 0) goto done;
+    uint32_t nmem = 0; /* not naddrs / 32: a packed pool holds fewer entries */
+    for (uint32_t i = 0; i < w->n; i++) nmem += w->insts[i].op->is_mem;
     put_varint(out, w->n);
-    put_varint(out, w->naddrs / TRACE_WARP_SIZE);
+    put_varint(out, nmem);
     uint64_t prev = 0;
     for (uint32_t i = 0; i < w->n; i++, k++) {
       const trace_inst *in = &w->insts[i];
@@ -229,7 +232,8 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
         out->n += 4;
       }
       if (!in->op->is_mem) continue;
-      const uint64_t *a = w->addrs + in->addr_off;
+      uint64_t unpacked[TRACE_WARP_SIZE];
+      const uint64_t *a = trace_inst_addrs(w, in, unpacked);
       uint64_t base = 0, stride = 0;
       int lanes = 0, regular = 1;
       for (uint32_t m = in->mask; m; m &= m - 1, lanes++) {
@@ -277,8 +281,11 @@ static inline int get_varint(const uint8_t **cur, const uint8_t *end, uint64_t *
   return -1;
 }
 
+/* With `pack`, an instruction whose addresses the cache stores as a base and a stride keeps them
+ * so (TRACE_ADDRS_STRIDE), as trace_tb_pack_addrs would leave it: the cache's stride form is
+ * exactly the case where that packs. */
 static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *tmpl,
-                       uint32_t ntmpl, trace_warp *w, rf_diag *d) {
+                       uint32_t ntmpl, int pack, trace_warp *w, rf_diag *d) {
   const uint8_t *p = *cur;
   uint64_t n, nmem;
   if (get_varint(&p, end, &n) < 0 || get_varint(&p, end, &nmem) < 0)
@@ -296,7 +303,7 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
   if (n && !(w->insts = malloc((size_t)n * sizeof *w->insts))) return rf_fail(d, "out of memory");
   if (nmem && !(w->addrs = malloc((size_t)w->naddrs * sizeof *w->addrs)))
     return rf_fail(d, "out of memory");
-  uint32_t mem_seen = 0;
+  uint32_t mem_seen = 0, used = 0;
   uint64_t prev = 0;
   for (uint32_t i = 0; i < n; i++) {
     uint64_t x;
@@ -316,13 +323,25 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
     if (!in->op->is_mem) continue;
     if (!in->mask || mem_seen == nmem)
       return CORRUPT("memory instruction %u without mask or address slot", i);
-    in->addr_off = mem_seen * TRACE_WARP_SIZE;
-    uint64_t *a = w->addrs + in->addr_off;
+    in->addr_off = used;
+    uint64_t *a = w->addrs + used;
     mem_seen++;
     int full = in->mask == 0xffffffffu;
-    if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
     if (p == end) return CORRUPT("address encoding past the block's end");
     uint8_t enc = *p++;
+    if (enc == ADDR_STRIDE && pack) {
+      uint64_t base, stride;
+      if (get_varint(&p, end, &base) < 0 || get_varint(&p, end, &stride) < 0)
+        return CORRUPT("addresses past the block's end");
+      prev += unzigzag(base);
+      a[0] = prev;
+      a[1] = unzigzag(stride);
+      in->addr_form = TRACE_ADDRS_STRIDE;
+      used += 2;
+      continue;
+    }
+    used += TRACE_WARP_SIZE;
+    if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
     if (enc == ADDR_STRIDE) {
       uint64_t base, stride;
       if (get_varint(&p, end, &base) < 0 || get_varint(&p, end, &stride) < 0)
@@ -349,12 +368,13 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
   if (mem_seen != nmem)
     return CORRUPT("expected %llu memory instructions, found %u", (unsigned long long)nmem,
                    mem_seen);
+  trace_warp_fit_pool(w, used);
   *cur = p;
   return 0;
 }
 
-int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, trace_tb *tb,
-                 rf_diag *d) {
+int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int pack,
+                 trace_tb *tb, rf_diag *d) {
   memset(tb, 0, sizeof *tb);
   const uint8_t *end = p + n;
   if (n < 20) return CORRUPT("thread block header past the block's end");
@@ -383,7 +403,7 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, trac
   tb->warps = calloc((size_t)tb->nwarps, sizeof *tb->warps);
   int rc = tb->warps ? 0 : rf_fail(d, "out of memory");
   for (int w = 0; rc == 0 && w < tb->nwarps; w++)
-    rc = decode_warp(&p, end, tmpl, ntmpl, &tb->warps[w], d);
+    rc = decode_warp(&p, end, tmpl, ntmpl, pack, &tb->warps[w], d);
   if (rc == 0 && p != end) rc = CORRUPT("%zu bytes after the last warp", (size_t)(end - p));
   if (rc < 0) trace_tb_free(tb);
   return rc;

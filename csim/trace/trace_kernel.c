@@ -8,6 +8,7 @@
 #include "../common/checked.h"
 #include "line_reader.h"
 #include "trace.h"
+#include "trace_addrs.h"
 #include "trace_cache.h"
 #include "trace_inst.h"
 #include "trace_ops.h"
@@ -23,6 +24,7 @@ struct trace_kernel {
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
   opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
   trace_op_set ops;    /* the thread block being read's ops */
+  int pack_addrs;      /* blocks come with packed addresses (trace_kernel_pack_addrs) */
   int text_open;       /* lr is open and past the header */
   tc_reader *cache_in; /* thread blocks come from the binary cache */
   tc_writer *cache_out;/* thread blocks read from the text also go to a new cache */
@@ -450,7 +452,7 @@ static int fall_back_to_text(trace_kernel *k, rf_diag *d) {
 int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   if (k->cache_in) {
     rf_diag quiet;
-    int r = tc_reader_next(k->cache_in, &k->info, tb, &quiet);
+    int r = tc_reader_next(k->cache_in, &k->info, k->pack_addrs, tb, &quiet);
     if (r == 1) {
       long id = tb->linear_id;
       if (!(k->tb_seen[id / 8] >> (id % 8) & 1)) {
@@ -472,5 +474,8 @@ int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
     if (r == 1 && !keep) tc_writer_abort(k->cache_out);
     if (!keep) k->cache_out = NULL;
   }
+  if (r == 1 && k->pack_addrs) trace_tb_pack_addrs(tb);
   return r;
 }
+
+void trace_kernel_pack_addrs(trace_kernel *k) { k->pack_addrs = 1; }

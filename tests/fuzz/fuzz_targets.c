@@ -151,7 +151,8 @@ static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
     if (len > size - first) len = size - first;
     trace_tb tb;
     rf_diag ignore;
-    if (tc_decode_tb(data + first, len, &info, &tb, &ignore) == 0) trace_tb_free(&tb);
+    for (int pack = 0; pack < 2; pack++)
+      if (tc_decode_tb(data + first, len, &info, pack, &tb, &ignore) == 0) trace_tb_free(&tb);
   }
   /* 2: the body as the trace's cache, behind a header that matches the trace */
   trace_cache_opts o = {TRACE_CACHE_ON, cdir, 0};
