@@ -430,7 +430,7 @@ static void test_l1_bypass(void **state) {
 
 /* l1d_invalidate (a MEMBAR under -gpgpu_flush_l1_cache 1): what was valid misses afterwards;
  * a sector still being fetched is filled and releases its load; the write-through cache's
- * modified sectors go too. */
+ * modified sectors go too; an invalidation with nothing changed since the last is a no-op. */
 static void test_l1_invalidate(void **state) {
   (void)state;
   gpu_config c;
@@ -447,6 +447,14 @@ static void test_l1_invalidate(void **state) {
   assert_false(load(l, &c, 0x1000, 0x1, &t)); /* load() also fills 0x3000's fetch */
   uint32_t tok;
   assert_false(l1d_pop_miss(l, t, &tok)); /* its token was drained by load() */
+  assert_true(load(l, &c, 0x3000, 0x1, &t));
+  /* Twice in a row: the second has nothing left to drop (and skips the walk); one after a
+   * fill drops what the fill brought. */
+  l1d_invalidate(l);
+  l1d_invalidate(l);
+  assert_false(load(l, &c, 0x3000, 0x1, &t));
+  l1d_invalidate(l);
+  assert_false(load(l, &c, 0x3000, 0x1, &t));
   assert_true(load(l, &c, 0x3000, 0x1, &t));
   l1d_destroy(l);
 }

@@ -46,6 +46,7 @@ struct l1d {
   done_ring hits;        /* hits and tag-reads of the L1I, ordered by ready time */
   ack_ring acks;         /* stores kept by the cache */
   cache_stats stats;
+  uint64_t invalidated_epoch; /* core.epoch right after the last l1d_invalidate */
 };
 
 l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
@@ -319,7 +320,12 @@ void l1d_invalidate(l1d *l) {
   /* Dirty data of a write-back L1 (local memory under 'L') is kept: rfsim does not model its
    * loss. A write-through cache's modified sectors are below already and go too. */
   int keep_dirty = l->core.cfg.write_policy != 'T';
+  /* Invalidating twice leaves what once did, and nothing touches the tags without moving the
+   * epoch: with none since the last invalidation there is nothing to drop. */
+  int unchanged = l->invalidated_epoch == l->core.epoch;
   cache_core_changed(&l->core);
+  l->invalidated_epoch = l->core.epoch;
+  if (unchanged) return;
   /* Only the ways in use hold anything (cache_tags_set_assoc empties the rest), and an empty
    * line has nothing to drop: a kernel that flushes at every MEMBAR (-gpgpu_flush_l1_cache)
    * walks the whole 128 KB of a Volta L1D each time. */
