@@ -268,7 +268,10 @@ typedef struct run_result {
 
 /* deferred: each cycle's SM steps run inside memsys_defer, visiting the clusters from the last
  * to the first (as threads stepping them in parallel may finish in any order): the requests
- * must still come out as a direct run in SM order gives them. Each SM draws its own stream. */
+ * must still come out as a direct run in SM order gives them. Each SM draws its own stream.
+ * deferred 2: the memory system's next cycle also runs ahead (memsys_cycle_ahead) before the
+ * SMs step, on two cycles of three, as the first thread of gpu -threads runs it while the
+ * others step SMs. */
 static void run_stream_as(const gpu_config *c, uint64_t seed, int deferred, run_result *out) {
   memset(out, 0, sizeof *out);
   memsys *m = make_memsys(c, NSM);
@@ -292,6 +295,7 @@ static void run_stream_as(const gpu_config *c, uint64_t seed, int deferred, run_
     t++;
     memsys_cycle(m, t);
     if (deferred) memsys_defer(m, 1, &d);
+    if (deferred == 2 && t % 3) memsys_cycle_ahead(m, t + 1);
     for (int k = 0; k < NSM; k++) {
       int i = deferred ? (NSM / per - 1 - k / per) * per + k % per : k;
       uint64_t x = xs[i];
@@ -406,8 +410,9 @@ static void test_memsys_determinism_and_drain(void **state) {
 /* The Pascal and Volta pipelines: sectored L1Ds (bypassed for globals on TITAN X, write-through
  * in banks on TITAN V), random and IPOLY slice indexing, the local crossbar. */
 /* Clusters stepped on several threads (gpu -threads): with every SM's sends and slice draws
- * noted during the cycle (memsys_defer) and carried out after it, and the clusters visited in
- * another order, everything comes out as in a direct run: the TITAN X's random slice draws,
+ * noted during the cycle (memsys_defer) and carried out after it, the clusters visited in
+ * another order, and the next cycle's slices and channels run ahead of the SMs, everything
+ * comes out as in a direct run: the TITAN X's random slice draws,
  * two SMs sharing one cluster's network port (a noted send takes room the second SM sees), and
  * the TITAN V's local crossbar. */
 static void test_memsys_deferred_like_direct(void **state) {
@@ -423,6 +428,8 @@ static void test_memsys_deferred_like_direct(void **state) {
     run_stream_as(&c, 7 + k, 0, &a);
     check_complete(&a);
     run_stream_as(&c, 7 + k, 1, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    run_stream_as(&c, 7 + k, 2, &b);
     assert_memory_equal(&a, &b, sizeof a);
   }
 }

@@ -389,13 +389,21 @@ static int first_cluster(const gpu *g, int t, int n) {
 /* A team member's share of the cycle: its own clusters, one at a time, then those the others
  * have not taken yet, so that a member whose SMs are busier does not hold up the rest while
  * each cluster's SMs mostly stay on one core. Which member steps a cluster changes nothing
- * (memsys_defer). A cluster's SMs share its network port, so they are stepped together. */
+ * (memsys_defer). A cluster's SMs share its network port, so they are stepped together. The
+ * first member also runs the memory system's next cycle ahead as far as the SMs cannot change
+ * it (memsys_cycle_ahead; not with an observer, which reads the whole GPU between cycles)
+ * and reads the next thread block, while the others take its clusters meanwhile. */
 static void step_part(void *ctx, int part, int n) {
   gpu *g = ctx;
   sm_step *r = &g->steps[part];
   r->failed_sm = -1;
   r->progress = 0;
-  if (part == 0 && g->feed) feed_prepare(g->feed);
+  if (part == 0) {
+    /* while the others step SMs: the part of the memory system's next cycle they cannot
+     * change, then the next thread block */
+    if (!g->obs.cycle) memsys_cycle_ahead(g->mem, g->now + 1);
+    if (g->feed) feed_prepare(g->feed);
+  }
   for (int k = 0; k < n; k++) {
     int v = (part + k) % n, end = first_cluster(g, v + 1, n);
     for (;;) {

@@ -75,6 +75,7 @@ struct memsys {
   clock_domain icnt_clk, l2_clk, dram_clk;
   uint64_t now;
   int busy;           /* something may be in flight (recomputed each cycle, set by sends) */
+  uint64_t ahead;     /* 1 + the cycle whose first part memsys_cycle_ahead ran, or 0 */
   memsys_stats stats;
   /* memsys_defer: while set, sends and touches go to per-SM logs and each cluster's network
    * input counts the units its logged sends will take, so that memsys_can_send answers as if
@@ -509,36 +510,66 @@ static int scan_busy(const memsys *m) {
   return 0;
 }
 
-void memsys_cycle(memsys *m, uint64_t now) {
+/* Brings the clocks to core cycle `now`; whether the memory system has anything to move (if
+ * not, the domains' cycles due pass as time alone). */
+static int enter_cycle(memsys *m, uint64_t now) {
   if (now > m->now) {
     clock_advance(&m->dram_clk, m->now, now);
     clock_advance(&m->l2_clk, m->now, now);
     clock_advance(&m->icnt_clk, m->now, now);
     m->now = now;
   }
-  uint64_t dram_to = m->dram_clk.target, l2_to = m->l2_clk.target, icnt_to = m->icnt_clk.target;
+  uint64_t dram_to = m->dram_clk.target;
   if (dram_to > m->dram_clk.done)
     m->stats.dram.total_cycles += (dram_to - m->dram_clk.done) * (uint64_t)m->n_mem;
-  if (!m->busy) { /* idle: time passes, nothing moves */
-    m->dram_clk.done = dram_to;
-    m->l2_clk.done = l2_to;
-    m->icnt_clk.done = icnt_to;
-    return;
-  }
-  clusters_cycle(m);
-  if (m->icnt_clk.done < icnt_to) replies_cycle(m);
+  if (m->busy) return 1;
+  m->dram_clk.done = dram_to;
+  m->l2_clk.done = m->l2_clk.target;
+  m->icnt_clk.done = m->icnt_clk.target;
+  return 0;
+}
+
+/* The slices' first reply offer, the DRAM cycles and the L2 cycles due. */
+static void slices_and_channels(memsys *m) {
+  uint64_t dram_to = m->dram_clk.target, l2_to = m->l2_clk.target;
+  if (m->icnt_clk.done < m->icnt_clk.target) replies_cycle(m);
   while (m->dram_clk.done < dram_to) {
     uint64_t t = ++m->dram_clk.done;
     for (int ch = 0; ch < m->n_mem; ch++) dram_channel_cycle(m, ch, t);
   }
   while (m->l2_clk.done < l2_to) l2_phase(m, ++m->l2_clk.done);
-  for (int first = 1; m->icnt_clk.done < icnt_to; first = 0) {
+}
+
+/* The networks' cycles due (with the slices' reply offers of the later ones). */
+static void networks(memsys *m) {
+  for (int first = 1; m->icnt_clk.done < m->icnt_clk.target; first = 0) {
     uint64_t t = ++m->icnt_clk.done;
     if (!first) replies_cycle(m);
     icnt_cycle(m->req_net, t);
     icnt_cycle(m->reply_net, t);
   }
   m->busy = scan_busy(m);
+}
+
+void memsys_cycle(memsys *m, uint64_t now) {
+  if (m->ahead == now + 1) {
+    m->ahead = 0;
+    clusters_cycle(m);
+    networks(m);
+    return;
+  }
+  if (!enter_cycle(m, now)) return;
+  clusters_cycle(m);
+  slices_and_channels(m);
+  networks(m);
+}
+
+int memsys_cycle_ahead(memsys *m, uint64_t now) {
+  if (!m->busy || now <= m->now) return 0;
+  enter_cycle(m, now);
+  slices_and_channels(m);
+  m->ahead = now + 1;
+  return 1;
 }
 
 int memsys_busy(const memsys *m) { return m->busy; }
