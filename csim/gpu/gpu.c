@@ -9,7 +9,6 @@
 #include "../mem/mem.h"
 #include "../policy/policy.h"
 #include "../trace/trace.h"
-#include "../trace/trace_addrs.h"
 
 /* One member of the team stepping SMs: the next of its own clusters to be taken this cycle (by
  * it, or by a member done with its own), and what it found. */
