@@ -329,26 +329,24 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
     int full = in->mask == 0xffffffffu;
     if (p == end) return CORRUPT("address encoding past the block's end");
     uint8_t enc = *p++;
-    if (enc == ADDR_STRIDE && pack) {
-      uint64_t base, stride;
-      if (get_varint(&p, end, &base) < 0 || get_varint(&p, end, &stride) < 0)
-        return CORRUPT("addresses past the block's end");
-      prev += unzigzag(base);
-      a[0] = prev;
-      a[1] = unzigzag(stride);
-      in->addr_form = TRACE_ADDRS_STRIDE;
-      used += 2;
-      continue;
-    }
-    used += TRACE_WARP_SIZE;
-    if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
+    uint64_t base = 0, stride = 0;
     if (enc == ADDR_STRIDE) {
-      uint64_t base, stride;
       if (get_varint(&p, end, &base) < 0 || get_varint(&p, end, &stride) < 0)
         return CORRUPT("addresses past the block's end");
       base = prev + unzigzag(base);
       stride = unzigzag(stride);
       prev = base;
+      if (pack) {
+        a[0] = base;
+        a[1] = stride;
+        in->addr_form = TRACE_ADDRS_STRIDE;
+        used += 2;
+        continue;
+      }
+    }
+    used += TRACE_WARP_SIZE;
+    if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
+    if (enc == ADDR_STRIDE) {
       if (full)
         for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, base += stride) a[lane] = base;
       else
