@@ -26,10 +26,9 @@ trap 'rm -rf "$tmp"' EXIT
 #   xz:   -trace_cache off on the same trace as kernel-1.traceg.xz: decode and parse
 #   cold: no cache yet (removed before each run): parse the text and write the binary cache
 #   warm: the cache is there: read it (the default, -trace_cache on)
-# with the SMs stepped on THREADS threads (default 1). The caches go to a folder of the
-# benchmark's own, so that "cold" is cold. Leaves the median rate in $tmp/rate.
+# The caches go to a folder of the benchmark's own, so that "cold" is cold.
 speed() {
-  local cfg=$1 label=$2 threads=${3:-1} mode=on trace=$trace
+  local cfg=$1 label=$2 mode=on trace=$trace
   [ "$label" = text ] && mode=off
   [ "$label" = xz ] && mode=off && trace=$xz_trace
   : > "$tmp/results"
@@ -37,12 +36,11 @@ speed() {
     [ "$label" = cold ] && rm -rf "$tmp/cache"
     # "rfsim: simulated W warp instructions, C cycles in S s: R warp-inst/s, Y cycles/s, peak RSS M MB"
     bin/rfsim -trace "$trace" -config "configs/$cfg.config" -trace_cache "$mode" -quiet \
-      -threads "$threads" -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
+      -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
       sed -E 's/.*simulated ([0-9]+) warp instructions, ([0-9]+) cycles in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\4 \5 \6 \1 \2 \3/' \
       >> "$tmp/results"
   done
-  sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" -v cfg="$cfg" -v th="$threads" \
-    -v one="$(cat "$tmp/rate" 2>/dev/null || echo 0)" -v rate_file="$tmp/rate" '
+  sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" -v cfg="$cfg" '
     { rate[NR] = $1; cps[NR] = $2; if ($3 > rss) rss = $3; winsts = $4; cycles = $5; wall[NR] = $6 }
     END {
       m = int((NR + 1) / 2)
@@ -50,17 +48,48 @@ speed() {
         printf "bench: %s: %s warp instructions, %s simulated cycles, median of %d runs\n", \
                cfg, winsts, cycles, runs
       printf "bench: %-7s -hw c, %-4s %6.2f M warp-inst/s (min %.2f, max %.2f), %6.3f s wall, " \
-             "%.1f K cycles/s, peak RSS %.1f MB%s\n", cfg, (th > 1 ? label " -threads " th : label), \
-             rate[m] / 1e6, rate[1] / 1e6, rate[NR] / 1e6, wall[m], cps[m] / 1e3, rss, \
-             (th > 1 && one > 0 ? sprintf(", %.2fx one thread", rate[m] / one) : "")
-      if (th == 1) print rate[m] > rate_file
+             "%.1f K cycles/s, peak RSS %.1f MB\n", cfg, label, \
+             rate[m] / 1e6, rate[1] / 1e6, rate[NR] / 1e6, wall[m], cps[m] / 1e3, rss
     }'
 }
+
+# One run of the warm trace with config CFG on THREADS threads: "rate cycles/s RSS wall".
+run_warm() {
+  bin/rfsim -trace "$trace" -config "configs/$1.config" -quiet -threads "$2" \
+    -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
+    sed -E 's/.* in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\2 \3 \4 \1/'
+}
+
+# Warm on THREADS threads, each of RUNS runs right after a one-thread run: the speed-up is the
+# median of the pairs' ratios, so that the load of a shared machine, which drifts over seconds,
+# weighs on both sides of each ratio alike (two medians taken a minute apart differed by more
+# than the effects measured).
+paired() {
+  local cfg=$1 n=$2 one many
+  : > "$tmp/pairs"
+  for _ in $(seq "$runs"); do
+    one=$(run_warm "$cfg" 1) many=$(run_warm "$cfg" "$n")
+    echo "$many $one" >> "$tmp/pairs"
+  done
+  # (mawk has no asort: sort each column on its own)
+  col() { awk -v c="$1" '{ print $c }' "$tmp/pairs" | sort -g | tr '\n' ' '; }
+  awk -v cfg="$cfg" -v th="$n" -v rate="$(col 1)" -v cps="$(col 2)" -v rss="$(col 3)" \
+      -v wall="$(col 4)" -v ratio="$(awk '{ print $8 / $4 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" '
+    BEGIN {
+      n = split(rate, r); split(cps, c); split(rss, m); split(wall, w); split(ratio, x)
+      k = int((n + 1) / 2)
+      printf "bench: %-7s -hw c, warm -threads %d %6.2f M warp-inst/s (min %.2f, max %.2f), " \
+             "%6.3f s wall, %.1f K cycles/s, peak RSS %.1f MB, %.2fx one thread " \
+             "(median of %d pairs, min %.2fx, max %.2fx)\n", cfg, th, r[k] / 1e6, r[1] / 1e6,
+             r[n] / 1e6, w[k], c[k] / 1e3, m[n], x[k], n, x[1], x[n]
+    }'
+}
+
 echo "bench: $(nproc) cores here; -threads N steps the SMs of a cluster on one of N threads"
 for cfg in "${configs[@]}"; do
   speed "$cfg" cold
   speed "$cfg" warm
-  for n in "${threads[@]}"; do speed "$cfg" warm "$n"; done
+  for n in "${threads[@]}"; do paired "$cfg" "$n"; done
   if [ "$cfg" = "${configs[0]}" ]; then speed "$cfg" text; speed "$cfg" xz; fi
 done
 cache_mb=$(du -k "$tmp/cache" | awk '{printf "%.1f", $1 / 1024}')
