@@ -150,8 +150,9 @@ static warp_wait visit(sm *s, int slot, sm_warp *w, uint64_t now, const trace_in
   return why;
 }
 
-/* The warp's answer this cycle: its memo while that holds, else a visit. A warp that waits for
- * a full pipeline again goes back from `need` to its mask. */
+/* The warp's answer this cycle: its memo while that holds, else a visit. (A warp that waits for
+ * a full pipeline is in `need` only after warp_recheck in walk_all's stage, which keeps the
+ * masks as walk_memo's does: it goes back to its mask.) */
 static inline warp_wait look(sm *s, int q, int slot, uint64_t now, const trace_inst **inp) {
   sm_warp *w = &s->warps[slot];
   warp_wait why = (warp_wait)w->skip_why;
@@ -213,23 +214,26 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   sm_sched *sq = &s->scheds[q];
   int n = sq->n, words = s->memo_words;
   if (n == 0) return 0;
-  /* Pipelines whose ID_OC has room again: their waiting warps are looked at. */
-  uint32_t blocked = s->oc_blocked[q];
-  for (uint32_t c = sq->pipe_any & ~blocked; c; c &= c - 1) {
-    uint64_t *m = memo_mask_of(s, sq, __builtin_ctz(c));
-    for (int i = 0; i < words; i++) {
-      sq->need[i] |= m[i];
-      m[i] = 0;
-    }
+  /* The warps looked at: `need`, and those waiting for a pipeline whose ID_OC has room again.
+   * The latter stay in their masks until visited: the one pipeline register fills with the
+   * warp that issues, and the others, still waiting for it, are left where the next cycle
+   * finds them (moving every such warp to `need` looked at each of them again in every
+   * cycle its pipeline was full, half of all looks). A visit changes only its own warp's bits,
+   * so the walk may go over a copy. */
+  uint32_t open = sq->pipe_any & ~s->oc_blocked[q];
+  uint64_t *look_at = s->memo_scratch;
+  for (int i = 0; i < words; i++) look_at[i] = sq->need[i];
+  for (uint32_t c = open; c; c &= c - 1) {
+    const uint64_t *m = memo_mask_of(s, sq, __builtin_ctz(c));
+    for (int i = 0; i < words; i++) look_at[i] |= m[i];
   }
-  sq->pipe_any &= blocked;
   int gto = s->cfg->scheduler == SCHED_GTO;
   int first = gto ? sq->last_issued : -1, start = gto ? 0 : sq->rr_next % n;
   int pfirst = first >= 0 ? s->pos_of[first] : -1;
   int best_rank = 0, best_key = INT32_MAX;
   warp_wait best = WAIT_EMPTY;
   const trace_inst *in = NULL;
-  if (pfirst >= 0 && memo_bit(sq->need, pfirst)) {
+  if (pfirst >= 0 && memo_bit(look_at, pfirst)) {
     warp_wait why = look(s, q, first, now, &in);
     if (why == WAIT_NONE) return issue_from(s, q, first, in, now, d);
     best_rank = wait_rank[why];
@@ -238,7 +242,7 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   }
   for (int pass = 0; pass < 2; pass++) {
     int lo = pass ? 0 : start, hi = pass ? start : n;
-    for (int p = rf_next_bit(sq->need, lo, hi); p >= 0; p = rf_next_bit(sq->need, p + 1, hi)) {
+    for (int p = rf_next_bit(look_at, lo, hi); p >= 0; p = rf_next_bit(look_at, p + 1, hi)) {
       if (p == pfirst) continue;
       int slot = sq->warps[p];
       warp_wait why = look(s, q, slot, now, &in);
@@ -250,8 +254,11 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
       }
     }
   }
-  /* Nothing issued: the first warp in order with the highest rank, among those looked at and
-   * the masks (PIPELINE rank 5, MEMORY 3 like SCOREBOARD, MEMBAR 2, BARRIER 1). */
+  /* Nothing issued, so every warp of the open pipelines' masks was visited and has left them
+   * (a visit finds a pipeline full only if it is: not an open one). The first warp in order
+   * with the highest rank, among those looked at and the masks (PIPELINE rank 5, MEMORY 3 like
+   * SCOREBOARD, MEMBAR 2, BARRIER 1). */
+  sq->pipe_any &= ~open;
   if (best_rank < 5) /* (pipe_any: only the full pipelines' masks are left) */
     for (uint32_t c = sq->pipe_any; c; c &= c - 1)
       if (any_bit(memo_mask_of(s, sq, __builtin_ctz(c)), words)) {

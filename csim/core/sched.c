@@ -24,6 +24,8 @@ int sched_init(sm *s, rf_diag *d) {
     s->scheds[q].mask = rf_calloc((size_t)MEMO_MASKS * (size_t)words, sizeof(uint64_t), d);
     if (!s->scheds[q].need || !s->scheds[q].mask) return -1;
   }
+  s->memo_scratch = rf_calloc((size_t)words, sizeof(uint64_t), d);
+  if (!s->memo_scratch) return -1;
   s->pos_of = rf_calloc((size_t)s->n_warp_slots, sizeof(int), d);
   s->slot_sched = rf_calloc((size_t)s->n_warp_slots, 1, d);
   if (!s->pos_of || !s->slot_sched) return -1;
@@ -44,6 +46,7 @@ void sched_free(sm *s) {
   }
   free(s->scheds);
   s->scheds = NULL;
+  free(s->memo_scratch);
   free(s->pos_of);
   free(s->slot_sched);
 }

@@ -153,6 +153,7 @@ struct sm {
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
   int memo_words;         /* words of a scheduler's memo masks (sm_sched) */
+  uint64_t *memo_scratch; /* memo_words: the warps walk_memo looks at (issue.c) */
   int *pos_of;            /* per warp slot: its position in its scheduler's list, -1 if none */
   uint8_t *slot_sched;    /* per warp slot: its scheduler (slot % schedulers) */
   int issue_prio;        /* scheduler that goes first this cycle (issue_stage) */
