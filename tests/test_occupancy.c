@@ -1,5 +1,5 @@
 /* The CTA admission rule (GPGPU-Sim's max_cta) against hand-computed occupancy for the papers'
- * benchmark shapes on the shipped configs. */
+ * benchmark shapes on the shipped configs; a policy's may_admit against its cta_admit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,6 +9,7 @@
 
 #include "../csim/config/config.h"
 #include "../csim/policy/policy.h"
+#include "../csim/policy/policy_registry.h"
 
 static void load(gpu_config *c, const char *path) {
   rf_diag d;
@@ -96,11 +97,75 @@ static void test_rounding(void **state) {
   assert_string_equal(why, "shared memory");
 }
 
+/* The dispatcher skips its walk when no SM may admit (gpu.c), so may_admit must say 0 exactly
+ * when cta_admit would refuse: checked before every admission of a random run of admissions
+ * and exits on three SMs, with a shape that register use limits to 2 CTAs of the 8 slots. The
+ * policies that answer it must include the baseline and its compositions. */
+static void test_may_admit_matches_cta_admit(void **state) {
+  (void)state;
+  static const char *const names[] = {"baseline", "larf", "baseline+larf", "warpman+larf",
+                                      "warpman", "regshare", "spshare", "finereg", "vt",
+                                      "regdram", "regmutex"};
+  int answering = 0;
+  for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+    gpu_config c;
+    load(&c, "configs/gtx480.config");
+    rf_diag d;
+    config_notes notes;
+    config_notes_init(&notes, NULL);
+    if (config_set(&c, "-rfsim_policy", names[n], "test", 0, &notes, &d) != 0)
+      fail_msg("%s: %s", names[n], d.msg);
+    if (config_validate(&c, &d) < 0) fail_msg("%s: %s", names[n], d.msg);
+    policy p;
+    if (policy_create(&p, &c, 3, HW_C, NULL, &d) < 0) fail_msg("%s: %s", names[n], d.msg);
+    if (!p.ops->may_admit) {
+      assert_true(strcmp(names[n], "baseline") && strcmp(names[n], "larf") &&
+                  strcmp(names[n], "baseline+larf"));
+      policy_destroy(&p);
+      continue;
+    }
+    answering++;
+    trace_kernel_info k = shape(512, 30, 0); /* 16 warps x 1024 registers: 2 fit 32768 */
+    snprintf(k.name, sizeof k.name, "may_admit");
+    k.grid[0] = k.grid[1] = k.grid[2] = 1;
+    k.num_tbs = 1000;
+    if (p.ops->kernel_begin && p.ops->kernel_begin(&p, &k, &d) < 0) fail_msg("%s", d.msg);
+    int used[3][8] = {{0}};
+    unsigned seed = 12345;
+    int admitted = 0, refused = 0;
+    for (int step = 0; step < 2000; step++) {
+      seed = seed * 1103515245u + 12345u;
+      int sm = (int)(seed >> 16) % 3, slot = (int)(seed >> 20) % 8;
+      uint64_t now = (uint64_t)step + 1;
+      if (used[sm][slot]) {
+        if (seed >> 30 & 1) {
+          if (p.ops->cta_exit) p.ops->cta_exit(&p, sm, slot, &k, now);
+          used[sm][slot] = 0;
+        }
+        continue;
+      }
+      trace_tb tb;
+      memset(&tb, 0, sizeof tb);
+      tb.linear_id = step;
+      int may = p.ops->may_admit(&p, sm);
+      int got = p.ops->cta_admit(&p, sm, slot, &k, &tb, now);
+      if (may != (got > 0)) fail_msg("%s: SM %d step %d: may_admit %d, cta_admit %d", names[n],
+                                     sm, step, may, got);
+      if (got > 0) used[sm][slot] = 1, admitted++;
+      else refused++;
+    }
+    assert_true(admitted > 50 && refused > 50); /* both answers were checked */
+    policy_destroy(&p);
+  }
+  assert_true(answering >= 3);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_register_sharing_set1_baseline),
       cmocka_unit_test(test_scratchpad_set2_baseline),
       cmocka_unit_test(test_rounding),
+      cmocka_unit_test(test_may_admit_matches_cta_admit),
   };
   return cmocka_run_group_tests_name("CTA admission", tests, NULL, NULL);
 }

@@ -323,6 +323,13 @@ static int feed_next(tb_feed *f, rf_diag *d) {
  * from the one after its SM that took the last, if the policy admits it there. */
 static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) {
   int nc = g->cfg->n_clusters, per = g->cfg->n_cores_per_cluster, last = g->last_cluster;
+  if (g->pol.ops->may_admit) {
+    /* No SM would admit: the walk below would only ask the first cluster's feed. */
+    int have = feed_next(f, d), any = 0;
+    if (have <= 0) return have;
+    for (int i = 0; i < g->n_sms && !any; i++) any = g->pol.ops->may_admit(&g->pol, i);
+    if (!any) return 0;
+  }
   for (int i = 0; i < nc; i++) {
     int have = feed_next(f, d);
     if (have <= 0) return have;

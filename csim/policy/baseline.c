@@ -43,6 +43,11 @@ static int baseline_cta_admit(policy *p, int sm, int cta_slot, const trace_kerne
   return k->warps_per_tb;
 }
 
+static int baseline_may_admit(const policy *p, int sm) {
+  const baseline_sm *s = &((const baseline_sm *)p->state)[sm];
+  return s->ctas < s->max_ctas;
+}
+
 static void baseline_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
                               uint64_t now) {
   (void)cta_slot;
@@ -58,5 +63,6 @@ const policy_ops policy_baseline = {
     .destroy = baseline_destroy,
     .kernel_begin = baseline_kernel_begin,
     .cta_admit = baseline_cta_admit,
+    .may_admit = baseline_may_admit,
     .cta_exit = baseline_cta_exit,
 };

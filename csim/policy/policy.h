@@ -103,6 +103,10 @@ typedef struct policy_ops {
    * has allocated the resources for those warps (warps 0..n-1). */
   int (*cta_admit)(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
                    const trace_tb *tb, uint64_t now);
+  /* Optional: 0 if cta_admit on SM `sm` would answer 0 now whatever the slot and block, else 1;
+   * without side effects. The dispatcher asks every SM each cycle, and skips its walk when none
+   * may admit (most cycles of a run whose SMs are full; absent: it walks). */
+  int (*may_admit)(const policy *p, int sm);
   /* For CTAs launched partially: may warp `warp` of `cta_slot` start now? (1 = allocated) */
   int (*warp_admit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
                     uint64_t now);
