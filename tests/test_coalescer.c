@@ -99,6 +99,39 @@ static void test_coalesce_straddle_and_limits(void **state) {
   for (int i = 0; i < 4; i++) assert_int_equal(out[i].addr, 0x4000 + 128u * (unsigned)(3 - i));
 }
 
+/* A packed instruction (base and stride) coalesces as its 32 lanes spread do: random bases
+ * near line and sector boundaries, strides equal to the width (one range: no spreading), zero,
+ * or anything else, random masks, every width, sectors or segments, and the overflow answer. */
+static void test_coalesce_strided_matches_lanes(void **state) {
+  (void)state;
+  static const int widths[] = {1, 2, 4, 8, 12, 16};
+  uint64_t seed = 99;
+  int ranges = 0;
+  for (int i = 0; i < 20000; i++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    int width = widths[(seed >> 33) % 6], sectors = (int)(seed >> 40 & 1);
+    uint64_t base = 0x10000 + 128 * ((seed >> 20) % 8) + (seed >> 44) % 140;
+    uint64_t pick = (seed >> 50) % 8;
+    uint64_t stride = pick < 4 ? (uint64_t)width : pick == 4 ? 0 : (seed >> 56) % 300;
+    uint32_t mask = (seed >> 3 & 1) ? 0xffffffffu : (uint32_t)(seed >> 8);
+    if (i % 500 == 0) base = UINT64_MAX - 200; /* lanes past the top of the space: spread */
+    ranges += stride == (uint64_t)width || stride == 0;
+    uint64_t a[32] = {0}, v = base;
+    for (uint32_t m = mask; m; m &= m - 1, v += stride) a[__builtin_ctz(m)] = v;
+    int max_out = (seed >> 60) % 2 ? 64 : 2; /* sometimes too few: both must say -1 */
+    mem_access want[64], got[64];
+    memset(want, 0, sizeof want);
+    memset(got, 0, sizeof got);
+    int nw = mem_coalesce(a, mask, width, sectors, want, max_out);
+    int ng = mem_coalesce_strided(base, stride, mask, width, sectors, got, max_out);
+    if (nw != ng || (nw > 0 && memcmp(want, got, (size_t)nw * sizeof want[0])))
+      fail_msg("base 0x%llx stride %llu mask 0x%08x width %d sectors %d: %d accesses, "
+               "strided %d", (unsigned long long)base, (unsigned long long)stride, mask, width,
+               sectors, nw, ng);
+  }
+  assert_true(ranges > 10000);
+}
+
 /* ---- shared memory banks ---- */
 
 static int passes_stride(uint64_t stride_bytes, int width) {
@@ -163,6 +196,9 @@ static void test_bank_conflicts_match_reference(void **state) {
               if (masks[mi] >> lane & 1) a[lane] = base + strides[si] * (uint64_t)k++;
             int want = passes_reference(a, masks[mi], widths[wi], banks[bi]);
             assert_int_equal(mem_shared_passes(a, masks[mi], widths[wi], banks[bi]), want);
+            /* packed: the base and the stride alone */
+            assert_int_equal(mem_shared_passes_strided(base, strides[si], masks[mi], widths[wi],
+                                                       banks[bi]), want);
             /* the same with one lane moved: no longer regular */
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             int lane = __builtin_ctz(masks[mi]) + (int)(seed >> 60) % 2;
@@ -179,6 +215,7 @@ int main(void) {
       cmocka_unit_test(test_coalesce_sectors),
       cmocka_unit_test(test_coalesce_segments),
       cmocka_unit_test(test_coalesce_straddle_and_limits),
+      cmocka_unit_test(test_coalesce_strided_matches_lanes),
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_bank_conflicts_match_reference),
   };

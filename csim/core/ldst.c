@@ -98,8 +98,9 @@ static int completions(const sm *s, const mem_access *a) {
 
 int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   ldst_entry *e = &s->ldst[(s->ldst_head + s->ldst_count) % LDST_QUEUE];
-  uint64_t lanes[TRACE_WARP_SIZE];
-  const uint64_t *addrs = trace_inst_addrs(s->warps[warp].tw, in, lanes);
+  const trace_warp *tw = s->warps[warp].tw;
+  const uint64_t *packed = tw->addrs + in->addr_off; /* (trace_addrs.h) */
+  int strided = in->addr_form == TRACE_ADDRS_STRIDE;
   e->warp = warp;
   e->in = in;
   e->load = -1;
@@ -107,7 +108,9 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   e->naccess = 0;
   e->hook = 0;
   if (in->op->space == SPACE_SHARED) {
-    int passes = mem_shared_passes(addrs, in->mask, in->op->width, s->cfg->shmem_num_banks);
+    int width = in->op->width, banks = s->cfg->shmem_num_banks;
+    int passes = strided ? mem_shared_passes_strided(packed[0], packed[1], in->mask, width, banks)
+                         : mem_shared_passes(packed, in->mask, width, banks);
     s->cnt.shmem_accesses++;
     s->cnt.shmem_passes += (uint64_t)passes;
     e->busy_until = now + (uint64_t)passes;
@@ -119,8 +122,10 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
     }
   } else {
     int bypass = bypasses_l1(s->cfg, in);
-    e->naccess = mem_coalesce(addrs, in->mask, in->op->width, sector_segments(s->cfg, bypass),
-                              e->acc, MAX_ACCESSES);
+    int width = in->op->width, sectors = sector_segments(s->cfg, bypass);
+    e->naccess = strided ? mem_coalesce_strided(packed[0], packed[1], in->mask, width, sectors,
+                                                e->acc, MAX_ACCESSES)
+                         : mem_coalesce(packed, in->mask, width, sectors, e->acc, MAX_ACCESSES);
     if (e->naccess < 0)
       return rf_fail(d, "SM %d: a %s instruction at PC 0x%llx touches more than %d segments",
                      s->id, trace_opcode_name(in->op->opcode), (unsigned long long)in->op->pc,
@@ -140,7 +145,8 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
       e->load = load_alloc(s, warp, in, remaining, d);
       if (e->load < 0) return -1;
       if (s->pol->ops->load && in->op->kind == OPK_LOAD && in->op->space == SPACE_GLOBAL) {
-        policy_load pl = {s->id, warp, in, addrs};
+        uint64_t lanes[TRACE_WARP_SIZE];
+        policy_load pl = {s->id, warp, in, trace_inst_addrs(tw, in, lanes)};
         e->hook_ticket = -1;
         int r = s->pol->ops->load(s->pol, &pl, now, &e->hook_ticket);
         e->hook = r != POLICY_LOAD_MEMORY;

@@ -68,11 +68,55 @@ static int reduce(const line_bytes *l, int first, int size, mem_access *out, int
 }
 
 #define MAX_LINES 64
+#define LINE_SIZE ((uint64_t)MEM_SECTORS_PER_LINE * MEM_SECTOR_BYTES)
+
+/* The accesses of the touched lines, sorted by address from the highest (GPGPU-Sim keeps a
+ * warp's segments sorted by address and issues them from the highest). */
+static int emit_lines(const line_bytes *lines, int nl, int width, int sectors, mem_access *out,
+                      int max_out) {
+  /* Segment size: 1-byte data always 32-byte segments, 2-byte 64 unless sectors. */
+  int seg = sectors || width == 1 ? 32 : width == 2 ? 64 : 128;
+  int n = 0;
+  for (int i = 0; i < nl; i++)
+    for (int first = MEM_SECTORS_PER_LINE - seg / MEM_SECTOR_BYTES; first >= 0;
+         first -= seg / MEM_SECTOR_BYTES)
+      if (reduce(&lines[i], first, seg, out, &n, max_out) != 0) return -1;
+  return n;
+}
+
+int mem_coalesce_strided(uint64_t base, uint64_t stride, uint32_t mask, int width, int sectors,
+                         mem_access *out, int max_out) {
+  if (width < 1) width = 1;
+  int n = __builtin_popcount(mask);
+  /* Lanes back to back (stride = width), all at one address (0), or one lane: together they
+   * touch the bytes [base, base + span) and nothing else, the lines of that range from the
+   * highest down. */
+  if (n > 0 && base < (UINT64_MAX >> 1) &&
+      (n == 1 || stride == 0 || stride == (uint64_t)width)) {
+    uint64_t span = (n == 1 || stride == 0 ? 1 : (uint64_t)n) * (uint64_t)width;
+    uint64_t lo = base, hi = base + span - 1;
+    line_bytes lines[MAX_LINES];
+    int nl = 0;
+    for (uint64_t line = hi & ~(LINE_SIZE - 1);; line -= LINE_SIZE) {
+      if (nl >= MAX_LINES) return -1;
+      line_bytes *l = &lines[nl++];
+      *l = (line_bytes){.addr = line};
+      uint64_t end = line + LINE_SIZE - 1;
+      uint64_t seg_lo = line > lo ? line : lo, seg_hi = hi < end ? hi : end;
+      mark_bytes(l, (unsigned)(seg_lo - line), (unsigned)(seg_hi - line));
+      if (line <= lo) break;
+    }
+    return emit_lines(lines, nl, width, sectors, out, max_out);
+  }
+  uint64_t addrs[32] = {0};
+  for (uint32_t m = mask; m; m &= m - 1, base += stride) addrs[__builtin_ctz(m)] = base;
+  return mem_coalesce(addrs, mask, width, sectors, out, max_out);
+}
 
 int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
                  mem_access *out, int max_out) {
   if (width < 1) width = 1;
-  const uint64_t line_size = (uint64_t)MEM_SECTORS_PER_LINE * MEM_SECTOR_BYTES;
+  const uint64_t line_size = LINE_SIZE;
   line_bytes lines[MAX_LINES];
   int nl = 0, last = -1;
   for (int lane = 0; lane < 32; lane++) {
@@ -98,16 +142,8 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
       if (line_end >= hi) break;
     }
   }
-  /* GPGPU-Sim keeps a warp's segments sorted by address and issues them from the highest. */
   qsort(lines, (size_t)nl, sizeof lines[0], by_addr_desc);
-  /* Segment size: 1-byte data always 32-byte segments, 2-byte 64 unless sectors. */
-  int seg = sectors || width == 1 ? 32 : width == 2 ? 64 : 128;
-  int n = 0;
-  for (int i = 0; i < nl; i++)
-    for (int first = MEM_SECTORS_PER_LINE - seg / MEM_SECTOR_BYTES; first >= 0;
-         first -= seg / MEM_SECTOR_BYTES)
-      if (reduce(&lines[i], first, seg, out, &n, max_out) != 0) return -1;
-  return n;
+  return emit_lines(lines, nl, width, sectors, out, max_out);
 }
 
 /* Words per lane we track: 64-byte accesses (the widest any GPU issues per thread is 16). */
@@ -118,15 +154,42 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
 /* Linear in the number of words: this runs for every shared-memory instruction. Each distinct
  * word (lanes reading the same word share one broadcast) adds one pass to its bank's queue;
  * the deepest queue is the number of passes. */
+/* Regular accesses (the k-th of n active lanes at base + k * stride) that cover a contiguous
+ * range of K words, each word once: every lane the same address (a broadcast, K = the words of
+ * one lane) or word-aligned lanes packed back to back (stride = width). A bank holds at most
+ * ceil(K / banks) words of a contiguous range, and the first bank that many. Returns the
+ * passes, or -1 if the lanes are not such a range (the caller counts them word by word). */
+static int range_passes(uint64_t base, uint64_t stride, int n, int width, int banks) {
+  if (width > 16 || base >= (UINT64_MAX >> 1) || (stride != 0 && stride != (uint64_t)width))
+    return -1;
+  if (stride != 0 && (base % 4 != 0 || width % 4 != 0)) return -1;
+  uint64_t words = stride == 0 ? (base + (uint64_t)width - 1) / 4 - base / 4 + 1
+                               : (uint64_t)n * (uint64_t)width / 4;
+  return (int)((words + (uint64_t)banks - 1) / (uint64_t)banks);
+}
+
+static void clamp_shape(int *width, int *banks) {
+  if (*banks < 1) *banks = 1;
+  if (*banks > MAX_BANKS) *banks = MAX_BANKS;
+  if (*width < 1) *width = 1;
+}
+
+int mem_shared_passes_strided(uint64_t base, uint64_t stride, uint32_t mask, int width,
+                              int banks) {
+  if (!mask) return 0;
+  clamp_shape(&width, &banks);
+  int n = __builtin_popcount(mask);
+  int passes = range_passes(base, n > 1 ? stride : 0, n, width, banks);
+  if (passes >= 0) return passes;
+  uint64_t addrs[32] = {0};
+  for (uint32_t m = mask; m; m &= m - 1, base += stride) addrs[__builtin_ctz(m)] = base;
+  return mem_shared_passes(addrs, mask, width, banks);
+}
+
 int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks) {
   if (!mask) return 0;
-  if (banks < 1) banks = 1;
-  if (banks > MAX_BANKS) banks = MAX_BANKS;
-  if (width < 1) width = 1;
-  /* Regular accesses (the k-th active lane at base + k * stride) that cover a contiguous range
-   * of K words, each word once: every lane the same address (a broadcast, K = the words of one
-   * lane) or word-aligned lanes packed back to back (stride = width). A bank holds at most
-   * ceil(K / banks) words of a contiguous range, and the first bank that many. */
+  clamp_shape(&width, &banks);
+  /* Lanes in a regular pattern that covers a contiguous range of words (range_passes). */
   if (width <= 16) {
     uint32_t m = mask;
     uint64_t base = addrs[__builtin_ctz(m)], stride = 0;
@@ -143,11 +206,8 @@ int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks
     }
     for (uint64_t a = base + stride; regular && m; m &= m - 1, a += stride, k++)
       regular = addrs[__builtin_ctz(m)] == a;
-    if (regular && (stride == 0 || (base % 4 == 0 && width % 4 == 0))) {
-      uint64_t words = stride == 0 ? (base + (uint64_t)width - 1) / 4 - base / 4 + 1
-                                   : (uint64_t)k * (uint64_t)width / 4;
-      return (int)((words + (uint64_t)banks - 1) / (uint64_t)banks);
-    }
+    int passes = regular ? range_passes(base, stride, k, width, banks) : -1;
+    if (passes >= 0) return passes;
   }
   /* Fast paths for the two commonest shapes: a broadcast (every lane one word) and unit-stride
    * words (consecutive words land in distinct banks). */

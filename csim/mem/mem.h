@@ -86,10 +86,18 @@ static inline int mem_acks(const mem_access *a, int l2_splits) {
  * and returns how many, or -1 if more than max_out. */
 int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
                  mem_access *out, int max_out);
+/* The same for the k-th active lane of mask at base + k * stride (a packed trace instruction,
+ * csim/trace/trace_addrs.h), without spreading the lanes when they touch one range of bytes. */
+int mem_coalesce_strided(uint64_t base, uint64_t stride, uint32_t mask, int width, int sectors,
+                         mem_access *out, int max_out);
 
 /* Shared-memory bank conflicts: the number of serialized passes (>= 1 when mask != 0) that a
  * warp access needs with `banks` 4-byte-wide banks; lanes reading the same word broadcast. */
 int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks);
+/* The same for the k-th active lane of mask at base + k * stride (a packed trace instruction,
+ * csim/trace/trace_addrs.h), without spreading the lanes when they cover a range of words. */
+int mem_shared_passes_strided(uint64_t base, uint64_t stride, uint32_t mask, int width,
+                              int banks);
 
 /* ---- First-level caches (one L1D and one L1I per SM) ---- */
 
