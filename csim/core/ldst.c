@@ -99,7 +99,9 @@ static int completions(const sm *s, const mem_access *a) {
 int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   ldst_entry *e = &s->ldst[(s->ldst_head + s->ldst_count) % LDST_QUEUE];
   const trace_warp *tw = s->warps[warp].tw;
-  const uint64_t *packed = tw->addrs + in->addr_off; /* (trace_addrs.h) */
+  /* the instruction's entries in its warp's address pool: a base and a stride, or 32 lanes
+   * (trace_addrs.h) */
+  const uint64_t *pool = tw->addrs + in->addr_off;
   int strided = in->addr_form == TRACE_ADDRS_STRIDE;
   e->warp = warp;
   e->in = in;
@@ -109,8 +111,8 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   e->hook = 0;
   if (in->op->space == SPACE_SHARED) {
     int width = in->op->width, banks = s->cfg->shmem_num_banks;
-    int passes = strided ? mem_shared_passes_strided(packed[0], packed[1], in->mask, width, banks)
-                         : mem_shared_passes(packed, in->mask, width, banks);
+    int passes = strided ? mem_shared_passes_strided(pool[0], pool[1], in->mask, width, banks)
+                         : mem_shared_passes(pool, in->mask, width, banks);
     s->cnt.shmem_accesses++;
     s->cnt.shmem_passes += (uint64_t)passes;
     e->busy_until = now + (uint64_t)passes;
@@ -123,9 +125,9 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   } else {
     int bypass = bypasses_l1(s->cfg, in);
     int width = in->op->width, sectors = sector_segments(s->cfg, bypass);
-    e->naccess = strided ? mem_coalesce_strided(packed[0], packed[1], in->mask, width, sectors,
+    e->naccess = strided ? mem_coalesce_strided(pool[0], pool[1], in->mask, width, sectors,
                                                 e->acc, MAX_ACCESSES)
-                         : mem_coalesce(packed, in->mask, width, sectors, e->acc, MAX_ACCESSES);
+                         : mem_coalesce(pool, in->mask, width, sectors, e->acc, MAX_ACCESSES);
     if (e->naccess < 0)
       return rf_fail(d, "SM %d: a %s instruction at PC 0x%llx touches more than %d segments",
                      s->id, trace_opcode_name(in->op->opcode), (unsigned long long)in->op->pc,

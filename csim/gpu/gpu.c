@@ -324,7 +324,7 @@ static int feed_next(tb_feed *f, rf_diag *d) {
 static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) {
   int nc = g->cfg->n_clusters, per = g->cfg->n_cores_per_cluster, last = g->last_cluster;
   if (g->pol.ops->may_admit) {
-    /* No SM would admit: the walk below would only ask the first cluster's feed. */
+    /* When no SM may admit, all the walk below would do is ask the feed once: do that alone. */
     int have = feed_next(f, d), any = 0;
     if (have <= 0) return have;
     for (int i = 0; i < g->n_sms && !any; i++) any = g->pol.ops->may_admit(&g->pol, i);

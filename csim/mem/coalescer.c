@@ -151,9 +151,6 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
 #define WORD_SET_SLOTS 1024 /* power of two, above 32 lanes x MAX_WORDS_PER_LANE */
 #define MAX_BANKS 1024      /* config.c bounds -gpgpu_shmem_num_banks to this */
 
-/* Linear in the number of words: this runs for every shared-memory instruction. Each distinct
- * word (lanes reading the same word share one broadcast) adds one pass to its bank's queue;
- * the deepest queue is the number of passes. */
 /* Regular accesses (the k-th of n active lanes at base + k * stride) that cover a contiguous
  * range of K words, each word once: every lane the same address (a broadcast, K = the words of
  * one lane) or word-aligned lanes packed back to back (stride = width). A bank holds at most
@@ -186,6 +183,9 @@ int mem_shared_passes_strided(uint64_t base, uint64_t stride, uint32_t mask, int
   return mem_shared_passes(addrs, mask, width, banks);
 }
 
+/* Linear in the number of words: this runs for every shared-memory instruction. Each distinct
+ * word (lanes reading the same word share one broadcast) adds one pass to its bank's queue;
+ * the deepest queue is the number of passes. */
 int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks) {
   if (!mask) return 0;
   clamp_shape(&width, &banks);
