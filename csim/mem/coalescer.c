@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../trace/trace_addrs.h"
 #include "mem_internal.h"
 
 /* Per line the coalescer keeps which bytes the warp touches (128 bits). */
@@ -108,8 +109,8 @@ int mem_coalesce_strided(uint64_t base, uint64_t stride, uint32_t mask, int widt
     }
     return emit_lines(lines, nl, width, sectors, out, max_out);
   }
-  uint64_t addrs[32] = {0};
-  for (uint32_t m = mask; m; m &= m - 1, base += stride) addrs[__builtin_ctz(m)] = base;
+  uint64_t addrs[TRACE_WARP_SIZE];
+  trace_addrs_spread(base, stride, mask, addrs);
   return mem_coalesce(addrs, mask, width, sectors, out, max_out);
 }
 
@@ -178,8 +179,8 @@ int mem_shared_passes_strided(uint64_t base, uint64_t stride, uint32_t mask, int
   int n = __builtin_popcount(mask);
   int passes = range_passes(base, n > 1 ? stride : 0, n, width, banks);
   if (passes >= 0) return passes;
-  uint64_t addrs[32] = {0};
-  for (uint32_t m = mask; m; m &= m - 1, base += stride) addrs[__builtin_ctz(m)] = base;
+  uint64_t addrs[TRACE_WARP_SIZE];
+  trace_addrs_spread(base, stride, mask, addrs);
   return mem_shared_passes(addrs, mask, width, banks);
 }
 

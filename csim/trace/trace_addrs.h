@@ -16,19 +16,24 @@
 
 typedef enum trace_addr_form { TRACE_ADDRS_LANES = 0, TRACE_ADDRS_STRIDE } trace_addr_form;
 
+/* The packed form spread: the k-th active lane of mask at base + k * stride, the others 0. */
+static inline void trace_addrs_spread(uint64_t base, uint64_t stride, uint32_t mask,
+                                      uint64_t out[TRACE_WARP_SIZE]) {
+  if (mask == 0xffffffffu) {
+    for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, base += stride) out[lane] = base;
+    return;
+  }
+  for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) out[lane] = 0;
+  for (uint32_t m = mask; m; m &= m - 1, base += stride) out[__builtin_ctz(m)] = base;
+}
+
 /* Memory instruction `in` of warp `w`: its 32 lane addresses, either the pool's own entries or
  * `buf` filled from the packed form. */
 static inline const uint64_t *trace_inst_addrs(const trace_warp *w, const trace_inst *in,
                                                uint64_t buf[TRACE_WARP_SIZE]) {
   const uint64_t *a = w->addrs + in->addr_off;
   if (in->addr_form == TRACE_ADDRS_LANES) return a;
-  uint64_t v = a[0], stride = a[1];
-  if (in->mask == 0xffffffffu) {
-    for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, v += stride) buf[lane] = v;
-    return buf;
-  }
-  for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) buf[lane] = 0;
-  for (uint32_t m = in->mask; m; m &= m - 1, v += stride) buf[__builtin_ctz(m)] = v;
+  trace_addrs_spread(a[0], a[1], in->mask, buf);
   return buf;
 }
 

@@ -345,13 +345,10 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
       }
     }
     used += TRACE_WARP_SIZE;
-    if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
     if (enc == ADDR_STRIDE) {
-      if (full)
-        for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, base += stride) a[lane] = base;
-      else
-        for (uint32_t m = in->mask; m; m &= m - 1, base += stride) a[__builtin_ctz(m)] = base;
+      trace_addrs_spread(base, stride, in->mask, a);
     } else if (enc == ADDR_LIST) {
+      if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
       uint64_t last = prev;
       for (uint32_t m = in->mask; m; m &= m - 1) {
         if (get_varint(&p, end, &x) < 0) return CORRUPT("addresses past the block's end");
