@@ -21,6 +21,15 @@ runs=${RUNS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# One run: run_once CFG THREADS TRACE_CACHE_MODE TRACE prints
+# "rate cycles/s RSS warp-instructions cycles wall" from rfsim's summary line
+# ("rfsim: simulated W warp instructions, C cycles in S s: R warp-inst/s, Y cycles/s, peak RSS M MB").
+run_once() {
+  bin/rfsim -trace "$4" -config "configs/$1.config" -trace_cache "$3" -quiet -threads "$2" \
+    -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
+    sed -E 's/.*simulated ([0-9]+) warp instructions, ([0-9]+) cycles in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\4 \5 \6 \1 \2 \3/'
+}
+
 # Median of RUNS runs of the trace with config CFG (a name in configs/), reading it as LABEL says:
 #   text: -trace_cache off: parse the text only
 #   xz:   -trace_cache off on the same trace as kernel-1.traceg.xz: decode and parse
@@ -34,11 +43,7 @@ speed() {
   : > "$tmp/results"
   for _ in $(seq "$runs"); do
     [ "$label" = cold ] && rm -rf "$tmp/cache"
-    # "rfsim: simulated W warp instructions, C cycles in S s: R warp-inst/s, Y cycles/s, peak RSS M MB"
-    bin/rfsim -trace "$trace" -config "configs/$cfg.config" -trace_cache "$mode" -quiet \
-      -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
-      sed -E 's/.*simulated ([0-9]+) warp instructions, ([0-9]+) cycles in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\4 \5 \6 \1 \2 \3/' \
-      >> "$tmp/results"
+    run_once "$cfg" 1 "$mode" "$trace" >> "$tmp/results"
   done
   sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" -v cfg="$cfg" '
     { rate[NR] = $1; cps[NR] = $2; if ($3 > rss) rss = $3; winsts = $4; cycles = $5; wall[NR] = $6 }
@@ -53,13 +58,6 @@ speed() {
     }'
 }
 
-# One run of the warm trace with config CFG on THREADS threads: "rate cycles/s RSS wall".
-run_warm() {
-  bin/rfsim -trace "$trace" -config "configs/$1.config" -quiet -threads "$2" \
-    -trace_cache_dir "$tmp/cache" 2>&1 >/dev/null | grep '^rfsim: simulated' |
-    sed -E 's/.* in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\2 \3 \4 \1/'
-}
-
 # Warm on THREADS threads, each of RUNS runs right after a one-thread run: the speed-up is the
 # median of the pairs' ratios, so that the load of a shared machine, which drifts over seconds,
 # weighs on both sides of each ratio alike (two medians taken a minute apart differed by more
@@ -68,13 +66,13 @@ paired() {
   local cfg=$1 n=$2 one many
   : > "$tmp/pairs"
   for _ in $(seq "$runs"); do
-    one=$(run_warm "$cfg" 1) many=$(run_warm "$cfg" "$n")
+    one=$(run_once "$cfg" 1 on "$trace") many=$(run_once "$cfg" "$n" on "$trace")
     echo "$many $one" >> "$tmp/pairs"
   done
   # (mawk has no asort: sort each column on its own)
   col() { awk -v c="$1" '{ print $c }' "$tmp/pairs" | sort -g | tr '\n' ' '; }
   awk -v cfg="$cfg" -v th="$n" -v rate="$(col 1)" -v cps="$(col 2)" -v rss="$(col 3)" \
-      -v wall="$(col 4)" -v ratio="$(awk '{ print $8 / $4 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" '
+      -v wall="$(col 6)" -v ratio="$(awk '{ print $12 / $6 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" '
     BEGIN {
       n = split(rate, r); split(cps, c); split(rss, m); split(wall, w); split(ratio, x)
       k = int((n + 1) / 2)
