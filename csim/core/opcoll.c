@@ -38,6 +38,7 @@ typedef struct oc_port {
   int nsets;
   uint8_t sets[2];
   int sig;               /* names the set list: ports with equal sig search the same units */
+  uint8_t rest_alike;    /* every later port has this one's sig and pipelines */
 } oc_port;
 
 struct opcoll {
@@ -212,6 +213,11 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
     for (int i = 0; i < port->n_in; i++) port->cls_mask |= 1u << port->in_cls[i];
     port->sig = port->nsets | port->sets[0] << 4 | (port->nsets > 1 ? port->sets[1] : 0) << 12;
   }
+  for (int p = o->nport - 1; p >= 0; p--) {
+    const oc_port *next = p + 1 < o->nport ? &o->port[p + 1] : NULL;
+    o->port[p].rest_alike = !next || (next->rest_alike && next->sig == o->port[p].sig &&
+                                      next->cls_mask == o->port[p].cls_mask);
+  }
   return o;
 }
 
@@ -273,45 +279,60 @@ void opcoll_ex_pop(opcoll *o, int cls, int slot) {
 
 uint32_t opcoll_ex_busy(const opcoll *o) { return o->oc_ex_busy; }
 
-/* Once a port of a set finds no unit ready, the set's other ports find none either in this
- * step (a dispatch only empties a unit and fills OC_EX), so they are skipped. A port tries the
- * set's collected units round robin from the one after its last, each into its OC_EX register
- * (its scheduler's slot in the sub-core model). */
+/* The collected units of set s among `units` whose OC_EX slot (their scheduler's in the
+ * sub-core model) has room: those a dispatch port may send. */
+static uint64_t sendable(const opcoll *o, const oc_set *s, uint64_t units) {
+  uint64_t ok = 0;
+  for (uint64_t m = units; m; m &= m - 1) {
+    int c = __builtin_ctzll(m);
+    const oc_cu *u = &o->cu[s->first + c];
+    if (reg_free_slot(&o->oc_ex[u->out_cls], o->sub_core, u->reg_id) >= 0) ok |= 1ull << c;
+  }
+  return ok;
+}
+
+/* Each port sends the first sendable unit of its set round robin from the one after its
+ * last, into its OC_EX register. Which units are sendable is worked out once per set and
+ * call, not by every port: a send only empties a unit and fills an OC_EX slot, so the
+ * sendable units of every set can only shrink, and after a send the known ones are checked
+ * again. A set with none stays so for its other ports. */
 static int dispatch(opcoll *o) {
   int moved = 0;
   uint32_t none_ready = 0; /* bit per set */
-  for (int p = 0; p < o->ndisp && o->sets_collected; p++) {
+  uint32_t known = 0, stale = 0; /* bit per set: ready[] computed; to be checked again */
+  uint64_t ready[OC_SET_COUNT];
+  for (int p = 0; p < o->ndisp && (o->sets_collected & ~none_ready); p++) {
     oc_dispatch *du = &o->disp[p];
-    if (!(o->sets_collected & ~none_ready & (1u << du->set))) continue;
+    uint32_t bit = 1u << du->set;
+    if (!(o->sets_collected & ~none_ready & bit)) continue;
     oc_set *s = &o->set[du->set];
-    none_ready |= 1u << du->set; /* cleared below if a unit moves */
+    if (!(known & bit)) ready[du->set] = sendable(o, s, s->collected);
+    else if (stale & bit) ready[du->set] = sendable(o, s, ready[du->set]);
+    known |= bit;
+    stale &= ~bit;
+    uint64_t m = ready[du->set];
+    if (!m) {
+      none_ready |= bit;
+      continue;
+    }
     int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
     int start = (du->last + inc) % s->n;
-    /* collected units at start.. then ..start-1, in that order */
-    uint64_t hi = s->collected & (~0ull << start), lo = s->collected & ~(~0ull << start);
-    for (uint64_t m = hi; m || lo; m &= m - 1) {
-      if (!m) {
-        m = lo;
-        lo = 0;
-      }
-      int c = __builtin_ctzll(m);
-      oc_cu *u = &o->cu[s->first + c];
-      oc_reg *r = &o->oc_ex[u->out_cls];
-      int slot = reg_free_slot(r, o->sub_core, u->reg_id);
-      if (slot < 0) continue;
-      du->last = c;
-      reg_put(r, slot, &u->in);
-      o->in_oc_ex++;
-      o->oc_ex_busy |= 1u << u->out_cls;
-      o->busy_cu--;
-      s->busy &= ~(1ull << c);
-      s->collected &= ~(1ull << c);
-      if (!s->collected) o->sets_collected &= ~(1u << du->set);
-      moved = 1;
-      o->version++;
-      none_ready &= ~(1u << du->set);
-      break;
-    }
+    uint64_t from_start = m & (~0ull << start);
+    int c = __builtin_ctzll(from_start ? from_start : m);
+    oc_cu *u = &o->cu[s->first + c];
+    oc_reg *r = &o->oc_ex[u->out_cls];
+    du->last = c;
+    reg_put(r, reg_free_slot(r, o->sub_core, u->reg_id), &u->in);
+    o->in_oc_ex++;
+    o->oc_ex_busy |= 1u << u->out_cls;
+    o->busy_cu--;
+    s->busy &= ~(1ull << c);
+    s->collected &= ~(1ull << c);
+    ready[du->set] &= ~(1ull << c);
+    stale = known;
+    if (!s->collected) o->sets_collected &= ~bit;
+    moved = 1;
+    o->version++;
   }
   return moved;
 }
@@ -361,6 +382,8 @@ static int allocate(opcoll *o) {
      * register is looked at once per port, and only this one can empty it), but not those
      * that would fail again (`failed` has their bit) */
     uint32_t todo = port->cls_mask & o->id_oc_busy & ~skip;
+    /* the later ports would find the same nothing: ID_OC only empties here and skip keeps */
+    if (!todo && port->rest_alike) break;
     for (int i = 0; todo; i++) {
       int cls = port->in_cls[i];
       if (!(todo & (1u << cls))) continue;
