@@ -156,7 +156,7 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t
     return FAIL("expected a 32-bit hex active mask, found '%s'", tok ? tok : "end of line");
   *active = (uint32_t)mask;
 
-  int n, reg;
+  int n, reg = 0; /* (set by parse_reg; LTO could not tell that FAIL returns -1) */
   tok = tp_next_token(&cur);
   if (!tok || !tp_parse_int(tok, 0, TRACE_MAX_DST, &n))
     return FAIL("expected a destination count 0..%d, found '%s'", TRACE_MAX_DST,
