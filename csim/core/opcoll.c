@@ -279,60 +279,55 @@ void opcoll_ex_pop(opcoll *o, int cls, int slot) {
 
 uint32_t opcoll_ex_busy(const opcoll *o) { return o->oc_ex_busy; }
 
-/* The collected units of set s among `units` whose OC_EX slot (their scheduler's in the
- * sub-core model) has room: those a dispatch port may send. */
-static uint64_t sendable(const opcoll *o, const oc_set *s, uint64_t units) {
-  uint64_t ok = 0;
-  for (uint64_t m = units; m; m &= m - 1) {
-    int c = __builtin_ctzll(m);
-    const oc_cu *u = &o->cu[s->first + c];
-    if (reg_free_slot(&o->oc_ex[u->out_cls], o->sub_core, u->reg_id) >= 0) ok |= 1ull << c;
-  }
-  return ok;
-}
-
-/* Each port sends the first sendable unit of its set round robin from the one after its
- * last, into its OC_EX register. Which units are sendable is worked out once per set and
- * call, not by every port: a send only empties a unit and fills an OC_EX slot, so the
- * sendable units of every set can only shrink, and after a send the known ones are checked
- * again. A set with none stays so for its other ports. */
+/* Each port tries the collected units of its set round robin from the one after its last and
+ * sends the first whose OC_EX slot (its scheduler's in the sub-core model) has room. A unit
+ * found without room stays so for the rest of the call (a send only fills a slot), so the
+ * set's later ports pass it over without looking again: with eight ports on one set (TITAN V)
+ * each blocked unit was looked at by every port. A set with no unit to send stays so for its
+ * other ports. */
 static int dispatch(opcoll *o) {
   int moved = 0;
-  uint32_t none_ready = 0; /* bit per set */
-  uint32_t known = 0, stale = 0; /* bit per set: ready[] computed; to be checked again */
-  uint64_t ready[OC_SET_COUNT];
+  uint32_t none_ready = 0, seen = 0; /* bit per set */
+  uint64_t blocked[OC_SET_COUNT];    /* per set seen: its units found without room */
   for (int p = 0; p < o->ndisp && (o->sets_collected & ~none_ready); p++) {
     oc_dispatch *du = &o->disp[p];
     uint32_t bit = 1u << du->set;
     if (!(o->sets_collected & ~none_ready & bit)) continue;
     oc_set *s = &o->set[du->set];
-    if (!(known & bit)) ready[du->set] = sendable(o, s, s->collected);
-    else if (stale & bit) ready[du->set] = sendable(o, s, ready[du->set]);
-    known |= bit;
-    stale &= ~bit;
-    uint64_t m = ready[du->set];
-    if (!m) {
-      none_ready |= bit;
-      continue;
-    }
+    if (!(seen & bit)) blocked[du->set] = 0;
+    seen |= bit;
+    none_ready |= bit; /* cleared below if a unit moves */
     int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
     int start = (du->last + inc) % s->n;
-    uint64_t from_start = m & (~0ull << start);
-    int c = __builtin_ctzll(from_start ? from_start : m);
-    oc_cu *u = &o->cu[s->first + c];
-    oc_reg *r = &o->oc_ex[u->out_cls];
-    du->last = c;
-    reg_put(r, reg_free_slot(r, o->sub_core, u->reg_id), &u->in);
-    o->in_oc_ex++;
-    o->oc_ex_busy |= 1u << u->out_cls;
-    o->busy_cu--;
-    s->busy &= ~(1ull << c);
-    s->collected &= ~(1ull << c);
-    ready[du->set] &= ~(1ull << c);
-    stale = known;
-    if (!s->collected) o->sets_collected &= ~bit;
-    moved = 1;
-    o->version++;
+    /* the units to try at start.. then ..start-1, in that order */
+    uint64_t try = s->collected & ~blocked[du->set];
+    uint64_t hi = try & (~0ull << start), lo = try & ~(~0ull << start);
+    for (uint64_t m = hi; m || lo; m &= m - 1) {
+      if (!m) {
+        m = lo;
+        lo = 0;
+      }
+      int c = __builtin_ctzll(m);
+      oc_cu *u = &o->cu[s->first + c];
+      oc_reg *r = &o->oc_ex[u->out_cls];
+      int slot = reg_free_slot(r, o->sub_core, u->reg_id);
+      if (slot < 0) {
+        blocked[du->set] |= 1ull << c;
+        continue;
+      }
+      du->last = c;
+      reg_put(r, slot, &u->in);
+      o->in_oc_ex++;
+      o->oc_ex_busy |= 1u << u->out_cls;
+      o->busy_cu--;
+      s->busy &= ~(1ull << c);
+      s->collected &= ~(1ull << c);
+      if (!s->collected) o->sets_collected &= ~bit;
+      moved = 1;
+      o->version++;
+      none_ready &= ~bit;
+      break;
+    }
   }
   return moved;
 }
