@@ -1,3 +1,6 @@
+#ifdef __linux__
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#endif
 #include "workers.h"
 
 #include <pthread.h>
@@ -86,12 +89,23 @@ static void start_round(workers *w) {
   }
 }
 
+/* The cores this process may run on: its affinity mask (taskset, a container's or a batch
+ * job's cpuset), not the machine's count. Two members spinning for each other on one core
+ * wait out each other's time slices: with both on one CPU a round took 200 us, not 4. */
+static long usable_cores(void) {
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+#endif
+  return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 workers *workers_create(int n, rf_diag *d) {
   if (n < 1) n = 1;
   workers *w = rf_calloc(1, sizeof *w, d);
   if (!w) return NULL;
   w->n = n;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long cores = usable_cores();
   int oversubscribed = cores > 0 && n > cores;
   w->spins = oversubscribed ? 0 : SPINS_BEFORE_YIELD;
   w->yields = oversubscribed ? 0 : YIELDS_BEFORE_SLEEP;
