@@ -31,7 +31,7 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: rfsim -trace KERNELSLIST -config FILE [-config FILE ...] [-option value ...]\n"
           "             [-stats_json FILE] [-hw c|rtl|lockstep] [-wave FILE.fst]\n"
-          "             [-wave_window START:END] [-threads N] [-quiet]\n"
+          "             [-wave_window START:END] [-threads N] [-threads_pace P] [-quiet]\n"
           "  -trace FILE        Accel-Sim kernelslist.g (tracer versions 3, 4, 5)\n"
           "  -config FILE       GPGPU-Sim style option file; several are applied in order\n"
           "  -option value      any config option; overrides the files\n"
@@ -51,6 +51,10 @@ static void usage(FILE *out) {
           "                     recently used first (default %d; 0: no bound)\n"
           "  -threads N         step the SMs on N threads (default 1); the stats are the same\n"
           "                     for every N. With -wave, one thread\n"
+          "  -threads_pace P    with N > 1, who steps each cycle's SMs: measured (default: the\n"
+          "                     threads, or one thread where it measures faster: idle SMs,\n"
+          "                     cores busy with other work), team (always the threads) or\n"
+          "                     alternate (by turns; a test that any mix gives the same)\n"
           "  -rfsim_policy P    resource policy: %s\n"
           "  -quiet             no progress line (shown on a terminal: kernel, cycles, speed,\n"
           "                     time left)\n"
@@ -70,6 +74,7 @@ typedef struct cli {
   int dump_config;
   int quiet;
   int threads;
+  pace_mode pace;
   trace_cache_opts trace_cache;
 } cli;
 
@@ -96,6 +101,11 @@ static void report_speed(const gpu *g, const stats_record *total, double seconds
           (unsigned long long)winsts, (unsigned long long)gpu_cycle(g), seconds,
           stats_ratio((double)winsts, seconds), stats_ratio((double)gpu_cycle(g), seconds),
           (double)ru.ru_maxrss / 1024.0);
+  /* (-threads_pace measured: where one thread was faster; the stats are the same either way) */
+  double share = gpu_team_share(g);
+  if (share > 0.0 && share < 0.99)
+    fprintf(stderr, "rfsim: the threads stepped the SMs in %.0f%% of the cycles, one thread in "
+                    "the rest\n", 100.0 * share);
 }
 
 /* "START:END" in cycles; either side may be empty. 0 or -1 with d. */
@@ -175,6 +185,7 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   gpu *g = gpu_create_hw(cfg, &hw, stderr, d);
   if (g) gpu_set_trace_cache(g, &o->trace_cache);
   int threads = g ? gpu_set_threads(g, o->threads, d) : -1;
+  if (threads > 1) gpu_set_pace(g, o->pace);
   if (threads > 0 && threads < o->threads)
     fprintf(stderr, "rfsim: note: -threads %d: stepping the SMs on %d thread%s (%s)\n",
             o->threads, threads, threads == 1 ? "" : "s",
@@ -292,6 +303,11 @@ int main(int argc, char **argv) {
       bad_run_option = 1;
     else if (!strcmp(a, "-threads") && parse_threads(v, &o.threads, &d) < 0)
       bad_run_option = 1;
+    else if (!strcmp(a, "-threads_pace") && pace_mode_parse(v, &o.pace) < 0) {
+      rf_fail(&d, "command line: -threads_pace: expected measured, team or alternate, found "
+                  "'%s'", v);
+      bad_run_option = 1;
+    }
     else if (!strcmp(a, "-hw") && hw_mode_parse(v, &o.hw) < 0) {
       rf_fail(&d, "command line: -hw: expected c, rtl or lockstep, found '%s'", v);
       bad_run_option = 1;
@@ -315,7 +331,8 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "-trace") || !strcmp(a, "-config") || !strcmp(a, "-stats_json") ||
         !strcmp(a, "-wave") || !strcmp(a, "-wave_window") || !strcmp(a, "-hw") ||
         !strcmp(a, "-trace_cache") || !strcmp(a, "-trace_cache_dir") ||
-        !strcmp(a, "-trace_cache_max_mb") || !strcmp(a, "-threads"))
+        !strcmp(a, "-trace_cache_max_mb") || !strcmp(a, "-threads") ||
+        !strcmp(a, "-threads_pace"))
       continue;
     int r = config_set(&cfg, a, v, "command line", 0, NULL, &d);
     if (r == 1) {

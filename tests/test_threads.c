@@ -1,7 +1,9 @@
 /* -threads N steps the SMs in parallel and must not change a single statistic: every policy on
  * the shared NVBit traces, and each technique on a workload where it acts (switching CTAs,
  * sharing registers, partial CTAs, ...), gives the same stats text with 1, 2, 3 and 4 threads;
- * through bin/rfsim also with the units in lockstep with the RTL. */
+ * through bin/rfsim also with the units in lockstep with the RTL. The team steps every cycle
+ * (-threads_pace team), and also every other cycle with one thread stepping the rest
+ * (alternate): the pacer may mix the two in any way. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,24 +52,34 @@ static void load_config(gpu_config *c, const char *name, const technique *t) {
   if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
 }
 
-/* Runs the list with 1 thread, then with each of `threads`, and fails at the first difference. */
+/* A number of threads and who steps each cycle's SMs. */
+typedef struct threading {
+  int threads;
+  pace_mode pace;
+} threading;
+
+/* Runs the list with 1 thread, then with each of `ways`, and fails at the first difference. */
 static void assert_same_for_threads(const char *list, const char *cfg_name, const technique *t,
-                                    const int *threads, int nthreads) {
+                                    const threading *ways, int nways) {
+  static const char *const pace_names[] = {"measured", "team", "alternate"};
   gpu_config c;
   load_config(&c, cfg_name, t);
   stats_record total;
   char *one = tu_run_list_threads(&c, HW_C, NULL, NULL, NULL, 1, list, &total);
   stats_free(&total);
-  for (int i = 0; i < nthreads; i++) {
-    char *many = tu_run_list_threads(&c, HW_C, NULL, NULL, NULL, threads[i], list, &total);
+  for (int i = 0; i < nways; i++) {
+    char *many = tu_run_list_paced(&c, HW_C, NULL, NULL, NULL, ways[i].threads, ways[i].pace,
+                                   list, &total);
     stats_free(&total);
     if (strcmp(one, many)) {
       size_t k = 0;
       while (one[k] && one[k] == many[k]) k++;
       while (k > 0 && one[k - 1] != '\n') k--;
-      fail_msg("%s on %s, %s%s%s: -threads %d differs from -threads 1 at\n  1: %.80s\n  %d: %.80s",
+      fail_msg("%s on %s, %s%s%s: -threads %d -threads_pace %s differs from -threads 1 at\n"
+               "  1: %.80s\n  %d: %.80s",
                list, cfg_name, t->policy, t->warpman_mode ? " " : "",
-               t->warpman_mode ? t->warpman_mode : "", threads[i], one + k, threads[i], many + k);
+               t->warpman_mode ? t->warpman_mode : "", ways[i].threads,
+               pace_names[ways[i].pace], one + k, ways[i].threads, many + k);
     }
     free(many);
   }
@@ -76,12 +88,13 @@ static void assert_same_for_threads(const char *list, const char *cfg_name, cons
 
 /* Both NVBit traces on the TITAN X (their own architecture; its random slice indexing draws a
  * slice when an SM first touches a granule, in an order the threads must keep), every policy,
- * 1, 2 and 4 threads; the baseline also on the TITAN V's 40 clusters. */
+ * 1, 2 and 4 threads and 2 by turns with one; the baseline also on the TITAN V's 40
+ * clusters. */
 static void test_shared_traces_every_policy(void **state) {
   (void)state;
   static const char *const traces[] = {"vectoradd_sm61/kernelslist.g",
                                        "matrixmul_sm61/kernelslist.g"};
-  static const int threads[] = {2, 4};
+  static const threading ways[] = {{2, PACE_TEAM}, {4, PACE_TEAM}, {2, PACE_ALTERNATE}};
   for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
     char list[4096];
     if (!tu_shared_trace(traces[i], list, sizeof list)) {
@@ -89,8 +102,8 @@ static void test_shared_traces_every_policy(void **state) {
       return;
     }
     for (size_t p = 0; p < sizeof every_policy / sizeof *every_policy; p++)
-      assert_same_for_threads(list, "titanx", &every_policy[p], threads, 2);
-    assert_same_for_threads(list, "titanv", &every_policy[0], threads, 2);
+      assert_same_for_threads(list, "titanx", &every_policy[p], ways, 3);
+    assert_same_for_threads(list, "titanv", &every_policy[0], ways, 3);
   }
 }
 
@@ -122,17 +135,17 @@ static void test_techniques_where_they_act(void **state) {
     skip();
     return;
   }
-  static const int threads[] = {2};
+  static const threading ways[] = {{2, PACE_TEAM}, {2, PACE_ALTERNATE}};
   for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
     char list[256];
     snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", runs[i].workload);
-    assert_same_for_threads(list, runs[i].config, &runs[i].t, threads, 1);
+    assert_same_for_threads(list, runs[i].config, &runs[i].t, ways, 2);
   }
 }
 
 /* The command line: -threads 3 with the units in lockstep with the RTL gives the stats of one
- * thread; a bad count is refused with the option named; with -wave one thread steps the SMs,
- * and rfsim says so. */
+ * thread (the team stepping every cycle: -threads_pace team); a bad count or pace is refused
+ * with the option named; with -wave one thread steps the SMs, and rfsim says so. */
 static void test_command_line(void **state) {
   (void)state;
   if (SANITIZED) {
@@ -150,7 +163,7 @@ static void test_command_line(void **state) {
     for (int n = 1; n <= 3; n += 2) {
       snprintf(cmd, sizeof cmd,
                "bin/rfsim -trace build/traces/%s/kernelslist.g -config configs/%s.config %s "
-               "-hw lockstep -threads %d -quiet > %s/t%d.txt 2> %s/t%d.err",
+               "-hw lockstep -threads %d -threads_pace team -quiet > %s/t%d.txt 2> %s/t%d.err",
                runs[i][0], runs[i][1], runs[i][2], n, dir, n, dir, n);
       if (tu_sh(cmd) != 0) fail_msg("failed: %s", cmd);
     }
@@ -162,6 +175,13 @@ static void test_command_line(void **state) {
            "-threads 0 > %s/bad.txt 2> %s/bad.err; test $? = 2 && grep -q 'rfsim: error: "
            "command line: -threads: expected a number of threads from 1 to 256, found .0.' "
            "%s/bad.err",
+           dir, dir, dir);
+  assert_int_equal(tu_sh(cmd), 0);
+  snprintf(cmd, sizeof cmd,
+           "bin/rfsim -trace build/traces/warpman_st/kernelslist.g -config configs/gtx480.config "
+           "-threads 2 -threads_pace fast > %s/bad.txt 2> %s/bad.err; test $? = 2 && grep -q "
+           "'rfsim: error: command line: -threads_pace: expected measured, team or alternate, "
+           "found .fast.' %s/bad.err",
            dir, dir, dir);
   assert_int_equal(tu_sh(cmd), 0);
   snprintf(cmd, sizeof cmd,

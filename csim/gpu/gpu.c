@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/pace.h"
 #include "../common/workers.h"
 #include "../core/sm.h"
 #include "../mem/mem.h"
@@ -48,6 +49,7 @@ struct gpu {
   int has_wave;           /* -wave: units write the shared waveform, so one thread steps SMs */
   workers *team;          /* -threads N > 1: steps the clusters' SMs in parallel */
   sm_step *steps;         /* per team member: its clusters and the cycle's result */
+  pace pace;              /* whether the team or this thread steps the next cycle's SMs */
   struct tb_feed *feed;   /* the kernel's next thread block (simulate) */
 };
 
@@ -64,6 +66,7 @@ gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag 
   g->cfg = c;
   g->report = report;
   g->has_wave = hw->wave != NULL;
+  pace_init(&g->pace, PACE_MEASURED);
   g->n_sms = config_num_sms(c);
   if ((hw->ops ? policy_create_ops(&g->pol, hw->ops, c, g->n_sms, hw->mode, hw->wave, d)
               : policy_create(&g->pol, c, g->n_sms, hw->mode, hw->wave, d)) < 0) {
@@ -111,11 +114,15 @@ int gpu_set_threads(gpu *g, int n, rf_diag *d) {
   free(g->steps);
   g->team = NULL;
   g->steps = NULL;
+  pace_init(&g->pace, PACE_MEASURED);
   if (n == 1) return 1;
   g->steps = rf_calloc((size_t)n, sizeof *g->steps, d);
   g->team = g->steps ? workers_create(n, d) : NULL;
   return g->team ? n : -1;
 }
+
+void gpu_set_pace(gpu *g, pace_mode mode) { pace_init(&g->pace, mode); }
+double gpu_team_share(const gpu *g) { return g->team ? pace_team_share(&g->pace) : 0.0; }
 
 void gpu_set_observer(gpu *g, gpu_observer obs) { g->obs = obs; }
 void gpu_set_ticker(gpu *g, gpu_ticker t) { g->ticker = t; }
@@ -422,10 +429,11 @@ static void step_part(void *ctx, int part, int n) {
 
 /* One cycle of every SM. In parallel, the memory system notes what the SMs ask and carries it
  * out afterwards in SM order, and the lowest failing SM's message is the one reported, so the
- * run is the same for any number of threads. */
+ * run is the same for any number of threads, and for any mix of cycles stepped by the team
+ * and by this thread alone (the pacer's choice, where the team is slower). */
 static int step_sms(gpu *g, rf_diag *d) {
   int failed = -1;
-  if (!g->team) return step_clusters(g, 0, g->cfg->n_clusters, &failed, d);
+  if (!g->team || !pace_team(&g->pace)) return step_clusters(g, 0, g->cfg->n_clusters, &failed, d);
   memsys_defer(g->mem, 1, d);
   int n = workers_count(g->team);
   for (int t = 0; t < n; t++)
@@ -449,6 +457,7 @@ static int step_sms(gpu *g, rf_diag *d) {
 static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_diag *d) {
   uint64_t start = g->now;
   tb_feed feed = {.kt = kt, .state = FEED_DUE};
+  pace_restart(&g->pace);
   if (feed_next(&feed, d) < 0) return -1;
   g->feed = &feed;
   uint64_t last_progress = g->now;

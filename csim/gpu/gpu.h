@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "../common/diag.h"
+#include "../common/pace.h"
 #include "../config/config.h"
 #include "../hw/unit.h"
 #include "../stats/stats.h"
@@ -36,6 +37,11 @@ void gpu_destroy(gpu *g);
  * cluster; -1 (with d) for n outside 1..GPU_MAX_THREADS or a thread that did not start. */
 #define GPU_MAX_THREADS 256
 int gpu_set_threads(gpu *g, int n, rf_diag *d);
+/* With n > 1 threads: whether each cycle's SMs are stepped by the team or by the calling
+ * thread alone (pace.h; the default, set by gpu_set_threads, measures which is faster), and
+ * the share of the cycles so far the team stepped (0 with one thread). */
+void gpu_set_pace(gpu *g, pace_mode mode);
+double gpu_team_share(const gpu *g);
 void gpu_set_observer(gpu *g, gpu_observer obs);
 /* Called every 1024 simulated cycles (a progress line); may be NULL. Nothing it does changes
  * the simulation. */

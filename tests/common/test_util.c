@@ -147,6 +147,13 @@ char *tu_run_list_threads(const gpu_config *c, int mode, const struct policy_ops
                           void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now),
                           void *obs_ctx, int threads, const char *list_path,
                           stats_record *total) {
+  return tu_run_list_paced(c, mode, ops, obs_cycle, obs_ctx, threads, PACE_TEAM, list_path,
+                           total);
+}
+
+char *tu_run_list_paced(const gpu_config *c, int mode, const struct policy_ops *ops,
+                        void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now), void *obs_ctx,
+                        int threads, int pace, const char *list_path, stats_record *total) {
   rf_diag d = {{0}, 0};
   trace_list *l;
   if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
@@ -156,6 +163,7 @@ char *tu_run_list_threads(const gpu_config *c, int mode, const struct policy_ops
   if (!g) fail_msg("%s", d.msg);
   if (obs_cycle) gpu_set_observer(g, (gpu_observer){obs_cycle, obs_ctx});
   if (gpu_set_threads(g, threads, &d) < 0) fail_msg("%s", d.msg);
+  gpu_set_pace(g, (pace_mode)pace);
   char *text = NULL;
   size_t n;
   FILE *m = open_memstream(&text, &n);

@@ -47,11 +47,18 @@ struct policy_ops;
 char *tu_run_list_with(const struct gpu_config *c, int mode, const struct policy_ops *ops,
                        void (*obs_cycle)(void *ctx, const struct gpu *g, uint64_t now),
                        void *obs_ctx, const char *list_path, struct stats_record *total);
-/* The same with the SMs stepped on `threads` threads (gpu_set_threads). */
+/* The same with the SMs stepped on `threads` threads (gpu_set_threads), the team stepping
+ * every cycle (PACE_TEAM: a test of the threads must not leave them to the pacer, which on a
+ * busy machine steps on one thread). */
 char *tu_run_list_threads(const struct gpu_config *c, int mode, const struct policy_ops *ops,
                           void (*obs_cycle)(void *ctx, const struct gpu *g, uint64_t now),
                           void *obs_ctx, int threads, const char *list_path,
                           struct stats_record *total);
+/* ... and with the pace given (a pace_mode: gpu_set_pace). */
+char *tu_run_list_paced(const struct gpu_config *c, int mode, const struct policy_ops *ops,
+                        void (*obs_cycle)(void *ctx, const struct gpu *g, uint64_t now),
+                        void *obs_ctx, int threads, int pace, const char *list_path,
+                        struct stats_record *total);
 
 /* Reads the kernel trace `text_path` as text and `path` (the same trace, or a copy in another
  * form: xz) through the cache options `o` (NULL: no cache), in lockstep, failing the test at

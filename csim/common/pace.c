@@ -1,0 +1,100 @@
+#include "pace.h"
+
+#include <string.h>
+#include <time.h>
+
+enum { PROBE_ALONE, PROBE_TEAM, RUN };
+
+/* A probe of 128 steps of a few microseconds each is long against the clock and short against
+ * a stretch. A stretch is short after the answer changed (the first steps of a kernel, its
+ * SMs still idle, go faster on one thread; what follows need not) and doubles while it stays
+ * the same, so a steady machine pays for few probes: where the team wins, the one-thread
+ * probes cost under 1% of the steps. The team loses only by a margin: a probe's steps are not
+ * the other's (a thread block decoded, a burst of memory traffic), and where a team is truly
+ * slower it is so by far (3 to 37 times, seen here). A lost team probe ends as soon as it is
+ * behind by the margin. */
+enum { PROBE_STEPS = 128, FIRST_STRETCH = 1024, LONGEST_STRETCH = 1 << 17 };
+static const double TEAM_MARGIN = 1.25;
+
+static double seconds_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int pace_mode_parse(const char *s, pace_mode *mode) {
+  static const char *const names[] = {"measured", "team", "alternate"};
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(s, names[i])) {
+      *mode = (pace_mode)i;
+      return 0;
+    }
+  return -1;
+}
+
+void pace_init(pace *p, pace_mode mode) {
+  *p = (pace){.mode = mode, .clock = seconds_now};
+  pace_restart(p);
+}
+
+void pace_restart(pace *p) {
+  p->phase = PROBE_ALONE;
+  p->left = PROBE_STEPS;
+  p->stretch = FIRST_STRETCH;
+  p->team = -1;
+}
+
+/* Runs the answer of a probe for the next stretch. */
+static void run_choice(pace *p, int team) {
+  if (team == p->team && p->stretch < LONGEST_STRETCH) p->stretch *= 2;
+  else if (team != p->team) p->stretch = FIRST_STRETCH;
+  p->team = team;
+  p->phase = RUN;
+  p->left = p->stretch;
+}
+
+/* Each call starts a step, so a phase's time runs from its first call to the call after its
+ * last step: the steps and whatever the loop does between them, the same either way. */
+static int measured(pace *p) {
+  if (p->phase == RUN) {
+    if (p->left > 0) {
+      p->left--;
+      return p->team;
+    }
+    p->phase = PROBE_ALONE;
+    p->left = PROBE_STEPS;
+  }
+  double now = p->clock();
+  if (p->phase == PROBE_ALONE) {
+    if (p->left == PROBE_STEPS) p->start = now;
+    if (p->left > 0) {
+      p->left--;
+      return 0;
+    }
+    p->alone = now - p->start;
+    p->phase = PROBE_TEAM;
+    p->left = PROBE_STEPS;
+    p->start = now;
+  }
+  int behind = now - p->start > p->alone * TEAM_MARGIN;
+  if (p->left > 0 && !behind) {
+    p->left--;
+    return 1;
+  }
+  run_choice(p, !behind);
+  p->left--;
+  return p->team;
+}
+
+int pace_team(pace *p) {
+  int team = p->mode == PACE_TEAM        ? 1
+             : p->mode == PACE_ALTERNATE ? (int)(p->steps & 1)
+                                         : measured(p);
+  p->steps++;
+  p->team_steps += (uint64_t)team;
+  return team;
+}
+
+double pace_team_share(const pace *p) {
+  return p->steps ? (double)p->team_steps / (double)p->steps : 0.0;
+}
