@@ -91,15 +91,16 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   return 0;
 }
 
-static void count_stall(sm *s, warp_wait worst) {
+/* Counts `worst` as the stall of n scheduler cycles. */
+static void count_stall(sm *s, warp_wait worst, uint64_t n) {
   switch (worst) {
-    case WAIT_PIPELINE: s->cnt.stall_pipeline++; break;
-    case WAIT_POLICY: s->cnt.stall_policy++; break;
+    case WAIT_PIPELINE: s->cnt.stall_pipeline += n; break;
+    case WAIT_POLICY: s->cnt.stall_policy += n; break;
     case WAIT_SCOREBOARD:
-    case WAIT_MEMORY: s->cnt.stall_scoreboard++; break;
+    case WAIT_MEMORY: s->cnt.stall_scoreboard += n; break;
     case WAIT_BARRIER:
-    case WAIT_MEMBAR: s->cnt.stall_barrier++; break;
-    default: s->cnt.stall_idle++; break;
+    case WAIT_MEMBAR: s->cnt.stall_barrier += n; break;
+    default: s->cnt.stall_idle += n; break;
   }
 }
 
@@ -304,17 +305,17 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
     int issued = memo ? walk_memo(s, q, now, &worst, d) : walk_all(s, q, now, &worst, d);
     if (issued < 0) return -1;
     if (issued) issued_any = 1;
-    else count_stall(s, worst);
+    else count_stall(s, worst, 1);
     s->scheds[q].last_wait = (uint8_t)(issued ? WAIT_NONE : worst);
     if (q == 0) s->last_stall = issued ? WAIT_NONE : worst;
   }
   return issued_any;
 }
 
-void issue_stage_quiet(sm *s) {
+void issue_stage_quiet(sm *s, uint64_t cycles) {
   s->last_issued = -1;
   int nsched = s->cfg->num_sched_per_core;
-  s->issue_prio = s->issue_prio + 1 == nsched ? 0 : s->issue_prio + 1;
-  for (int q = 0; q < nsched; q++) count_stall(s, (warp_wait)s->scheds[q].last_wait);
+  s->issue_prio = (int)(((uint64_t)s->issue_prio + cycles) % (uint64_t)nsched);
+  for (int q = 0; q < nsched; q++) count_stall(s, (warp_wait)s->scheds[q].last_wait, cycles);
   s->last_stall = (warp_wait)s->scheds[0].last_wait;
 }

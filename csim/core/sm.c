@@ -80,6 +80,8 @@ void sm_destroy(sm *s) {
 }
 
 void sm_reset_counters(sm *s) { memset(&s->cnt, 0, sizeof s->cnt); }
+void sm_count_sleep_later(sm *s, int on) { s->count_later = (uint8_t)(on != 0); }
+void sm_settle(sm *s, uint64_t now) { quiet_settle(s, now); }
 const sm_counters *sm_get_counters(const sm *s) { return &s->cnt; }
 int sm_resident_ctas(const sm *s) { return s->resident_ctas; }
 int sm_resident_warps(const sm *s) { return s->resident_warps; }
@@ -201,6 +203,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
     }
     s->sleep_until = 0;
   }
+  quiet_settle(s, now);
   s->now = now;
   int progress = ldst_cycle(s, m, now);
   if (s->resident_ctas == 0) {
@@ -218,7 +221,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   issued |= switched;
   fetch_stage(s, m, now);
   if (s->pol->ops->tick) s->pol->ops->tick(s->pol, s->id, now);
-  count_cycle(s);
+  count_cycle(s, 1);
   int moved = progress || issued != 0 || executed != 0;
   if (!moved) s->sleep_until = quiet_until(s, now);
   return moved;

@@ -56,6 +56,11 @@ void sm_destroy(sm *s);
 /* Per-kernel reset of counters (the caller accumulates them). */
 void sm_reset_counters(sm *s);
 const sm_counters *sm_get_counters(const sm *s);
+/* on: the cycles the SM sleeps through are counted when it wakes (or at sm_settle), not each
+ * cycle; for a run in which nothing reads its counters between cycles. */
+void sm_count_sleep_later(sm *s, int on);
+/* Counts the cycles before `now` it has slept through and not counted yet. */
+void sm_settle(sm *s, uint64_t now);
 
 int sm_free_cta_slot(const sm *s); /* -1 if all slots are taken */
 /* Starts a CTA in `slot`, taking ownership of tb; launches warps [0, nwarps_now). */

@@ -163,6 +163,9 @@ struct sm {
   uint8_t can_sleep;     /* quiet_allowed (quiet.c) */
   uint64_t sleep_until;  /* quiet_until: cycles before this one are counted, not stepped */
   uint64_t slept;        /* cycles slept through, for tests and measurements (not a stat) */
+  uint8_t count_later;   /* sm_count_sleep_later: quiet cycles are counted when it wakes */
+  uint8_t uncounted;     /* it sleeps, the cycles from uncounted_from not counted yet */
+  uint64_t uncounted_from;
   sm_counters cnt;
   struct cta_switch *sw;  /* CTA switching state (cta_switch.c), NULL if the policy has none */
 };
@@ -198,19 +201,21 @@ void sched_order(sm *s, int sched, sched_walk *wk);
 void sched_issued(sm *s, int sched, int slot);
 
 /* quiet.c: whether this SM may ever sleep; after a cycle in which nothing moved, the cycle to
- * sleep until (0: step the next); a cycle slept through; the counters every cycle adds. */
+ * sleep until (0: step the next); a cycle slept through (counted at once, or noted to be
+ * counted with the others of its sleep by quiet_settle); the counters `cycles` cycles add. */
 int quiet_allowed(const sm *s);
 uint64_t quiet_until(const sm *s, uint64_t now);
 void quiet_cycle(sm *s, uint64_t now);
-void count_cycle(sm *s);
+void quiet_settle(sm *s, uint64_t now);
+void count_cycle(sm *s, uint64_t cycles);
 
 /* issue.c: 1 if some scheduler issued, -1 on an internal error. */
 int issue_stage(sm *s, uint64_t now, rf_diag *d);
 /* Whether the stage keeps warps' answers (LRR, GTO: walk_memo). */
 int issue_memoized(const sm *s);
-/* A cycle in which every answer is kept and none is to issue: what issue_stage does then, each
- * scheduler counting the stall it counted last. */
-void issue_stage_quiet(sm *s);
+/* `cycles` cycles in which every answer is kept and none is to issue: what issue_stage does
+ * then, each scheduler counting the stall it counted last. */
+void issue_stage_quiet(sm *s, uint64_t cycles);
 
 /* ldst.c */
 int ldst_can_accept(const sm *s);

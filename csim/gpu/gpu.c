@@ -458,6 +458,10 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
   uint64_t start = g->now;
   tb_feed feed = {.kt = kt, .state = FEED_DUE};
   pace_restart(&g->pace);
+  /* Sleeping SMs count their cycles when they wake, unless something reads the counters
+   * between cycles: the policy's per-cycle hook, an observer (waveform). */
+  int count_later = !g->pol.ops->cycle && !g->obs.cycle;
+  for (int i = 0; i < g->n_sms; i++) sm_count_sleep_later(g->sms[i], count_later);
   if (feed_next(&feed, d) < 0) return -1;
   g->feed = &feed;
   uint64_t last_progress = g->now;
@@ -507,6 +511,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
   }
   g->feed = NULL;
   if (feed.state == FEED_READY) trace_tb_free(&feed.tb);
+  for (int i = 0; i < g->n_sms; i++) sm_settle(g->sms[i], g->now);
   return rc;
 }
 
