@@ -48,15 +48,11 @@ void count_cycle(sm *s, uint64_t cycles) {
  * when the SM wakes, instead of cycle by cycle (1.8% of the instructions of the TITAN V's
  * x240 run). */
 void quiet_cycle(sm *s, uint64_t now) {
-  if (!s->count_later) {
-    s->now = now;
-    s->slept++;
-    issue_stage_quiet(s, 1);
-    count_cycle(s, 1);
-  } else if (!s->uncounted) {
+  if (!s->uncounted) {
     s->uncounted = 1;
     s->uncounted_from = now;
   }
+  if (!s->count_later) quiet_settle(s, now + 1);
 }
 
 /* Counts the quiet cycles from uncounted_from up to, not including, now. */
