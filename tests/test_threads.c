@@ -61,7 +61,6 @@ typedef struct threading {
 /* Runs the list with 1 thread, then with each of `ways`, and fails at the first difference. */
 static void assert_same_for_threads(const char *list, const char *cfg_name, const technique *t,
                                     const threading *ways, int nways) {
-  static const char *const pace_names[] = {"measured", "team", "alternate"};
   gpu_config c;
   load_config(&c, cfg_name, t);
   stats_record total;
@@ -79,7 +78,7 @@ static void assert_same_for_threads(const char *list, const char *cfg_name, cons
                "  1: %.80s\n  %d: %.80s",
                list, cfg_name, t->policy, t->warpman_mode ? " " : "",
                t->warpman_mode ? t->warpman_mode : "", ways[i].threads,
-               pace_names[ways[i].pace], one + k, ways[i].threads, many + k);
+               pace_mode_name(ways[i].pace), one + k, ways[i].threads, many + k);
     }
     free(many);
   }

@@ -22,10 +22,13 @@ static double seconds_now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+static const char *const mode_names[] = {"measured", "team", "alternate"};
+
+const char *pace_mode_name(pace_mode mode) { return mode_names[mode]; }
+
 int pace_mode_parse(const char *s, pace_mode *mode) {
-  static const char *const names[] = {"measured", "team", "alternate"};
-  for (int i = 0; i < 3; i++)
-    if (!strcmp(s, names[i])) {
+  for (int i = 0; i < (int)(sizeof mode_names / sizeof *mode_names); i++)
+    if (!strcmp(s, mode_names[i])) {
       *mode = (pace_mode)i;
       return 0;
     }
@@ -64,17 +67,20 @@ static int measured(pace *p) {
     p->phase = PROBE_ALONE;
     p->left = PROBE_STEPS;
   }
-  double now = p->clock();
-  if (p->phase == PROBE_ALONE) {
-    if (p->left == PROBE_STEPS) p->start = now;
+  double now;
+  if (p->phase == PROBE_ALONE) { /* (the clock at its first step and after its last) */
+    if (p->left == PROBE_STEPS) p->start = p->clock();
     if (p->left > 0) {
       p->left--;
       return 0;
     }
+    now = p->clock();
     p->alone = now - p->start;
     p->phase = PROBE_TEAM;
     p->left = PROBE_STEPS;
     p->start = now;
+  } else {
+    now = p->clock(); /* (every team step: it may be behind already) */
   }
   int behind = now - p->start > p->alone * TEAM_MARGIN;
   if (p->left > 0 && !behind) {

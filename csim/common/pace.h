@@ -33,6 +33,7 @@ typedef struct pace {
 
 /* "measured", "team", "alternate" (-threads_pace); -1 for anything else. */
 int pace_mode_parse(const char *s, pace_mode *mode);
+const char *pace_mode_name(pace_mode mode);
 void pace_init(pace *p, pace_mode mode);
 /* Probes afresh (a new loop: what was measured before says little about it). */
 void pace_restart(pace *p);
