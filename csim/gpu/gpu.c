@@ -325,22 +325,35 @@ static int feed_next(tb_feed *f, rf_diag *d) {
   return f->state == FEED_READY;
 }
 
+/* Whether an SM of cluster cl may admit a block now (policy_ops.may_admit; without it, yes). */
+static int cluster_may_admit(const gpu *g, int cl) {
+  if (!g->pol.ops->may_admit) return 1;
+  int per = g->cfg->n_cores_per_cluster;
+  for (int j = 0; j < per; j++)
+    if (g->pol.ops->may_admit(&g->pol, cl * per + j)) return 1;
+  return 0;
+}
+
 /* GPGPU-Sim's issue_block2core: each cycle every cluster, taken round robin from the one after
  * the cluster that took a CTA last, gives at most one CTA to one of its SMs, tried round robin
  * from the one after its SM that took the last, if the policy admits it there. */
 static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) {
   int nc = g->cfg->n_clusters, per = g->cfg->n_cores_per_cluster, last = g->last_cluster;
   if (g->pol.ops->may_admit) {
-    /* When no SM may admit, all the walk below would do is ask the feed once: do that alone. */
+    /* When no SM may admit, the walk below would launch nothing: only ask the feed (for the
+     * kernel's end). */
     int have = feed_next(f, d), any = 0;
     if (have <= 0) return have;
     for (int i = 0; i < g->n_sms && !any; i++) any = g->pol.ops->may_admit(&g->pol, i);
     if (!any) return 0;
   }
   for (int i = 0; i < nc; i++) {
+    int cl = (last + 1 + i) % nc;
+    /* The next block is read only for a cluster that may take it: after a launch, the one
+     * read next is then mostly read during the next cycle, while the team steps SMs. */
+    if (!cluster_may_admit(g, cl)) continue;
     int have = feed_next(f, d);
     if (have <= 0) return have;
-    int cl = (last + 1 + i) % nc;
     for (int j = 0; j < per; j++) {
       int core = (g->last_core[cl] + 1 + j) % per, id = cl * per + core;
       sm *s = g->sms[id];
