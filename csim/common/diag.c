@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int rf_fail(rf_diag *d, const char *fmt, ...) {
   if (d) {
@@ -41,6 +42,19 @@ int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...) {
 void *rf_calloc(size_t n, size_t size, rf_diag *d) {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) rf_fail(d, "out of memory allocating %zu x %zu bytes", n, size);
+  return p;
+}
+
+void *rf_calloc_lines(size_t n, size_t size, rf_diag *d) {
+  enum { LINE = 64 };
+  if (size && n > (SIZE_MAX - LINE) / size) {
+    rf_fail(d, "allocation of %zu x %zu bytes overflows", n, size);
+    return NULL;
+  }
+  size_t bytes = ((n ? n : 1) * (size ? size : 1) + LINE - 1) / LINE * LINE;
+  void *p = aligned_alloc(LINE, bytes);
+  if (!p) rf_fail(d, "out of memory allocating %zu x %zu bytes", n, size);
+  else memset(p, 0, bytes);
   return p;
 }
 

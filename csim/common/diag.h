@@ -30,5 +30,8 @@ int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...)
 /* Checked allocation: returns NULL and fills d on failure. */
 void *rf_calloc(size_t n, size_t size, rf_diag *d);
 void *rf_realloc(void *p, size_t n, size_t size, rf_diag *d);
+/* rf_calloc starting on a cache line (64 bytes), for arrays of line-sized elements laid out
+ * so that what is read together shares a line; freed with free(). */
+void *rf_calloc_lines(size_t n, size_t size, rf_diag *d);
 
 #endif

@@ -90,14 +90,9 @@ void cs_launched(sm *s, int cta, uint64_t now) {
 static int warp_wait_kind(const sm *s, int slot) {
   if (slot < 0) return 0;
   const sm_warp *w = &s->warps[slot];
-  if (!w->live || w->exited || w->barrier >= 0 || w->pc >= w->tw->n) return 0;
+  if (!w->live || w->exited || w->barrier >= 0 || w->pc >= w->n_insts) return 0;
   if (!w->long_loads) return -1;
-  const trace_inst *in = &w->tw->insts[w->pc];
-  for (int i = 0; i < in->op->nsrc; i++)
-    if (w->reg_ready[in->op->src[i]] == REG_WAITS_ON_MEMORY) return 1;
-  for (int i = 0; i < in->op->ndst; i++)
-    if (w->reg_ready[in->op->dst[i]] == REG_WAITS_ON_MEMORY) return 1;
-  return -1;
+  return inst_waits_on_memory(w, &w->insts[w->pc]) ? 1 : -1;
 }
 
 /* stalled (active) / ready (pending) of CTA slot i. */

@@ -37,7 +37,7 @@ void exec_issue(sm *s, int slot, const trace_inst *in) {
                 .cls = s->pipe_cls[in->op->unit], .nsrc = in->op->nsrc};
   memcpy(oi.src, in->op->src, in->op->nsrc);
   /* (its pc moved on: check_issue's answer, kept for the old pc, is not used again) */
-  for (int i = 0; i < in->op->ndst; i++) w->reg_ready[in->op->dst[i]] = REG_IN_PIPELINE;
+  for (int i = 0; i < in->op->ndst; i++) reg_wait(w, in->op->dst[i], REG_IN_PIPELINE);
   w->in_oc++;
   if (oi.cls == UNIT_MEM) w->in_oc_mem++;
   opcoll_issue(s->oc, &oi);
@@ -59,7 +59,7 @@ static int execute_alu(sm *s, int e, uint64_t now) {
     sm_warp *w = &s->warps[warp];
     pipes[i] = now + (uint64_t)s->cfg->initiation[u];
     uint64_t wb = now + (uint64_t)s->cfg->latency[u] + WB_DELAY;
-    for (int k = 0; k < in->op->ndst; k++) w->reg_ready[in->op->dst[k]] = wb;
+    for (int k = 0; k < in->op->ndst; k++) reg_wait(w, in->op->dst[k], wb);
     warp_regs_changed(s, warp); /* the scoreboard answer issue.c keeps for its pc is stale now */
     if (in->op->ndst) opcoll_write(s->oc, warp, oi->sched, in->op->dst, in->op->ndst, wb);
     opcoll_ex_pop(s->oc, e, slot);

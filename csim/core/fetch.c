@@ -8,7 +8,7 @@
 
 static uint64_t code_addr(const sm *s, const sm_warp *w, uint32_t index) {
   uint64_t kernel = (uint64_t)(unsigned)s->ctas[w->cta].k->id;
-  return CODE_BASE + (kernel << CODE_WINDOW_SHIFT) + w->tw->insts[index].op->pc;
+  return CODE_BASE + (kernel << CODE_WINDOW_SHIFT) + w->insts[index].op->pc;
 }
 
 /* How many instructions from `fetched` come from the same I-cache line (at most the room). */
@@ -17,7 +17,7 @@ static uint8_t fetch_group(const sm *s, const sm_warp *w) {
   uint64_t first = code_addr(s, w, w->fetched) / line;
   uint32_t room = IBUFFER_SIZE - (w->fetched - w->pc);
   uint8_t n = 1;
-  while (n < room && w->fetched + n < w->tw->n && code_addr(s, w, w->fetched + n) / line == first)
+  while (n < room && w->fetched + n < w->n_insts && code_addr(s, w, w->fetched + n) / line == first)
     n++;
   return n;
 }
@@ -33,7 +33,7 @@ void fetch_done(sm *s, int slot) {
 /* The trace (tw) is looked at last: this runs for many warps every cycle. */
 static int wants_fetch(const sm_warp *w) {
   return w->live && !w->exited && !w->fetching && w->fetched - w->pc < IBUFFER_SIZE &&
-         w->fetched < w->tw->n;
+         w->fetched < w->n_insts;
 }
 
 /* Fetches for one warp; 0 if the L1I cannot take the access (the stage stops), else 1. */
@@ -42,11 +42,11 @@ static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
   uint8_t n = fetch_group(s, w);
   /* GPGPU-Sim maps the fetch's address (PROGRAM_MEM_START + PC, every kernel alike) whether
    * the L1I is perfect or not: with random slice indexing that is a draw. */
-  memsys_touch(m, s->id, CODE_BASE + w->tw->insts[w->fetched].op->pc);
+  memsys_touch(m, s->id, CODE_BASE + w->insts[w->fetched].op->pc);
   /* The warp's next fetch reads the instructions after these: have them in the cache by
    * then (a hint only; reading the trace is most of this stage's time). */
-  for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->tw->n; k++)
-    __builtin_prefetch(&w->tw->insts[k]);
+  for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->n_insts; k++)
+    __builtin_prefetch(&w->insts[k]);
   if (!s->l1i) {
     w->fetched += n;
     warp_recheck(s, slot);

@@ -6,6 +6,19 @@
 #include "../trace/trace_addrs.h"
 #include "sm_internal.h"
 
+/* One operand register of the instruction scoreboard_wait checks: *mem set if it waits on a
+ * load, *ready raised to its writeback cycle if that is after `now`. A register ready already
+ * is left out (sb_ready is compared only with this cycle and later ones). */
+static inline void scoreboard_read(sm_warp *w, int reg, uint64_t now, uint64_t *ready,
+                                   uint8_t *mem) {
+  uint64_t bit = 1ull << (reg & 63), *waiting = &w->reg_waiting[reg >> 6];
+  if (!(*waiting & bit)) return; /* ready: at most now, which does not change the answer */
+  uint64_t r = w->reg_ready[reg];
+  if (r == REG_WAITS_ON_MEMORY) *mem = 1;
+  else if (r <= now) *waiting &= ~bit; /* ready from now on, until it is made to wait again */
+  else if (r > *ready) *ready = r;
+}
+
 /* The scoreboard part of check_issue: WAIT_MEMORY if an operand waits on a load, else
  * WAIT_SCOREBOARD if one is written back after `now`. A warp's operand registers change only
  * when it issues (its pc moves on), when an instruction of its leaves the operand collector
@@ -16,16 +29,8 @@ static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64
   if (w->sb_pc != w->pc) {
     uint64_t ready = 0;
     uint8_t mem = 0;
-    for (int i = 0; i < in->op->nsrc; i++) {
-      uint64_t r = w->reg_ready[in->op->src[i]];
-      if (r == REG_WAITS_ON_MEMORY) mem = 1;
-      else if (r > ready) ready = r;
-    }
-    for (int i = 0; i < in->op->ndst; i++) {
-      uint64_t r = w->reg_ready[in->op->dst[i]];
-      if (r == REG_WAITS_ON_MEMORY) mem = 1;
-      else if (r > ready) ready = r;
-    }
+    for (int i = 0; i < in->op->nsrc; i++) scoreboard_read(w, in->op->src[i], now, &ready, &mem);
+    for (int i = 0; i < in->op->ndst; i++) scoreboard_read(w, in->op->dst[i], now, &ready, &mem);
     w->sb_pc = w->pc;
     w->sb_ready = ready;
     w->sb_mem = mem;
@@ -87,7 +92,7 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   }
   /* A warp is done when its trace is: an EXIT earlier in the trace only retired some threads
    * (real traces carry predicated-off `EXIT` with mask 0 ahead of the work of the others). */
-  if (w->pc == w->tw->n) warp_exit(s, slot);
+  if (w->pc == w->n_insts) warp_exit(s, slot);
   return 0;
 }
 
@@ -129,7 +134,7 @@ static warp_wait visit(sm *s, int slot, sm_warp *w, uint64_t now, const trace_in
   uint64_t until = UINT64_MAX;
   if (w->barrier >= 0) {
     /* (a warp whose last instruction was the barrier has exited: rank 0) */
-    why = w->pc < w->tw->n ? WAIT_BARRIER : WAIT_EMPTY;
+    why = w->pc < w->n_insts ? WAIT_BARRIER : WAIT_EMPTY;
   } else if (w->exited || w->pc >= w->fetched) {
     why = WAIT_EMPTY; /* check_issue would say exited or fetch; rank 0 like an empty slot */
   } else {

@@ -36,7 +36,7 @@ int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d)
   w->pending_loads++;
   l->is_long = in->op->space != SPACE_SHARED;
   w->long_loads += l->is_long;
-  for (int i = 0; i < in->op->ndst; i++) w->reg_ready[in->op->dst[i]] = REG_WAITS_ON_MEMORY;
+  for (int i = 0; i < in->op->ndst; i++) reg_wait(w, in->op->dst[i], REG_WAITS_ON_MEMORY);
   return id;
 }
 

@@ -95,7 +95,7 @@ void sched_insert_warp(sm *s, int slot) {
   sm_sched *q = sched_of(s, slot);
   if (s->pos_of[slot] >= 0) return;
   int pos = q->n;
-  while (pos > 0 && s->warps[q->warps[pos - 1]].age > s->warps[slot].age) pos--;
+  while (pos > 0 && s->warp_age[q->warps[pos - 1]] > s->warp_age[slot]) pos--;
   memmove(q->warps + pos + 1, q->warps + pos, (size_t)(q->n - pos) * sizeof *q->warps);
   q->warps[pos] = slot;
   q->n++;
@@ -132,13 +132,8 @@ void sched_remove_warp(sm *s, int slot) {
  * active set; the oldest pending warps not in such a wait refill it. */
 static int long_wait(const sm *s, int slot) {
   const sm_warp *w = &s->warps[slot];
-  if (!w->live || w->exited || w->barrier >= 0 || w->pc >= w->tw->n) return 1;
-  const trace_inst *in = &w->tw->insts[w->pc];
-  for (int i = 0; i < in->op->nsrc; i++)
-    if (w->reg_ready[in->op->src[i]] == REG_WAITS_ON_MEMORY) return 1;
-  for (int i = 0; i < in->op->ndst; i++)
-    if (w->reg_ready[in->op->dst[i]] == REG_WAITS_ON_MEMORY) return 1;
-  return 0;
+  if (!w->live || w->exited || w->barrier >= 0 || w->pc >= w->n_insts) return 1;
+  return inst_waits_on_memory(w, &w->insts[w->pc]);
 }
 
 static int in_list(const int *list, int n, int slot) {

@@ -25,15 +25,17 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->unit_stride = 1;
   for (int u = 0; u < UNIT_COUNT; u++)
     if (c->num_units[u] > s->unit_stride) s->unit_stride = c->num_units[u];
-  s->warps = rf_calloc((size_t)s->n_warp_slots, sizeof *s->warps, d);
+  _Static_assert(sizeof(sm_warp) == 128, "a warp takes two cache lines (sm_internal.h)");
+  s->warps = rf_calloc_lines((size_t)s->n_warp_slots, sizeof *s->warps, d);
   s->reg_ready_pool = rf_calloc((size_t)s->n_warp_slots * SM_NUM_REGS, sizeof(uint64_t), d);
+  s->warp_age = rf_calloc((size_t)s->n_warp_slots, sizeof *s->warp_age, d);
   s->ctas = rf_calloc((size_t)s->n_cta_slots, sizeof *s->ctas, d);
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
   s->fetch_cand = rf_calloc((size_t)s->n_warp_slots / 64 + 1, sizeof(uint64_t), d);
   if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool ||
-      !s->ctas || !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 ||
+      !s->warp_age || !s->ctas || !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 ||
       cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
@@ -69,6 +71,7 @@ void sm_destroy(sm *s) {
   cs_free(s);
   free(s->warps);
   free(s->reg_ready_pool);
+  free(s->warp_age);
   free(s->ctas);
   free(s->unit_free);
   free(s->order);
@@ -143,11 +146,12 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
   w->sb_pc = UINT32_MAX;
   w->live = 1;
   w->barrier = -1;
-  w->cta = cta_slot;
-  w->wid = wid;
-  w->age = s->next_age++;
+  w->cta = (int16_t)cta_slot; /* (at most 1024 CTA slots, 128 warps a CTA) */
+  w->wid = (int16_t)wid;
+  s->warp_age[slot] = s->next_age++;
   w->tw = &c->tb.warps[wid];
-  w->launch_cycle = now;
+  w->insts = w->tw->insts;
+  w->n_insts = w->tw->n;
   c->warp_slot[wid] = slot;
   c->launched++;
   s->resident_warps++;

@@ -29,9 +29,9 @@ enum { WB_SHARED = 0, WB_GLOBAL, WB_L1D, WB_CLIENTS };
 #define CODE_WINDOW_SHIFT 24
 
 typedef struct sm_warp {
-  /* First what the issue stage reads for every warp every cycle (one cache line). Its memo
+  /* The first cache line: what the issue stage reads when it looks at a warp. Its memo
    * (issue.c): check_issue answers skip_why at every cycle before skip_until (0: ask). */
-  uint64_t skip_until;
+  _Alignas(64) uint64_t skip_until;
   uint8_t live;          /* slot holds a launched warp that has not finished */
   uint8_t exited;        /* executed EXIT (or ran out of trace) */
   int8_t barrier;        /* barrier id it waits at, or -1 */
@@ -44,22 +44,29 @@ typedef struct sm_warp {
   uint8_t fetch_count;   /* instructions that access brings */
   uint32_t pc;           /* index of the next instruction */
   uint32_t fetched;      /* instructions [pc, fetched) sit decoded in the instruction buffer */
-  const trace_warp *tw;
+  uint32_t n_insts;      /* tw->n and tw->insts, here so that finding the next instruction */
+  const trace_inst *insts; /* does not read the thread block's warp table (a cache miss) */
   /* check_issue's scoreboard answer for instruction sb_pc (UINT32_MAX: none): the latest
    * register-ready cycle of its operands and whether one waits on memory (sb_mem). */
   uint64_t sb_ready;
   uint32_t sb_pc;
   uint32_t queued_mem;   /* memory instructions still in the LD/ST queue */
   uint32_t pending_loads;/* load instructions whose data has not returned */
-  uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
+  uint32_t in_oc_mem;    /* of in_oc (below), the memory instructions */
+  /* The second line. */
+  const trace_warp *tw;
   uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
-  uint32_t in_oc_mem;    /* of which memory instructions */
-  uint32_t long_loads;   /* ...of which global/local (not shared): cta_switch.c's stall test */
+  /* Bit r clear: register r is ready (reg_ready[r] is at most the current cycle), so the
+   * scoreboard need not read it. Set wherever a register is made to wait (reg_wait), cleared
+   * by the scoreboard when it finds the register ready. reg_ready is 2 KB a warp, and its
+   * reads missed the cache more than any others on the TITAN V config. */
+  uint64_t reg_waiting[SM_NUM_REGS / 64];
+  uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
+  uint32_t long_loads;   /* of pending_loads, the global/local ones (not shared): cta_switch.c's
+                          * stall test */
   uint32_t pending_stores;/* store accesses sent below the L1 and not yet acknowledged */
-  int cta;               /* CTA slot */
-  int wid;               /* warp id within its CTA */
-  uint64_t age;          /* launch order, for GTO and two-level */
-  uint64_t launch_cycle;
+  int16_t cta;           /* CTA slot */
+  int16_t wid;           /* warp id within its CTA */
 } sm_warp;
 
 typedef struct sm_cta {
@@ -149,6 +156,7 @@ struct sm {
    * stage looks only at these slots instead of every slot every cycle. */
   uint64_t *fetch_cand;
   uint64_t next_age;
+  uint64_t *warp_age;     /* per warp slot: launch order, for GTO and two-level */
   int resident_ctas, resident_warps;
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
@@ -305,9 +313,30 @@ static inline void warp_regs_changed(sm *s, int slot) {
   warp_recheck(s, slot);
 }
 
+/* Register r of warp w is written back at cycle `at`, or waits (REG_IN_PIPELINE,
+ * REG_WAITS_ON_MEMORY). */
+static inline void reg_wait(sm_warp *w, int r, uint64_t at) {
+  w->reg_ready[r] = at;
+  w->reg_waiting[r >> 6] |= 1ull << (r & 63);
+}
+
+/* Whether register r of warp w waits on a load. */
+static inline int reg_waits_on_memory(const sm_warp *w, int r) {
+  return (w->reg_waiting[r >> 6] >> (r & 63) & 1) && w->reg_ready[r] == REG_WAITS_ON_MEMORY;
+}
+
+/* Whether an operand of the warp's instruction `in` waits on a load. */
+static inline int inst_waits_on_memory(const sm_warp *w, const trace_inst *in) {
+  for (int i = 0; i < in->op->nsrc; i++)
+    if (reg_waits_on_memory(w, in->op->src[i])) return 1;
+  for (int i = 0; i < in->op->ndst; i++)
+    if (reg_waits_on_memory(w, in->op->dst[i])) return 1;
+  return 0;
+}
+
 /* The warp's next instruction, NULL past the end of its trace. */
 static inline const trace_inst *warp_next_inst(const sm_warp *w) {
-  return w->pc < w->tw->n ? &w->tw->insts[w->pc] : NULL;
+  return w->pc < w->n_insts ? &w->insts[w->pc] : NULL;
 }
 
 #endif
