@@ -30,7 +30,8 @@ void fetch_done(sm *s, int slot) {
   fetch_wake(s, slot);
 }
 
-/* The trace (tw) is looked at last: this runs for many warps every cycle. */
+/* Whether the warp has room and instructions left to fetch (this runs for many warps every
+ * cycle: it reads only the warp's first cache line). */
 static int wants_fetch(const sm_warp *w) {
   return w->live && !w->exited && !w->fetching && w->fetched - w->pc < IBUFFER_SIZE &&
          w->fetched < w->n_insts;
