@@ -269,9 +269,9 @@ typedef struct run_result {
 /* deferred: each cycle's SM steps run inside memsys_defer, visiting the clusters from the last
  * to the first (as threads stepping them in parallel may finish in any order): the requests
  * must still come out as a direct run in SM order gives them. Each SM draws its own stream.
- * deferred 2: the memory system's next cycle also runs ahead (memsys_cycle_ahead) before the
- * SMs step, on two cycles of three, as the first thread of gpu -threads runs it while the
- * others step SMs. */
+ * deferred 2: on two cycles of three, the memory system's cycle leaves its reply network to
+ * memsys_cycle_end, which runs with the next cycle's part ahead (memsys_cycle_ahead) halfway
+ * through the SMs, as the first thread of gpu -threads runs both while the others step SMs. */
 static void run_stream_as(const gpu_config *c, uint64_t seed, int deferred, run_result *out) {
   memset(out, 0, sizeof *out);
   memsys *m = make_memsys(c, NSM);
@@ -293,10 +293,15 @@ static void run_stream_as(const gpu_config *c, uint64_t seed, int deferred, run_
     if (!live && !memsys_busy(m)) break;
     assert_true(t < 3000000);
     t++;
-    memsys_cycle(m, t);
+    int split = deferred == 2 && t % 3;
+    if (split) memsys_cycle_begin(m, t);
+    else memsys_cycle(m, t);
     if (deferred) memsys_defer(m, 1, &d);
-    if (deferred == 2 && t % 3) memsys_cycle_ahead(m, t + 1);
     for (int k = 0; k < NSM; k++) {
+      if (split && k == NSM / 2) {
+        memsys_cycle_end(m);
+        memsys_cycle_ahead(m, t + 1);
+      }
       int i = deferred ? (NSM / per - 1 - k / per) * per + k % per : k;
       uint64_t x = xs[i];
       mem_access r;
@@ -411,7 +416,8 @@ static void test_memsys_determinism_and_drain(void **state) {
  * in banks on TITAN V), random and IPOLY slice indexing, the local crossbar. */
 /* Clusters stepped on several threads (gpu -threads): with every SM's sends and slice draws
  * noted during the cycle (memsys_defer) and carried out after it, the clusters visited in
- * another order, and the next cycle's slices and channels run ahead of the SMs, everything
+ * another order, and the reply network's cycle and the next cycle's slices and channels run
+ * amid the SMs', everything
  * comes out as in a direct run: the TITAN X's random slice draws,
  * two SMs sharing one cluster's network port (a noted send takes room the second SM sees), and
  * the TITAN V's local crossbar. */

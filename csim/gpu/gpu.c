@@ -425,8 +425,9 @@ static void step_part(void *ctx, int part, int n) {
   r->failed_sm = -1;
   r->progress = 0;
   if (part == 0) {
-    /* while the others step SMs: the part of the memory system's next cycle they cannot
-     * change, then the next thread block */
+    /* while the others step SMs: the reply network's cycle, the part of the memory system's
+     * next cycle they cannot change, then the next thread block */
+    memsys_cycle_end(g->mem);
     if (!g->obs.cycle) memsys_cycle_ahead(g->mem, g->now + 1);
     if (g->feed) feed_prepare(g->feed);
   }
@@ -444,9 +445,9 @@ static void step_part(void *ctx, int part, int n) {
  * out afterwards in SM order, and the lowest failing SM's message is the one reported, so the
  * run is the same for any number of threads, and for any mix of cycles stepped by the team
  * and by this thread alone (the pacer's choice, where the team is slower). */
-static int step_sms(gpu *g, rf_diag *d) {
+static int step_sms(gpu *g, int team, rf_diag *d) {
   int failed = -1;
-  if (!g->team || !pace_team(&g->pace)) return step_clusters(g, 0, g->cfg->n_clusters, &failed, d);
+  if (!team) return step_clusters(g, 0, g->cfg->n_clusters, &failed, d);
   memsys_defer(g->mem, 1, d);
   int n = workers_count(g->team);
   for (int t = 0; t < n; t++)
@@ -489,8 +490,11 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
                    g->cfg->max_cycles, k->id);
       break;
     }
-    memsys_cycle(g->mem, g->now);
-    int progress = step_sms(g, d);
+    /* with the team, its first member ends the memory system's cycle */
+    int team = g->team && pace_team(&g->pace);
+    if (team) memsys_cycle_begin(g->mem, g->now);
+    else memsys_cycle(g->mem, g->now);
+    int progress = step_sms(g, team, d);
     if (progress < 0) {
       rc = -1;
       break;

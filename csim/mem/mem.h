@@ -239,14 +239,22 @@ int memsys_reply_waiting(const memsys *m, int sm);
 int memsys_pop_fetch_reply(memsys *m, int sm, mem_access *out);
 /* Advances one core-clock cycle; the network, L2 and DRAM advance by their own clocks. */
 void memsys_cycle(memsys *m, uint64_t now);
+/* memsys_cycle in two parts, for SMs stepped in parallel (gpu -threads): begin leaves the
+ * reply network's cycles, which the SMs neither read nor change, to end, which one thread
+ * may run while the others step SMs (memsys_defer on). The next memsys_cycle, begin, or
+ * cycle_ahead, and a send outside that phase, run a pending end first; memsys_busy and the
+ * statistics are those of the whole cycle only after end. */
+void memsys_cycle_begin(memsys *m, uint64_t now);
+void memsys_cycle_end(memsys *m);
 /* The part of cycle `now` that the SMs' cycle now - 1 cannot change, run ahead while they are
  * stepped (gpu -threads; memsys_defer on, and nothing else calling the memory system but the
- * SMs): the slices offer replies, the DRAM channels and the L2 slices run their cycles. It
- * touches none of what the SMs read or write in that phase (their response queues and the
- * request network's inputs), and it commutes with the clusters' taking of replies, which
- * GPGPU-Sim runs first: memsys_cycle(now) then does the rest, to the same effect as the
- * whole cycle run at once. Only a busy memory system runs ahead (an idle one may be woken by
- * the SMs' sends, and then runs its cycle whole); 1 if it ran. */
+ * SMs), after the end of cycle now - 1 (run first if pending): the slices offer replies, the
+ * DRAM channels and the L2 slices run their cycles. It touches none of what the SMs read or
+ * write in that phase (their response queues and the request network's inputs), and it
+ * commutes with the clusters' taking of replies, which GPGPU-Sim runs first: memsys_cycle(now)
+ * then does the rest, to the same effect as the whole cycle run at once. Only a busy memory
+ * system runs ahead (an idle one may be woken by the SMs' sends, and then runs its cycle
+ * whole); 1 if it ran. */
 int memsys_cycle_ahead(memsys *m, uint64_t now);
 int memsys_busy(const memsys *m);
 const memsys_stats *memsys_get_stats(const memsys *m);

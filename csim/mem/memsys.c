@@ -76,6 +76,12 @@ struct memsys {
   uint64_t now;
   int busy;           /* something may be in flight (recomputed each cycle, set by sends) */
   uint64_t ahead;     /* 1 + the cycle whose first part memsys_cycle_ahead ran, or 0 */
+  /* memsys_cycle_begin: the reply network's cycles from icnt cycle reply_from + 1 to the icnt
+   * clock's target are left to memsys_cycle_end, with what the clusters' side (ejection
+   * buffers, SMs' reply queues) held when the SMs' cycle began (whether it kept the memory
+   * system busy; the SMs empty those queues meanwhile). */
+  int reply_pending, near_busy;
+  uint64_t reply_from;
   memsys_stats stats;
   /* memsys_defer: while set, sends and touches go to per-SM logs and each cluster's network
    * input counts the units its logged sends will take, so that memsys_can_send answers as if
@@ -347,6 +353,7 @@ static void send_now(memsys *m, const mem_access *a, uint64_t created, uint64_t 
   /* Bring the clocks up to `now` first, so a request sent at `now` starts moving in cycle
    * now + 1 whether the caller runs memsys_cycle(now) before or after sending, and so idle
    * cycles the caller skipped are not spent on this request. */
+  memsys_cycle_end(m);
   if (now > m->now) memsys_cycle(m, now);
   if (a->sm >= m->n_sms) return;
   mem_req r = {.a = *a, .t_created = created};
@@ -497,16 +504,22 @@ static void l2_phase(memsys *m, uint64_t t) {
   }
 }
 
-static int scan_busy(const memsys *m) {
+/* Whether the clusters' side holds anything: their ejection buffers, the SMs' queues. */
+static int sm_side_busy(const memsys *m) {
+  for (int c = 0; c < m->n_clusters; c++)
+    if (m->eject[c].count) return 1;
+  for (int sm = 0; sm < m->n_sms; sm++)
+    if (m->resp[sm].count || m->fetch[sm].count) return 1;
+  return 0;
+}
+
+/* Whether anything is in flight beyond the clusters' side. */
+static int far_side_busy(const memsys *m) {
   if (icnt_count(m->req_net) || icnt_count(m->reply_net)) return 1;
   for (int s = 0; s < m->n_slices; s++)
     if (l2_busy(m->slices[s])) return 1;
   for (int ch = 0; ch < m->n_mem; ch++)
     if (dram_busy(m->chans[ch])) return 1;
-  for (int c = 0; c < m->n_clusters; c++)
-    if (m->eject[c].count) return 1;
-  for (int sm = 0; sm < m->n_sms; sm++)
-    if (m->resp[sm].count || m->fetch[sm].count) return 1;
   return 0;
 }
 
@@ -540,31 +553,49 @@ static void slices_and_channels(memsys *m) {
   while (m->l2_clk.done < l2_to) l2_phase(m, ++m->l2_clk.done);
 }
 
-/* The networks' cycles due (with the slices' reply offers of the later ones). */
-static void networks(memsys *m) {
-  for (int first = 1; m->icnt_clk.done < m->icnt_clk.target; first = 0) {
-    uint64_t t = ++m->icnt_clk.done;
-    if (!first) replies_cycle(m);
-    icnt_cycle(m->req_net, t);
-    icnt_cycle(m->reply_net, t);
-  }
-  m->busy = scan_busy(m);
+/* The request network's cycles due. The two networks share nothing, so the reply network's
+ * cycles (memsys_cycle_end) may follow them rather than alternate with them. */
+static void request_network(memsys *m) {
+  m->reply_from = m->icnt_clk.done;
+  while (m->icnt_clk.done < m->icnt_clk.target) icnt_cycle(m->req_net, ++m->icnt_clk.done);
+  /* Packets leave a network only when taken at its outputs, which is done for this cycle: if
+   * either holds any, the memory system stays busy whatever the SMs take. */
+  m->near_busy = icnt_count(m->req_net) || icnt_count(m->reply_net) || sm_side_busy(m);
+  m->reply_pending = 1;
 }
 
-void memsys_cycle(memsys *m, uint64_t now) {
+void memsys_cycle_end(memsys *m) {
+  if (!m->reply_pending) return;
+  m->reply_pending = 0;
+  /* the slices offered their first replies already (slices_and_channels) */
+  for (uint64_t t = m->reply_from + 1; t <= m->icnt_clk.done; t++) {
+    if (t > m->reply_from + 1) replies_cycle(m);
+    icnt_cycle(m->reply_net, t);
+  }
+  m->busy = m->near_busy || far_side_busy(m);
+}
+
+void memsys_cycle_begin(memsys *m, uint64_t now) {
+  memsys_cycle_end(m);
   if (m->ahead == now + 1) {
     m->ahead = 0;
     clusters_cycle(m);
-    networks(m);
+    request_network(m);
     return;
   }
   if (!enter_cycle(m, now)) return;
   clusters_cycle(m);
   slices_and_channels(m);
-  networks(m);
+  request_network(m);
+}
+
+void memsys_cycle(memsys *m, uint64_t now) {
+  memsys_cycle_begin(m, now);
+  memsys_cycle_end(m);
 }
 
 int memsys_cycle_ahead(memsys *m, uint64_t now) {
+  memsys_cycle_end(m);
   if (!m->busy || now <= m->now) return 0;
   enter_cycle(m, now);
   slices_and_channels(m);
