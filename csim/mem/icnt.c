@@ -138,7 +138,7 @@ static void request(icnt *n, int i) {
   bit_set(n->out_has, (int)h->dst);
 }
 
-int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes) {
+int icnt_push_input(icnt *n, int src, int dst, const mem_req *r, int bytes) {
   if (src < 0 || src >= n->p.n_in || dst < 0 || dst >= n->p.n_out) return -1;
   if (pkt_ring_reserve(&n->in[src], 1, NULL)) return -1;
   int u = icnt_units(n, bytes);
@@ -147,8 +147,19 @@ int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes) {
   pkt_ring_push(&n->in[src], &p);
   if (n->p.packet_mode) n->vc[src] += u; /* no injection stage: the queue is the buffer */
   else n->inq[src] += u;
-  if (n->in[src].count == 1) request(n, src);
-  n->count++;
+  return 0;
+}
+
+void icnt_push_settle(icnt *n, int src, int pushed) {
+  if (pushed < 1) return;
+  /* the input had none before them: its first is its head now, and asks for its output */
+  if (n->in[src].count == (uint32_t)pushed) request(n, src);
+  n->count += (uint64_t)pushed;
+}
+
+int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes) {
+  if (icnt_push_input(n, src, dst, r, bytes)) return -1;
+  icnt_push_settle(n, src, 1);
   return 0;
 }
 

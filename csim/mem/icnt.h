@@ -52,6 +52,12 @@ int icnt_has_room(const icnt *n, int src, int bytes);
 int icnt_has_room_after(const icnt *n, int src, int bytes, int queued);
 /* Pushes a packet (the caller checked icnt_has_room); -1 for a bad port or out of memory. */
 int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes);
+/* icnt_push in two parts, so that senders on different inputs may push at the same time: the
+ * input's own queue (what icnt_has_room reads), then, with no other call on the network in
+ * between but pushes to other inputs and takes at the outputs, icnt_push_settle with the
+ * number pushed to that input since the last settle (the arbitration's requests, the count). */
+int icnt_push_input(icnt *n, int src, int dst, const mem_req *r, int bytes);
+void icnt_push_settle(icnt *n, int src, int pushed);
 /* The whole packet at the head of output `dst`'s buffer, or 0. */
 int icnt_peek(const icnt *n, int dst, mem_req *out);
 void icnt_pop(icnt *n, int dst);

@@ -223,12 +223,15 @@ int memsys_can_send(const memsys *m, int sm, const mem_access *a);
 /* Injects a request created at core cycle `created`. */
 void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now);
 /* Clusters stepped in parallel (gpu -threads): memsys_defer(m, 1) starts a phase in which
- * memsys_send and memsys_touch only note what each SM asked, and memsys_can_send counts the
- * noted sends of the SM's cluster as injected. Within the phase each cluster's SMs must be
- * stepped by one thread, and nothing else may call the memory system. memsys_defer(m, 0)
- * carries the notes out SM by SM, each in its own order: the order one thread would have
- * taken, so the slice draws (-gpgpu_memory_partition_indexing 4), the network and every
- * statistic come out the same. -1 (with d) if the notes ran out of memory. */
+ * memsys_send puts a request only into its cluster's network input, and memsys_defer(m, 0)
+ * settles the rest (the network's arbitration and count, the statistics) cluster by cluster;
+ * with random slices (-gpgpu_memory_partition_indexing 4) memsys_send and memsys_touch only
+ * note what each SM asked, memsys_can_send counts the noted sends of the SM's cluster as
+ * injected, and memsys_defer(m, 0) carries the notes out SM by SM, each in its own order.
+ * Within the phase each cluster's SMs must be stepped by one thread, and nothing else may call
+ * the memory system (but memsys_cycle_end and memsys_cycle_ahead). Either way the order one
+ * thread would have taken is kept, so the slice draws, the network and every statistic come
+ * out the same. -1 (with d) if the notes ran out of memory. */
 int memsys_defer(memsys *m, int on, rf_diag *d);
 /* The SM's next reply (read data, or a write acknowledgement with sector_mask 0), or 0. */
 int memsys_peek_reply(const memsys *m, int sm, mem_access *out);

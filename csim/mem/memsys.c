@@ -52,6 +52,12 @@ typedef struct deferred_op {
   int send;
 } deferred_op;
 
+/* What a cluster's SMs pushed into the request network while deferring. */
+typedef struct cluster_sent {
+  int packets;
+  uint64_t flits;
+} cluster_sent;
+
 typedef struct op_log {
   deferred_op *ops;
   size_t n, cap;
@@ -83,12 +89,16 @@ struct memsys {
   int reply_pending, near_busy;
   uint64_t reply_from;
   memsys_stats stats;
-  /* memsys_defer: while set, sends and touches go to per-SM logs and each cluster's network
-   * input counts the units its logged sends will take, so that memsys_can_send answers as if
-   * they had been pushed. */
+  /* memsys_defer: while set, a send goes into its cluster's network input at once, the
+   * network's shared state settled afterwards (sent). With random slices (indexing 4), whose
+   * draws must come in the order one thread makes them, sends and touches of granules without
+   * a draw go to per-SM logs instead (and the cluster's later sends, to keep their order), and
+   * each cluster's network input counts the units its logged sends will take, so that
+   * memsys_can_send answers as if they had been pushed. */
   int deferring;
   op_log *logs;       /* per SM */
   int *staged;        /* per cluster: request-network units logged */
+  cluster_sent *sent; /* per cluster: pushed straight into the network */
 };
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b) {
@@ -249,7 +259,8 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
        (m->resp = rf_calloc((size_t)n_sms, sizeof *m->resp, d)) &&
        (m->fetch = rf_calloc((size_t)n_sms, sizeof *m->fetch, d)) &&
        (m->logs = rf_calloc((size_t)n_sms, sizeof *m->logs, d)) &&
-       (m->staged = rf_calloc((size_t)m->n_clusters, sizeof *m->staged, d));
+       (m->staged = rf_calloc((size_t)m->n_clusters, sizeof *m->staged, d)) &&
+       (m->sent = rf_calloc((size_t)m->n_clusters, sizeof *m->sent, d));
   for (int i = 0; ok && i < m->n_slices; i++)
     ok = (m->slices[i] = l2_create(c, &m->map, &m->stats.l2, d)) != NULL;
   for (int i = 0; ok && i < m->n_mem; i++) {
@@ -282,6 +293,7 @@ void memsys_destroy(memsys *m) {
   for (int i = 0; m->logs && i < m->n_sms; i++) free(m->logs[i].ops);
   free(m->logs);
   free(m->staged);
+  free(m->sent);
   slice_table_free(&m->random);
   free(m->slices);
   free(m->chans);
@@ -325,6 +337,15 @@ int memsys_defer(memsys *m, int on, rf_diag *d) {
     return 0;
   }
   m->deferring = 0;
+  /* the sends pushed already came before any of their cluster's noted ones */
+  for (int c = 0; c < m->n_clusters; c++) {
+    cluster_sent *s = &m->sent[c];
+    if (!s->packets) continue;
+    icnt_push_settle(m->req_net, c, s->packets);
+    m->stats.icnt_request_flits += s->flits;
+    m->busy = 1;
+    *s = (cluster_sent){0};
+  }
   int failed = 0;
   /* The order a single thread gives: SM by SM, each in the order it asked. */
   for (int sm = 0; sm < m->n_sms; sm++) {
@@ -344,9 +365,36 @@ int memsys_defer(memsys *m, int on, rf_diag *d) {
   return 0;
 }
 
+/* A send while deferring: into the cluster's network input for `slice` at once (only the
+ * thread stepping the cluster pushes there), the rest at memsys_defer(0). */
+static void push_deferred(memsys *m, const mem_access *a, uint64_t created, uint32_t slice) {
+  mem_req r = {.a = *a, .t_created = created};
+  int cluster = a->sm / m->per_cluster, bytes = mem_packet_bytes(a, 1);
+  if (icnt_push_input(m->req_net, cluster, (int)slice, &r, bytes)) return;
+  m->sent[cluster].packets++;
+  m->sent[cluster].flits += (uint64_t)packet_flits(m, bytes);
+}
+
+/* Random slices while deferring: the slice of addr's granule if it was drawn before the phase
+ * (no one draws during it), else SLICE_NONE. */
+static uint32_t drawn_slice(const memsys *m, uint64_t addr) {
+  return slice_table_peek(m->map.random, addr >> m->map.random_shift);
+}
+
 void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now) {
-  if (m->deferring && a->sm < m->n_sms) log_op(m, a->sm, a, created, 1);
-  else send_now(m, a, created, now);
+  if (!m->deferring || a->sm >= m->n_sms) {
+    send_now(m, a, created, now);
+    return;
+  }
+  if (m->map.indexing != 4) {
+    push_deferred(m, a, created, addr_slice(&m->map, a->addr));
+    return;
+  }
+  /* A granule not drawn yet is drawn at memsys_defer(0), in the SMs' order, and the send
+   * waits for it there, with the cluster's later sends behind it (staged) in their order. */
+  uint32_t slice = m->staged[a->sm / m->per_cluster] ? SLICE_NONE : drawn_slice(m, a->addr);
+  if (slice == SLICE_NONE) log_op(m, a->sm, a, created, 1);
+  else push_deferred(m, a, created, slice);
 }
 
 static void send_now(memsys *m, const mem_access *a, uint64_t created, uint64_t now) {
@@ -367,8 +415,9 @@ static void send_now(memsys *m, const mem_access *a, uint64_t created, uint64_t 
 
 void memsys_touch(memsys *m, int sm, uint64_t addr) {
   if (m->map.indexing != 4) return; /* the slice is a function of the address */
-  if (m->deferring && sm >= 0 && sm < m->n_sms) log_op(m, sm, &(mem_access){.addr = addr}, 0, 0);
-  else addr_slice(&m->map, addr);
+  if (!m->deferring || sm < 0 || sm >= m->n_sms) addr_slice(&m->map, addr);
+  else if (drawn_slice(m, addr) == SLICE_NONE) /* (a drawn one: nothing to do) */
+    log_op(m, sm, &(mem_access){.addr = addr}, 0, 0);
 }
 
 void memsys_memcpy(memsys *m, uint64_t addr, uint64_t bytes) {

@@ -129,3 +129,10 @@ uint32_t slice_table_get(slice_table *t, uint64_t granule) {
   if (slot) *slot = slice;
   return slice;
 }
+
+uint32_t slice_table_peek(const slice_table *t, uint64_t granule) {
+  uint64_t key = granule / SLICE_PAGE + 1;
+  for (uint32_t s = home(t, key); t->keys[s]; s = (s + 1) & (t->cap - 1))
+    if (t->keys[s] == key) return t->pages[t->page_at[s]][granule % SLICE_PAGE];
+  return SLICE_NONE;
+}

@@ -44,5 +44,8 @@ void slice_table_free(slice_table *t);
 /* The slice of `granule`, drawing one when it has none. Out of memory: a draw that is not
  * kept (the caller still gets a valid slice). */
 uint32_t slice_table_get(slice_table *t, uint64_t granule);
+/* The slice of `granule` if it was drawn, else SLICE_NONE; the table is only read, so that
+ * threads may look up at once while no one draws. */
+uint32_t slice_table_peek(const slice_table *t, uint64_t granule);
 
 #endif
