@@ -284,7 +284,7 @@ static inline int get_varint(const uint8_t **cur, const uint8_t *end, uint64_t *
 /* With `pack`, an instruction whose addresses the cache stores as a base and a stride keeps them
  * so (TRACE_ADDRS_STRIDE), as trace_tb_pack_addrs would leave it: the cache's stride form is
  * exactly the case where that packs. */
-static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *tmpl,
+static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *const *tmpl,
                        uint32_t ntmpl, int pack, trace_warp *w, rf_diag *d) {
   const uint8_t *p = *cur;
   uint64_t n, nmem;
@@ -310,7 +310,7 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
     if (get_varint(&p, end, &x) < 0 || (x >> 1) >= ntmpl)
       return CORRUPT("instruction %u: template index", i);
     trace_inst *in = &w->insts[i];
-    in->op = &tmpl[x >> 1];
+    in->op = tmpl[x >> 1];
     in->addr_off = 0;
     in->addr_form = 0;
     if (x & 1) {
@@ -369,7 +369,7 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
 }
 
 int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int pack,
-                 trace_tb *tb, rf_diag *d) {
+                 trace_op_set *ops, trace_tb *tb, rf_diag *d) {
   memset(tb, 0, sizeof *tb);
   const uint8_t *end = p + n;
   if (n < 20) return CORRUPT("thread block header past the block's end");
@@ -384,14 +384,20 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int 
   p += 20;
   if ((uint64_t)ntmpl * TC_TMPL_BYTES > (uint64_t)(end - p))
     return CORRUPT("%u instruction templates do not fit the block", ntmpl);
-  /* the templates become the block's ops */
-  trace_op *tmpl = trace_tb_new_ops(tb, ntmpl, d);
-  if (!tmpl) return -1;
-  for (uint32_t t = 0; t < ntmpl; t++, p += TC_TMPL_BYTES)
-    if (get_template(p, info, &tmpl[t]) < 0) {
-      trace_tb_free(tb);
+  /* the templates become the kernel's ops */
+  const trace_op **tmpl = malloc((ntmpl ? ntmpl : 1) * sizeof *tmpl);
+  if (!tmpl) return rf_fail(d, "out of memory");
+  for (uint32_t t = 0; t < ntmpl; t++, p += TC_TMPL_BYTES) {
+    trace_op op;
+    if (get_template(p, info, &op) < 0) {
+      free(tmpl);
       return CORRUPT("instruction template %u out of range", t);
     }
+    if (!(tmpl[t] = trace_op_intern(ops, &op, d))) {
+      free(tmpl);
+      return -1;
+    }
+  }
   tb->linear_id =
       tb->id[0] + (long)info->grid[0] * (tb->id[1] + (long)info->grid[1] * tb->id[2]);
   tb->nwarps = info->warps_per_tb;
@@ -400,6 +406,7 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int 
   for (int w = 0; rc == 0 && w < tb->nwarps; w++)
     rc = decode_warp(&p, end, tmpl, ntmpl, pack, &tb->warps[w], d);
   if (rc == 0 && p != end) rc = CORRUPT("%zu bytes after the last warp", (size_t)(end - p));
+  free(tmpl);
   if (rc < 0) trace_tb_free(tb);
   return rc;
 }

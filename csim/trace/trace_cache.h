@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "trace.h"
+#include "trace_ops.h"
 
 #define TC_VERSION 2
 #define TC_HEADER_BYTES 128
@@ -69,10 +70,10 @@ int tc_decode_info(const uint8_t p[TC_INFO_BYTES], trace_kernel_info *in);
  * the grid, warp count, operand counts, opcode/kind/unit/space ranges, lengths) and returns -1
  * (with d) on anything wrong, leaving tb empty. With `pack` the block's addresses come packed
  * (trace_addrs.h: as trace_tb_pack_addrs leaves them), else 32 lanes per instruction. The
- * encoder takes either. */
+ * block's ops are interned in `ops`, the kernel's. The encoder takes either form. */
 int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d);
 int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int pack,
-                 trace_tb *tb, rf_diag *d);
+                 trace_op_set *ops, trace_tb *tb, rf_diag *d);
 
 /* ---- the source's identity and the cache's place (trace_cache_store.c) ---- */
 
@@ -134,8 +135,8 @@ tc_reader *tc_reader_open(const char *cache_path, const tc_source *src, const ch
                           trace_kernel_info *info, rf_diag *d);
 /* 1 with *tb decoded, 0 after the last block (the file ends exactly there), -1 if the block is
  * missing or corrupt. Duplicate ids are the caller's to check. */
-int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_tb *tb,
-                   rf_diag *d);
+int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_op_set *ops,
+                   trace_tb *tb, rf_diag *d);
 void tc_reader_close(tc_reader *r);
 
 /* Writing a cache: blocks go to a temporary file beside it (CACHE.partial.XXXXXX), renamed to

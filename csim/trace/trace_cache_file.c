@@ -125,8 +125,8 @@ tc_reader *tc_reader_open(const char *cache_path, const tc_source *src, const ch
   return r;
 }
 
-int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_tb *tb,
-                   rf_diag *d) {
+int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_op_set *ops,
+                   trace_tb *tb, rf_diag *d) {
   memset(tb, 0, sizeof *tb);
   if (r->read_tbs == r->ntbs) {
     if (r->offset != r->length) return rf_fail(d, "%s: data after the last block", r->path);
@@ -145,7 +145,7 @@ int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_
   if (tc_checksum(r->buf.p, len) != tc_ld64(bh + 8))
     return rf_fail(d, "%s: block %llu checksum mismatch", r->path,
                    (unsigned long long)r->read_tbs);
-  if (tc_decode_tb(r->buf.p, len, info, pack, tb, d) < 0) return -1;
+  if (tc_decode_tb(r->buf.p, len, info, pack, ops, tb, d) < 0) return -1;
   r->offset += sizeof bh + len;
   r->read_tbs++;
   return 1;

@@ -23,7 +23,7 @@ struct trace_kernel {
   long tbs_seen;
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
   opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
-  trace_op_set ops;    /* the thread block being read's ops */
+  trace_op_set ops;    /* the ops of every thread block read (trace_ops.h) */
   int pack_addrs;      /* blocks come with packed addresses (trace_kernel_pack_addrs) */
   int text_open;       /* lr is open and past the header */
   tc_reader *cache_in; /* thread blocks come from the binary cache */
@@ -246,7 +246,6 @@ void trace_kernel_close(trace_kernel *k) {
 }
 
 void trace_tb_free(trace_tb *tb) {
-  trace_tb_free_ops(tb);
   if (!tb->warps) return;
   for (int w = 0; w < tb->nwarps; w++) {
     free(tb->warps[w].insts);
@@ -272,7 +271,7 @@ static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d
 /* The `insts = n` header is not trusted for the allocation: the array grows with the lines
  * actually read, so a corrupt count (fuzzing found `insts = 53000000` in a 2 KB file) costs a
  * file:line error, not gigabytes. */
-static int read_warp(trace_kernel *k, trace_tb *tb, trace_warp *w, int64_t ninsts, rf_diag *d) {
+static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d) {
   long inst_cap = 0;
   uint32_t addr_cap = 0;
   inst_context ctx = {k->opcodes, k->path, 0, k->info.tracer_version, k->info.lineinfo,
@@ -297,7 +296,7 @@ static int read_warp(trace_kernel *k, trace_tb *tb, trace_warp *w, int64_t ninst
     trace_inst *in = &w->insts[i];
     trace_op op;
     if (trace_parse_inst(&ctx, s, &op, &in->mask, lane_addrs, &has_addrs, d) < 0 ||
-        !(in->op = trace_op_intern(&k->ops, tb, &op, d)))
+        !(in->op = trace_op_intern(&k->ops, &op, d)))
       return -1;
     in->addr_off = 0;
     in->addr_form = 0;
@@ -377,7 +376,7 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
                       TRACE_MAX_WARP_INSTS, s);
       break;
     }
-    if ((rc = read_warp(k, tb, &tb->warps[w], ninsts, d)) < 0) break;
+    if ((rc = read_warp(k, &tb->warps[w], ninsts, d)) < 0) break;
   }
   free(warp_seen);
   if (rc == 0 && nseen != tb->nwarps)
@@ -410,7 +409,6 @@ static int text_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
       return rf_fail_at(d, k->path, k->lr.lineno, "expected #BEGIN_TB, found '%s'", s);
   }
   k->at_begin_tb = 0;
-  trace_op_set_reset(&k->ops);
   if (k->tbs_seen == k->info.num_tbs)
     return rf_fail_at(d, k->path, k->lr.lineno,
                       "expected %ld thread blocks (grid %dx%dx%d), found more", k->info.num_tbs,
@@ -452,7 +450,7 @@ static int fall_back_to_text(trace_kernel *k, rf_diag *d) {
 int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   if (k->cache_in) {
     rf_diag quiet;
-    int r = tc_reader_next(k->cache_in, &k->info, k->pack_addrs, tb, &quiet);
+    int r = tc_reader_next(k->cache_in, &k->info, k->pack_addrs, &k->ops, tb, &quiet);
     if (r == 1) {
       long id = tb->linear_id;
       if (!(k->tb_seen[id / 8] >> (id % 8) & 1)) {

@@ -12,31 +12,11 @@ struct trace_op_block {
   trace_op op[];
 };
 
-trace_op *trace_tb_new_ops(trace_tb *tb, uint32_t n, rf_diag *d) {
-  struct trace_op_block *b = calloc(1, sizeof *b + (size_t)n * sizeof b->op[0]);
-  if (!b) {
-    rf_fail(d, "out of memory");
-    return NULL;
-  }
-  b->next = tb->ops;
-  b->n = n;
-  tb->ops = b;
-  return b->op;
-}
-
-int trace_tb_owns_op(const trace_tb *tb, const trace_op *op) {
-  for (const struct trace_op_block *b = tb->ops; b; b = b->next)
+int trace_op_set_owns(const trace_op_set *s, const trace_op *op) {
+  for (const struct trace_op_block *b = s->blocks; b; b = b->next)
     for (uint32_t i = 0; i < b->n; i++)
       if (op == &b->op[i]) return 1;
   return 0;
-}
-
-void trace_tb_free_ops(trace_tb *tb) {
-  for (struct trace_op_block *b = tb->ops, *next; b; b = next) {
-    next = b->next;
-    free(b);
-  }
-  tb->ops = NULL;
 }
 
 static uint32_t op_hash(const trace_op *op) {
@@ -64,15 +44,23 @@ static int grow(trace_op_set *s, rf_diag *d) {
   return 0;
 }
 
-const trace_op *trace_op_intern(trace_op_set *s, trace_tb *tb, const trace_op *op, rf_diag *d) {
+const trace_op *trace_op_intern(trace_op_set *s, const trace_op *op, rf_diag *d) {
   _Static_assert(sizeof(trace_op) % 8 == 0, "op_hash reads whole words");
   if (2 * (s->n + 1) > s->nslots && grow(s, d) < 0) return NULL;
   uint32_t h = op_hash(op) & (s->nslots - 1);
   for (; s->slot[h]; h = (h + 1) & (s->nslots - 1))
     if (!memcmp(s->slot[h], op, sizeof *op)) return s->slot[h];
   if (!s->room_left) {
-    /* blocks of 64 ops: a kernel's block has a few hundred */
-    if (!(s->room = trace_tb_new_ops(tb, 64, d))) return NULL;
+    /* blocks of 64 ops: a kernel has a few hundred */
+    struct trace_op_block *b = calloc(1, sizeof *b + 64 * sizeof b->op[0]);
+    if (!b) {
+      rf_fail(d, "out of memory");
+      return NULL;
+    }
+    b->next = s->blocks;
+    b->n = 64;
+    s->blocks = b;
+    s->room = b->op;
     s->room_left = 64;
   }
   trace_op *kept = s->room++;
@@ -83,14 +71,11 @@ const trace_op *trace_op_intern(trace_op_set *s, trace_tb *tb, const trace_op *o
   return kept;
 }
 
-void trace_op_set_reset(trace_op_set *s) {
-  if (s->n) memset(s->slot, 0, s->nslots * sizeof *s->slot);
-  s->n = 0;
-  s->room = NULL;
-  s->room_left = 0;
-}
-
 void trace_op_set_free(trace_op_set *s) {
+  for (struct trace_op_block *b = s->blocks, *next; b; b = next) {
+    next = b->next;
+    free(b);
+  }
   free(s->slot);
   memset(s, 0, sizeof *s);
 }
