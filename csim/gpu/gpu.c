@@ -416,9 +416,10 @@ static int first_cluster(const gpu *g, int t, int n) {
  * have not taken yet, so that a member whose SMs are busier does not hold up the rest while
  * each cluster's SMs mostly stay on one core. Which member steps a cluster changes nothing
  * (memsys_defer). A cluster's SMs share its network port, so they are stepped together. The
- * first member also runs the memory system's next cycle ahead as far as the SMs cannot change
- * it (memsys_cycle_ahead; not with an observer, which reads the whole GPU between cycles)
- * and reads the next thread block, while the others take its clusters meanwhile. */
+ * first member also ends the memory system's cycle (memsys_cycle_end: the reply network),
+ * runs its next cycle ahead as far as the SMs cannot change it (memsys_cycle_ahead; not with
+ * an observer, which reads the whole GPU between cycles) and reads the next thread block,
+ * while the others take its clusters meanwhile. */
 static void step_part(void *ctx, int part, int n) {
   gpu *g = ctx;
   sm_step *r = &g->steps[part];
@@ -441,8 +442,9 @@ static void step_part(void *ctx, int part, int n) {
   }
 }
 
-/* One cycle of every SM. In parallel, the memory system notes what the SMs ask and carries it
- * out afterwards in SM order, and the lowest failing SM's message is the one reported, so the
+/* One cycle of every SM. In parallel, the memory system takes the SMs' requests into their
+ * clusters' ports (or notes them) and settles them afterwards in the order one thread gives
+ * (memsys_defer), and the lowest failing SM's message is the one reported, so the
  * run is the same for any number of threads, and for any mix of cycles stepped by the team
  * and by this thread alone (the pacer's choice, where the team is slower). */
 static int step_sms(gpu *g, int team, rf_diag *d) {

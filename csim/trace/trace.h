@@ -47,10 +47,11 @@ typedef enum mem_space {
   SPACE_INST     /* instruction fetch (never in a trace; routes L1I traffic) */
 } mem_space;
 
-/* What an instruction is, as its PC fixes it: kept once per kernel (its reader's trace_op_set)
- * and pointed to by every dynamic instance of it in the blocks' warps. A kernel has a few hundred of
- * them against hundreds of thousands of instances, so instances stay small (trace_inst). Built
- * zeroed (`= {0}`): ops are compared and hashed as bytes, so no implicit padding is left. */
+/* What an instruction is, as its PC fixes it: kept once per kernel (its reader's
+ * trace_op_set) and pointed to by every dynamic instance of it in the blocks' warps. A kernel
+ * has a few hundred of them against hundreds of thousands of instances, so instances stay
+ * small (trace_inst). Built zeroed (`= {0}`): ops are compared and hashed as bytes, so no
+ * implicit padding is left. */
 typedef struct trace_op {
   uint64_t pc;
   uint32_t line;       /* source line (lineinfo traces), else 0 */
