@@ -103,7 +103,7 @@ static void harness_init(harness *h, const char *mode, hw_mode hw) {
 }
 
 static int admit(harness *h, int slot, long tb_id) {
-  trace_tb tb = {{(int)tb_id, 0, 0}, tb_id, 16, NULL, NULL};
+  trace_tb tb = {.id = {(int)tb_id, 0, 0}, .linear_id = tb_id, .nwarps = 16};
   int n = h->p.ops->cta_admit(&h->p, 0, slot, &h->k, &tb, h->now);
   h->resident_warps += n;
   return n;
