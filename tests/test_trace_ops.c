@@ -1,6 +1,7 @@
 /* A kernel's ops (csim/trace/trace_ops.h): interning against a plain table of contents,
  * pointers that stay put while more ops are added, and the readers (text and binary cache)
- * giving each instance, in every thread block, the one op of its content. */
+ * giving each instance, in every thread block, the one op of its content, kept as long as a
+ * block that points to it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -150,6 +151,28 @@ static void check_blocks(const char *path, trace_cache_mode mode, const char *ca
   trace_kernel_close(k);
 }
 
+/* A block keeps the kernel's ops while it lives, after its reader closed (an SM's block may
+ * outlive a kernel whose run failed; tests keep blocks they read). */
+static void check_block_outlives_reader(const char *path, trace_cache_mode mode,
+                                        const char *cache_dir) {
+  trace_cache_opts o = {mode, cache_dir, 0};
+  trace_kernel *k;
+  rf_diag d;
+  assert_int_equal(trace_kernel_open_cached(path, &o, &k, &d), 0);
+  trace_tb a, b;
+  assert_int_equal(trace_kernel_next_tb(k, &a, &d), 1);
+  assert_int_equal(trace_kernel_next_tb(k, &b, &d), 1);
+  trace_kernel_close(k);
+  assert_ptr_equal(a.ops, b.ops);
+  assert_ptr_equal(a.warps[0].insts[0].op, b.warps[0].insts[0].op);
+  trace_tb_free(&a);
+  const trace_warp *w = &b.warps[0];
+  assert_int_equal(w->insts[w->n - 1].op->kind, OPK_EXIT);
+  assert_int_equal(w->insts[0].op->pc, 0);
+  trace_tb_free(&b);
+  assert_null(b.ops);
+}
+
 static void test_readers_share_ops(void **state) {
   (void)state;
   char dir[256], path[512], cache[512];
@@ -160,6 +183,8 @@ static void test_readers_share_ops(void **state) {
   check_blocks(path, TRACE_CACHE_OFF, cache);
   check_blocks(path, TRACE_CACHE_REBUILD, cache); /* from the text, writing the cache */
   check_blocks(path, TRACE_CACHE_ON, cache);      /* from the cache */
+  check_block_outlives_reader(path, TRACE_CACHE_OFF, cache);
+  check_block_outlives_reader(path, TRACE_CACHE_ON, cache);
   tu_rmtree(dir);
 }
 

@@ -47,8 +47,8 @@ typedef enum mem_space {
   SPACE_INST     /* instruction fetch (never in a trace; routes L1I traffic) */
 } mem_space;
 
-/* What an instruction is, as its PC fixes it: kept once per kernel (its reader's
- * trace_op_set) and pointed to by every dynamic instance of it in the blocks' warps. A kernel
+/* What an instruction is, as its PC fixes it: kept once per kernel (trace_ops.h: its blocks
+ * share it) and pointed to by every dynamic instance of it in the blocks' warps. A kernel
  * has a few hundred of them against hundreds of thousands of instances, so instances stay
  * small (trace_inst). Built zeroed (`= {0}`): ops are compared and hashed as bytes, so no
  * implicit padding is left. */
@@ -71,7 +71,7 @@ typedef struct trace_op {
 
 /* One dynamic instruction of a warp. */
 typedef struct trace_inst {
-  const trace_op *op;  /* in its kernel reader's ops (trace_ops.h), until the reader closes */
+  const trace_op *op;  /* in its block's ops (trace_tb.ops) */
   uint32_t mask;       /* active threads */
   uint32_t addr_off;   /* if op->is_mem: where its addresses start in the warp's address pool */
   uint8_t addr_form;   /* trace_addr_form of those addresses (trace_addrs.h) */
@@ -90,6 +90,7 @@ typedef struct trace_tb {
   long linear_id;      /* x + y*gx + z*gx*gy */
   int nwarps;
   trace_warp *warps;   /* nwarps entries, warp w at index w */
+  struct trace_op_pool *ops; /* the kernel's ops its instructions point to, held (trace_ops.h) */
 } trace_tb;
 
 typedef struct trace_kernel_info {

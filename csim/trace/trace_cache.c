@@ -369,7 +369,7 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
 }
 
 int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int pack,
-                 trace_op_set *ops, trace_tb *tb, rf_diag *d) {
+                 trace_op_pool *ops, trace_tb *tb, rf_diag *d) {
   memset(tb, 0, sizeof *tb);
   const uint8_t *end = p + n;
   if (n < 20) return CORRUPT("thread block header past the block's end");
@@ -393,7 +393,7 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int 
       free(tmpl);
       return CORRUPT("instruction template %u out of range", t);
     }
-    if (!(tmpl[t] = trace_op_intern(ops, &op, d))) {
+    if (!(tmpl[t] = trace_op_intern(trace_op_pool_set(ops), &op, d))) {
       free(tmpl);
       return -1;
     }
@@ -407,7 +407,12 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int 
     rc = decode_warp(&p, end, tmpl, ntmpl, pack, &tb->warps[w], d);
   if (rc == 0 && p != end) rc = CORRUPT("%zu bytes after the last warp", (size_t)(end - p));
   free(tmpl);
-  if (rc < 0) trace_tb_free(tb);
-  return rc;
+  if (rc < 0) {
+    trace_tb_free(tb);
+    return rc;
+  }
+  tb->ops = ops;
+  trace_op_pool_hold(ops);
+  return 0;
 }
 

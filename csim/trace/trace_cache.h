@@ -73,7 +73,7 @@ int tc_decode_info(const uint8_t p[TC_INFO_BYTES], trace_kernel_info *in);
  * block's ops are interned in `ops`, the kernel's. The encoder takes either form. */
 int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d);
 int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int pack,
-                 trace_op_set *ops, trace_tb *tb, rf_diag *d);
+                 trace_op_pool *ops, trace_tb *tb, rf_diag *d);
 
 /* ---- the source's identity and the cache's place (trace_cache_store.c) ---- */
 
@@ -135,7 +135,7 @@ tc_reader *tc_reader_open(const char *cache_path, const tc_source *src, const ch
                           trace_kernel_info *info, rf_diag *d);
 /* 1 with *tb decoded, 0 after the last block (the file ends exactly there), -1 if the block is
  * missing or corrupt. Duplicate ids are the caller's to check. */
-int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_op_set *ops,
+int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_op_pool *ops,
                    trace_tb *tb, rf_diag *d);
 void tc_reader_close(tc_reader *r);
 

@@ -125,7 +125,7 @@ tc_reader *tc_reader_open(const char *cache_path, const tc_source *src, const ch
   return r;
 }
 
-int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_op_set *ops,
+int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_op_pool *ops,
                    trace_tb *tb, rf_diag *d) {
   memset(tb, 0, sizeof *tb);
   if (r->read_tbs == r->ntbs) {

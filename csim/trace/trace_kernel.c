@@ -23,7 +23,7 @@ struct trace_kernel {
   long tbs_seen;
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
   opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
-  trace_op_set ops;    /* the ops of every thread block read (trace_ops.h) */
+  trace_op_pool *ops;  /* the ops of every thread block read (trace_ops.h) */
   int pack_addrs;      /* blocks come with packed addresses (trace_kernel_pack_addrs) */
   int text_open;       /* lr is open and past the header */
   tc_reader *cache_in; /* thread blocks come from the binary cache */
@@ -203,6 +203,11 @@ int trace_kernel_open_cached(const char *path, const trace_cache_opts *o, trace_
     free(k);
     return rf_fail(d, "out of memory");
   }
+  if (!(k->ops = trace_op_pool_new(d))) {
+    free(k->path);
+    free(k);
+    return -1;
+  }
   /* The text's header is read in every mode: the kernel's description always comes from the
    * text, and a cache that describes the kernel otherwise is not used. */
   if (open_text(k, d) < 0) {
@@ -239,13 +244,15 @@ void trace_kernel_close(trace_kernel *k) {
   tc_reader_close(k->cache_in);
   tc_writer_abort(k->cache_out); /* closed before the end: the cache would be incomplete */
   free(k->place);
-  trace_op_set_free(&k->ops);
+  trace_op_pool_release(k->ops);
   free(k->tb_seen);
   free(k->path);
   free(k);
 }
 
 void trace_tb_free(trace_tb *tb) {
+  trace_op_pool_release(tb->ops);
+  tb->ops = NULL;
   if (!tb->warps) return;
   for (int w = 0; w < tb->nwarps; w++) {
     free(tb->warps[w].insts);
@@ -296,7 +303,7 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
     trace_inst *in = &w->insts[i];
     trace_op op;
     if (trace_parse_inst(&ctx, s, &op, &in->mask, lane_addrs, &has_addrs, d) < 0 ||
-        !(in->op = trace_op_intern(&k->ops, &op, d)))
+        !(in->op = trace_op_intern(trace_op_pool_set(k->ops), &op, d)))
       return -1;
     in->addr_off = 0;
     in->addr_form = 0;
@@ -417,6 +424,8 @@ static int text_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
     trace_tb_free(tb);
     return -1;
   }
+  tb->ops = k->ops;
+  trace_op_pool_hold(k->ops);
   k->tbs_seen++;
   return 1;
 }
@@ -450,7 +459,7 @@ static int fall_back_to_text(trace_kernel *k, rf_diag *d) {
 int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   if (k->cache_in) {
     rf_diag quiet;
-    int r = tc_reader_next(k->cache_in, &k->info, k->pack_addrs, &k->ops, tb, &quiet);
+    int r = tc_reader_next(k->cache_in, &k->info, k->pack_addrs, k->ops, tb, &quiet);
     if (r == 1) {
       long id = tb->linear_id;
       if (!(k->tb_seen[id / 8] >> (id % 8) & 1)) {

@@ -1,5 +1,6 @@
 #include "trace_ops.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,4 +79,31 @@ void trace_op_set_free(trace_op_set *s) {
   }
   free(s->slot);
   memset(s, 0, sizeof *s);
+}
+
+struct trace_op_pool {
+  trace_op_set set;
+  atomic_int holders;
+};
+
+trace_op_pool *trace_op_pool_new(rf_diag *d) {
+  trace_op_pool *p = calloc(1, sizeof *p);
+  if (!p) {
+    rf_fail(d, "out of memory");
+    return NULL;
+  }
+  atomic_init(&p->holders, 1);
+  return p;
+}
+
+trace_op_set *trace_op_pool_set(trace_op_pool *p) { return &p->set; }
+
+void trace_op_pool_hold(trace_op_pool *p) {
+  atomic_fetch_add_explicit(&p->holders, 1, memory_order_relaxed);
+}
+
+void trace_op_pool_release(trace_op_pool *p) {
+  if (!p || atomic_fetch_sub_explicit(&p->holders, 1, memory_order_acq_rel) != 1) return;
+  trace_op_set_free(&p->set);
+  free(p);
 }

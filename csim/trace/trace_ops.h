@@ -2,9 +2,10 @@
  *
  * A trace_op_set keeps its ops in blocks that never move, so an instruction's op pointer stays
  * valid while more are added and until trace_op_set_free. A kernel's reader keeps one set for
- * all its thread blocks (text and binary cache alike), so the blocks resident on a GPU share
- * one copy of each op: with a copy per block (a few hundred ops each), 80 SMs' blocks held
- * megabytes of identical ops and the issue stage missed the cache on them. */
+ * all its thread blocks (text and binary cache alike), in a trace_op_pool that each block it
+ * gives out holds too, so the blocks resident on a GPU share one copy of each op (with a copy
+ * per block, a few hundred ops each, 80 SMs' blocks held megabytes of identical ops and the
+ * issue stage missed the cache on them), and a block's ops live as long as the block. */
 #ifndef RFSIM_TRACE_OPS_H
 #define RFSIM_TRACE_OPS_H
 
@@ -25,5 +26,14 @@ const trace_op *trace_op_intern(trace_op_set *s, const trace_op *op, rf_diag *d)
 int trace_op_set_owns(const trace_op_set *s, const trace_op *op);
 /* Frees the ops too: every instruction pointing to them must be gone or unused. */
 void trace_op_set_free(trace_op_set *s);
+
+/* A set shared by a kernel's reader and the blocks it read, freed with the last of them. Only
+ * the reader interns; holders may come and go on other threads (an SM frees its block when the
+ * block ends). */
+typedef struct trace_op_pool trace_op_pool;
+trace_op_pool *trace_op_pool_new(rf_diag *d); /* held once */
+trace_op_set *trace_op_pool_set(trace_op_pool *p);
+void trace_op_pool_hold(trace_op_pool *p);
+void trace_op_pool_release(trace_op_pool *p); /* NULL: nothing */
 
 #endif

@@ -151,11 +151,11 @@ static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
     if (len > size - first) len = size - first;
     trace_tb tb;
     rf_diag ignore;
-    trace_op_set ops = {0};
-    for (int pack = 0; pack < 2; pack++)
-      if (tc_decode_tb(data + first, len, &info, pack, &ops, &tb, &ignore) == 0)
+    trace_op_pool *ops = trace_op_pool_new(&ignore);
+    for (int pack = 0; ops && pack < 2; pack++)
+      if (tc_decode_tb(data + first, len, &info, pack, ops, &tb, &ignore) == 0)
         trace_tb_free(&tb);
-    trace_op_set_free(&ops);
+    trace_op_pool_release(ops);
   }
   /* 2: the body as the trace's cache, behind a header that matches the trace */
   trace_cache_opts o = {TRACE_CACHE_ON, cdir, 0};
