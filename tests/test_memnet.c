@@ -174,6 +174,21 @@ static void test_icnt_local_crossbar(void **state) {
   icnt_destroy(n);
 }
 
+/* Whether output o of both networks offers a packet, the same one if so (taken from both with
+ * `take`). */
+static int same_head(icnt *plain, icnt *parts, int o, int take) {
+  mem_req a, b;
+  int got = icnt_peek(plain, o, &a);
+  assert_int_equal(got, icnt_peek(parts, o, &b));
+  if (!got) return 0;
+  assert_int_equal(a.a.token, b.a.token);
+  if (take) {
+    icnt_pop(plain, o);
+    icnt_pop(parts, o);
+  }
+  return 1;
+}
+
 /* Pushes in two parts (senders on several inputs at once, gpu -threads): a round of pushes to
  * inputs empty and busy, with packets taken at the outputs in between, then settled input by
  * input, then a plain push, moves every packet as plain pushes in the same order do, in both
@@ -196,13 +211,7 @@ static void test_icnt_push_in_parts(void **state) {
         assert_int_equal(icnt_push(plain, in, out, &r, bytes), 0);
         assert_int_equal(icnt_push_input(parts, in, out, &r, bytes), 0);
         pushed[in]++;
-        mem_req a, b; /* takes at the outputs meanwhile */
-        int o = k % 2;
-        assert_int_equal(icnt_peek(plain, o, &a), icnt_peek(parts, o, &b));
-        if (icnt_peek(plain, o, &a)) {
-          icnt_pop(plain, o);
-          icnt_pop(parts, o);
-        }
+        same_head(plain, parts, k % 2, 1); /* takes at the outputs meanwhile */
       }
       for (int in = 0; in < 3; in++) icnt_push_settle(parts, in, pushed[in]);
       int in = round % 3; /* and one push whole after them */
@@ -216,27 +225,14 @@ static void test_icnt_push_in_parts(void **state) {
       for (int c = 0; c < 1 + round % 3; c++, t++) {
         icnt_cycle(plain, t);
         icnt_cycle(parts, t);
-        for (int o = 0; o < 2; o++) {
-          mem_req a, b;
-          int got = icnt_peek(plain, o, &a);
-          assert_int_equal(got, icnt_peek(parts, o, &b));
-          if (got) assert_int_equal(a.a.token, b.a.token);
-        }
+        for (int o = 0; o < 2; o++) same_head(plain, parts, o, 0);
       }
     }
     for (; icnt_count(plain); t++) {
       assert_true(t < 5000);
       icnt_cycle(plain, t);
       icnt_cycle(parts, t);
-      for (int o = 0; o < 2; o++) {
-        mem_req a, b;
-        int got = icnt_peek(plain, o, &a);
-        assert_int_equal(got, icnt_peek(parts, o, &b));
-        if (!got) continue;
-        assert_int_equal(a.a.token, b.a.token);
-        icnt_pop(plain, o);
-        icnt_pop(parts, o);
-      }
+      for (int o = 0; o < 2; o++) same_head(plain, parts, o, 1);
     }
     assert_int_equal(icnt_count(parts), 0);
     icnt_destroy(plain);

@@ -416,13 +416,12 @@ static void test_memsys_determinism_and_drain(void **state) {
 
 /* The Pascal and Volta pipelines: sectored L1Ds (bypassed for globals on TITAN X, write-through
  * in banks on TITAN V), random and IPOLY slice indexing, the local crossbar. */
-/* Clusters stepped on several threads (gpu -threads): with every SM's sends and slice draws
- * noted during the cycle (memsys_defer) and carried out after it, the clusters visited in
- * another order, and the reply network's cycle and the next cycle's slices and channels run
- * amid the SMs', everything
- * comes out as in a direct run: the TITAN X's random slice draws,
- * two SMs sharing one cluster's network port (a noted send takes room the second SM sees), and
- * the TITAN V's local crossbar. */
+/* Clusters stepped on several threads (gpu -threads): with the SMs' sends pushed or noted
+ * during the cycle (memsys_defer) and settled after it, the clusters visited in another order,
+ * and the reply network's cycle and the next cycle's slices and channels run amid the SMs',
+ * everything comes out as in a direct run: the TITAN X's random slice draws, two SMs sharing
+ * one cluster's network port (a send takes room the second SM sees), and the TITAN V's local
+ * crossbar. */
 static void test_memsys_deferred_like_direct(void **state) {
   (void)state;
   static const char *const configs[] = {"configs/titanx.config", "configs/titanv.config"};
