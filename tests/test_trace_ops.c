@@ -119,6 +119,9 @@ static void check_blocks(const char *path, trace_cache_mode mode, const char *ca
   const trace_op *first_mov = NULL, *first_exit = NULL;
   while ((r = trace_kernel_next_tb(k, &tb, &d)) > 0) {
     const trace_warp *w0 = &tb.warps[0], *w1 = &tb.warps[1];
+    for (int w = 0; w < tb.nwarps; w++) /* every instance's op is in the block's pool */
+      for (uint32_t i = 0; i < tb.warps[w].n; i++)
+        assert_true(trace_op_set_owns(trace_op_pool_set(tb.ops), tb.warps[w].insts[i].op));
     /* the same content in both blocks: one op, still there after the first block was freed */
     if (!first_mov) {
       first_mov = w0->insts[0].op;
