@@ -568,6 +568,7 @@ static void test_units_lockstep_every_workload(void **state) {
                 (unsigned long long)not_oldest);
   assert_true(not_oldest > 0);
   print_message("lockstep on %zu workloads: %.1f s\n", NS + NR, now_s() - t0);
+  tu_rmtree(dir);
 }
 
 static void test_broken_units_stop_the_simulator(void **state) {
@@ -596,6 +597,7 @@ static void test_broken_units_stop_the_simulator(void **state) {
            "-rfsim_policy finereg -hw lockstep > /dev/null 2> /dev/null");
   assert_int_equal(tu_sh(cmd), 0);
   free(msg);
+  tu_rmtree(dir);
 }
 
 int main(void) {

@@ -1,7 +1,9 @@
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "fuzz_targets.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +17,24 @@
 #include "../../csim/tracegen/tg_spec.h"
 #include "../../csim/tracegen/tg_stream.h"
 
+static char made_dir[256]; /* the folder below, once made: removed at exit */
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)st, (void)type, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void remove_made_dir(void) { nftw(made_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
 /* The parsers read files by path (as users give them), so each input is written to a file in
- * a folder of this process's own. */
+ * a folder of this process's own, removed when the process exits. */
 static int input_dir(char *dir, size_t n, rf_diag *d) {
   const char *tmp = getenv("TMPDIR");
   snprintf(dir, n, "%s/rfsim-fuzz-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
   if (mkdir(dir, 0700) < 0 && errno != EEXIST) return rf_fail(d, "%s: cannot create", dir);
+  if (!made_dir[0] && snprintf(made_dir, sizeof made_dir, "%s", dir) < (int)sizeof made_dir)
+    atexit(remove_made_dir);
   return 0;
 }
 
