@@ -10,6 +10,7 @@
 #include "../mem/mem.h"
 #include "../policy/policy.h"
 #include "../trace/trace.h"
+#include "../trace/trace_ahead.h"
 
 /* One member of the team stepping SMs: the next of its own clusters to be taken this cycle (by
  * it, or by a member done with its own), and what it found. */
@@ -296,12 +297,14 @@ static void watchdog_report(gpu *g, const trace_kernel_info *k, uint64_t idle) {
 
 /* The kernel's thread blocks in trace order, the next one decoded ahead of its launch. After a
  * launch the next is due: with -threads the main thread decodes it while the team steps the
- * SMs (the others take its clusters meanwhile), else the dispatcher does before it needs it.
+ * SMs (the others take its clusters meanwhile); with one thread, a thread of the trace reader's
+ * own reads blocks ahead (trace_ahead), and the dispatcher takes them before it needs them.
  * Decoding reads only the trace, so when it happens changes nothing. */
 typedef enum { FEED_DONE = 0, FEED_READY, FEED_DUE, FEED_FAILED } feed_state;
 
 typedef struct tb_feed {
   trace_kernel *kt;
+  trace_ahead *ahead;   /* reads kt on its own thread, or NULL */
   trace_tb tb;          /* FEED_READY: the next thread block */
   feed_state state;
   rf_diag diag;         /* FEED_FAILED: why */
@@ -310,7 +313,8 @@ typedef struct tb_feed {
 /* Decodes the next thread block if it is due. */
 static void feed_prepare(tb_feed *f) {
   if (f->state != FEED_DUE) return;
-  int r = trace_kernel_next_tb(f->kt, &f->tb, &f->diag);
+  int r = f->ahead ? trace_ahead_next(f->ahead, &f->tb, &f->diag)
+                   : trace_kernel_next_tb(f->kt, &f->tb, &f->diag);
   f->state = r > 0 ? FEED_READY : r == 0 ? FEED_DONE : FEED_FAILED;
 }
 
@@ -473,12 +477,17 @@ static int step_sms(gpu *g, int team, rf_diag *d) {
 static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_diag *d) {
   uint64_t start = g->now;
   tb_feed feed = {.kt = kt, .state = FEED_DUE};
+  /* (a thread that does not start leaves the reading to the dispatcher) */
+  if (!g->team) feed.ahead = trace_ahead_start(kt, NULL);
   pace_restart(&g->pace);
   /* Sleeping SMs count their cycles when they wake, unless something reads the counters
    * between cycles: the policy's per-cycle hook, an observer (waveform). */
   int count_later = !g->pol.ops->cycle && !g->obs.cycle;
   for (int i = 0; i < g->n_sms; i++) sm_count_sleep_later(g->sms[i], count_later);
-  if (feed_next(&feed, d) < 0) return -1;
+  if (feed_next(&feed, d) < 0) {
+    trace_ahead_stop(feed.ahead);
+    return -1;
+  }
   g->feed = &feed;
   uint64_t last_progress = g->now;
   /* The driver's launch overhead (GPGPU-Sim's -gpgpu_kernel_launch_latency) counts in the
@@ -529,6 +538,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     }
   }
   g->feed = NULL;
+  trace_ahead_stop(feed.ahead);
   if (feed.state == FEED_READY) trace_tb_free(&feed.tb);
   for (int i = 0; i < g->n_sms; i++) sm_settle(g->sms[i], g->now);
   return rc;

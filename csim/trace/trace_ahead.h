@@ -1,0 +1,22 @@
+/* A kernel's thread blocks read on a thread of their own, a few ahead of the thread that
+ * simulates them: with one simulating thread, parsing the text (a cold run) or decoding the
+ * binary cache (a warm one) then overlaps the simulation instead of stopping it at each launch.
+ * The blocks, their order, and the block at which a read fails (with its message) are those of
+ * trace_kernel_next_tb; only when the work is done changes. */
+#ifndef RFSIM_TRACE_AHEAD_H
+#define RFSIM_TRACE_AHEAD_H
+
+#include "trace.h"
+
+typedef struct trace_ahead trace_ahead;
+
+/* Starts reading k (which only the reader touches until trace_ahead_stop). NULL (with d) if
+ * the thread cannot start; k is then untouched. */
+trace_ahead *trace_ahead_start(trace_kernel *k, rf_diag *d);
+/* As trace_kernel_next_tb: 1 with the next block in tb (the caller's to free), 0 when none is
+ * left, -1 (with d) if the trace could not be read; after 0 or -1, the same again. */
+int trace_ahead_next(trace_ahead *a, trace_tb *tb, rf_diag *d);
+/* Stops the reader and frees the blocks it read that were not taken. NULL: nothing. */
+void trace_ahead_stop(trace_ahead *a);
+
+#endif

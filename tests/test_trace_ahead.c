@@ -1,0 +1,141 @@
+/* The trace read ahead on a thread of its own (csim/trace/trace_ahead.h): the blocks, their
+ * order, the end and the failure of trace_kernel_next_tb, from the text and from the binary
+ * cache, with the ring filled and emptied many times over; stopped at any point, it frees what
+ * it read (the sanitizer build's leak check) and does not hang. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../csim/trace/trace_ahead.h"
+#include "common/test_util.h"
+
+enum { BLOCKS = 45, BAD_BLOCK = 29 }; /* several times the reader's ring */
+
+static const char *const bodies[] = {
+    "1 R1 IMAD.MOV.U32 1 R2 0\n1 R3 LDG.E 1 R4 4 1 0x1000 4\n0 EXIT 0 0\n",
+    "1 R1 IMAD.MOV.U32 1 R2 0\n0 EXIT 0 0\n",
+};
+
+typedef struct fixture {
+  char dir[256], good[512], bad[512], cache[512];
+} fixture;
+
+/* A good kernel and one whose block BAD_BLOCK cannot be read. */
+static void make_kernels(fixture *f) {
+  assert_int_equal(tu_mkdtemp(f->dir, sizeof f->dir), 0);
+  char *t = tu_kernel_text("ahead", BLOCKS, 3, 8, bodies, 2);
+  assert_non_null(t);
+  assert_int_equal(tu_write(f->dir, "good.traceg", t), 0);
+  char at[64];
+  snprintf(at, sizeof at, "thread block = %d,0,0\nwarp = 0\ninsts = ", BAD_BLOCK);
+  char *p = strstr(t, at);
+  assert_non_null(p);
+  p[strlen(at)] = 'x'; /* "insts = x" */
+  assert_int_equal(tu_write(f->dir, "bad.traceg", t), 0);
+  free(t);
+  snprintf(f->good, sizeof f->good, "%s/good.traceg", f->dir);
+  snprintf(f->bad, sizeof f->bad, "%s/bad.traceg", f->dir);
+  snprintf(f->cache, sizeof f->cache, "%s/cache", f->dir);
+}
+
+static trace_kernel *open_kernel(const char *path, trace_cache_mode mode, const char *cache) {
+  trace_cache_opts o = {mode, cache, 0};
+  trace_kernel *k;
+  rf_diag d;
+  if (trace_kernel_open_cached(path, &o, &k, &d) < 0) fail_msg("%s", d.msg);
+  return k;
+}
+
+/* Reads `path` directly and ahead side by side: the same blocks, then the same answer (0, or
+ * -1 with the same message), twice. Returns the blocks read. */
+static int compare_readers(const char *path, trace_cache_mode mode, const char *cache) {
+  trace_kernel *direct = open_kernel(path, TRACE_CACHE_OFF, cache);
+  trace_kernel *k = open_kernel(path, mode, cache);
+  rf_diag d;
+  trace_ahead *a = trace_ahead_start(k, &d);
+  assert_non_null(a);
+  /* every block kept until the end: a block taken is the taker's, whatever the ring reuses */
+  trace_tb want[BLOCKS + 1], got[BLOCKS + 1];
+  int n = 0, rw, rg;
+  rf_diag dw, dg;
+  for (;;) {
+    assert_true(n <= BLOCKS);
+    rw = trace_kernel_next_tb(direct, &want[n], &dw);
+    rg = trace_ahead_next(a, &got[n], &dg);
+    assert_int_equal(rg, rw);
+    if (rw <= 0) break;
+    n++;
+  }
+  for (int i = 0; i < n; i++) tu_assert_same_tb(&want[i], &got[i]);
+  if (rw < 0) assert_string_equal(dg.msg, dw.msg);
+  /* asked again after the end: the same answer */
+  trace_tb again;
+  rf_diag d2;
+  assert_int_equal(trace_ahead_next(a, &again, &d2), rg);
+  if (rg < 0) assert_string_equal(d2.msg, dg.msg);
+  trace_ahead_stop(a);
+  for (int i = 0; i < n; i++) {
+    trace_tb_free(&want[i]);
+    trace_tb_free(&got[i]);
+  }
+  trace_kernel_close(k);
+  trace_kernel_close(direct);
+  return n;
+}
+
+static void test_blocks_as_the_reader_gives_them(void **state) {
+  (void)state;
+  fixture f;
+  make_kernels(&f);
+  assert_int_equal(compare_readers(f.good, TRACE_CACHE_OFF, f.cache), BLOCKS);
+  /* from the text while writing the cache, then from the cache */
+  assert_int_equal(compare_readers(f.good, TRACE_CACHE_REBUILD, f.cache), BLOCKS);
+  assert_int_equal(compare_readers(f.good, TRACE_CACHE_ON, f.cache), BLOCKS);
+  tu_rmtree(f.dir);
+}
+
+static void test_failure_where_the_reader_fails(void **state) {
+  (void)state;
+  fixture f;
+  make_kernels(&f);
+  assert_int_equal(compare_readers(f.bad, TRACE_CACHE_OFF, f.cache), BAD_BLOCK);
+  tu_rmtree(f.dir);
+}
+
+/* Stopped before the first block, after one (the reader waiting on a full ring or reading),
+ * and after the end: no hang, and the blocks it read and nobody took are freed. */
+static void test_stop_anywhere(void **state) {
+  (void)state;
+  fixture f;
+  make_kernels(&f);
+  for (int taken = 0; taken <= BLOCKS + 1; taken += taken < 3 ? 1 : 11) {
+    trace_kernel *k = open_kernel(f.good, TRACE_CACHE_OFF, f.cache);
+    rf_diag d;
+    trace_ahead *a = trace_ahead_start(k, &d);
+    assert_non_null(a);
+    for (int i = 0; i < taken; i++) {
+      trace_tb tb;
+      int r = trace_ahead_next(a, &tb, &d);
+      assert_int_equal(r, i < BLOCKS);
+      if (r > 0) trace_tb_free(&tb);
+    }
+    trace_ahead_stop(a);
+    trace_kernel_close(k);
+  }
+  trace_ahead_stop(NULL);
+  tu_rmtree(f.dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_blocks_as_the_reader_gives_them),
+      cmocka_unit_test(test_failure_where_the_reader_fails),
+      cmocka_unit_test(test_stop_anywhere),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
