@@ -1,7 +1,8 @@
 /* The trace read ahead on a thread of its own (csim/trace/trace_ahead.h): the blocks, their
  * order, the end and the failure of trace_kernel_next_tb, from the text and from the binary
- * cache, with the ring filled and emptied many times over; stopped at any point, it frees what
- * it read (the sanitizer build's leak check) and does not hang. */
+ * cache, with the ring filled and emptied many times over, and with one block ahead at most;
+ * how far it reads ahead; stopped at any point, it frees what it read (the sanitizer build's
+ * leak check) and does not hang. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../csim/trace/trace_ahead.h"
 #include "common/test_util.h"
@@ -53,11 +55,12 @@ static trace_kernel *open_kernel(const char *path, trace_cache_mode mode, const 
 
 /* Reads `path` directly and ahead side by side: the same blocks, then the same answer (0, or
  * -1 with the same message), twice. Returns the blocks read. */
-static int compare_readers(const char *path, trace_cache_mode mode, const char *cache) {
+static int compare_readers(const char *path, trace_cache_mode mode, const char *cache,
+                           size_t max_bytes) {
   trace_kernel *direct = open_kernel(path, TRACE_CACHE_OFF, cache);
   trace_kernel *k = open_kernel(path, mode, cache);
   rf_diag d;
-  trace_ahead *a = trace_ahead_start(k, &d);
+  trace_ahead *a = trace_ahead_start(k, max_bytes, &d);
   assert_non_null(a);
   /* every block kept until the end: a block taken is the taker's, whatever the ring reuses */
   trace_tb want[BLOCKS + 1], got[BLOCKS + 1];
@@ -92,10 +95,13 @@ static void test_blocks_as_the_reader_gives_them(void **state) {
   (void)state;
   fixture f;
   make_kernels(&f);
-  assert_int_equal(compare_readers(f.good, TRACE_CACHE_OFF, f.cache), BLOCKS);
+  assert_int_equal(compare_readers(f.good, TRACE_CACHE_OFF, f.cache, TRACE_AHEAD_BYTES), BLOCKS);
   /* from the text while writing the cache, then from the cache */
-  assert_int_equal(compare_readers(f.good, TRACE_CACHE_REBUILD, f.cache), BLOCKS);
-  assert_int_equal(compare_readers(f.good, TRACE_CACHE_ON, f.cache), BLOCKS);
+  assert_int_equal(compare_readers(f.good, TRACE_CACHE_REBUILD, f.cache, TRACE_AHEAD_BYTES),
+                   BLOCKS);
+  assert_int_equal(compare_readers(f.good, TRACE_CACHE_ON, f.cache, TRACE_AHEAD_BYTES), BLOCKS);
+  /* one block ahead at most: the two sides wait for each other at every block */
+  assert_int_equal(compare_readers(f.good, TRACE_CACHE_ON, f.cache, 1), BLOCKS);
   tu_rmtree(f.dir);
 }
 
@@ -103,7 +109,9 @@ static void test_failure_where_the_reader_fails(void **state) {
   (void)state;
   fixture f;
   make_kernels(&f);
-  assert_int_equal(compare_readers(f.bad, TRACE_CACHE_OFF, f.cache), BAD_BLOCK);
+  assert_int_equal(compare_readers(f.bad, TRACE_CACHE_OFF, f.cache, TRACE_AHEAD_BYTES),
+                   BAD_BLOCK);
+  assert_int_equal(compare_readers(f.bad, TRACE_CACHE_OFF, f.cache, 1), BAD_BLOCK);
   tu_rmtree(f.dir);
 }
 
@@ -116,7 +124,7 @@ static void test_stop_anywhere(void **state) {
   for (int taken = 0; taken <= BLOCKS + 1; taken += taken < 3 ? 1 : 11) {
     trace_kernel *k = open_kernel(f.good, TRACE_CACHE_OFF, f.cache);
     rf_diag d;
-    trace_ahead *a = trace_ahead_start(k, &d);
+    trace_ahead *a = trace_ahead_start(k, TRACE_AHEAD_BYTES, &d);
     assert_non_null(a);
     for (int i = 0; i < taken; i++) {
       trace_tb tb;
@@ -131,11 +139,48 @@ static void test_stop_anywhere(void **state) {
   tu_rmtree(f.dir);
 }
 
+static void pause_ms(long ms) {
+  struct timespec t = {ms / 1000, ms % 1000 * 1000000};
+  nanosleep(&t, NULL);
+}
+
+/* Waits (up to 10 s) until the reader has `n` blocks waiting. */
+static void await_ready(trace_ahead *a, int n) {
+  for (int i = 0; i < 10000 && trace_ahead_ready(a) != n; i++) pause_ms(1);
+  assert_int_equal(trace_ahead_ready(a), n);
+}
+
+/* It reads 8 blocks ahead and stops there; with a byte budget smaller than a block, one. */
+static void test_how_far_ahead(void **state) {
+  (void)state;
+  fixture f;
+  make_kernels(&f);
+  const size_t budgets[] = {TRACE_AHEAD_BYTES, 1};
+  const int depth[] = {8, 1};
+  for (int b = 0; b < 2; b++) {
+    trace_kernel *k = open_kernel(f.good, TRACE_CACHE_OFF, f.cache);
+    rf_diag d;
+    trace_ahead *a = trace_ahead_start(k, budgets[b], &d);
+    assert_non_null(a);
+    await_ready(a, depth[b]);
+    pause_ms(50); /* (a reader past its bound would have read more by now) */
+    assert_int_equal(trace_ahead_ready(a), depth[b]);
+    trace_tb tb;
+    assert_int_equal(trace_ahead_next(a, &tb, &d), 1);
+    trace_tb_free(&tb);
+    await_ready(a, depth[b]); /* the taken one replaced */
+    trace_ahead_stop(a);
+    trace_kernel_close(k);
+  }
+  tu_rmtree(f.dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_blocks_as_the_reader_gives_them),
       cmocka_unit_test(test_failure_where_the_reader_fails),
       cmocka_unit_test(test_stop_anywhere),
+      cmocka_unit_test(test_how_far_ahead),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -478,7 +478,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
   uint64_t start = g->now;
   tb_feed feed = {.kt = kt, .state = FEED_DUE};
   /* (a thread that does not start leaves the reading to the dispatcher) */
-  if (!g->team) feed.ahead = trace_ahead_start(kt, NULL);
+  if (!g->team) feed.ahead = trace_ahead_start(kt, TRACE_AHEAD_BYTES, NULL);
   pace_restart(&g->pace);
   /* Sleeping SMs count their cycles when they wake, unless something reads the counters
    * between cycles: the policy's per-cycle hook, an observer (waveform). */

@@ -15,18 +15,31 @@ struct trace_ahead {
   pthread_cond_t cond;      /* the reader waits while the ring is full, the taker while empty */
   trace_tb ring[AHEAD_DEPTH];
   int head, count;          /* blocks read and not taken */
+  size_t bytes;             /* their decoded instructions and addresses */
+  size_t max_bytes;         /* no more are read while those waiting hold this much */
   int end;                  /* the reader's last answer (0 or -1) follows the ring's blocks */
   rf_diag why;              /* end == -1: the reader's message */
   int stop;                 /* the taker is done: the reader ends before its next read */
   int waiting;              /* a side waits on cond (never both: full and empty exclude) */
 };
 
+static size_t block_bytes(const trace_tb *tb) {
+  size_t n = (size_t)tb->nwarps * sizeof *tb->warps;
+  for (int w = 0; w < tb->nwarps; w++)
+    n += tb->warps[w].n * sizeof(trace_inst) + tb->warps[w].naddrs * sizeof(uint64_t);
+  return n;
+}
+
+static int ring_full(const trace_ahead *a) {
+  return a->count == AHEAD_DEPTH || (a->count > 0 && a->bytes >= a->max_bytes);
+}
+
 /* The reader: blocks into the ring until the kernel ends, a read fails, or the taker stops. */
 static void *read_blocks(void *arg) {
   trace_ahead *a = arg;
   for (;;) {
     pthread_mutex_lock(&a->lock);
-    while (a->count == AHEAD_DEPTH && !a->stop) {
+    while (ring_full(a) && !a->stop) {
       a->waiting = 1;
       pthread_cond_wait(&a->cond, &a->lock);
     }
@@ -36,8 +49,9 @@ static void *read_blocks(void *arg) {
     /* (the slot past the ring's blocks is the reader's until it counts it in) */
     rf_diag why;
     int r = trace_kernel_next_tb(a->k, &a->ring[at], &why);
+    size_t bytes = r > 0 ? block_bytes(&a->ring[at]) : 0;
     pthread_mutex_lock(&a->lock);
-    if (r > 0) a->count++;
+    if (r > 0) a->count++, a->bytes += bytes;
     else a->end = r, a->why = why;
     if (a->waiting) {
       a->waiting = 0;
@@ -48,10 +62,11 @@ static void *read_blocks(void *arg) {
   }
 }
 
-trace_ahead *trace_ahead_start(trace_kernel *k, rf_diag *d) {
+trace_ahead *trace_ahead_start(trace_kernel *k, size_t max_bytes, rf_diag *d) {
   trace_ahead *a = rf_calloc(1, sizeof *a, d);
   if (!a) return NULL;
   a->k = k;
+  a->max_bytes = max_bytes;
   a->end = 1; /* (not yet) */
   pthread_mutex_init(&a->lock, NULL);
   pthread_cond_init(&a->cond, NULL);
@@ -76,6 +91,7 @@ int trace_ahead_next(trace_ahead *a, trace_tb *tb, rf_diag *d) {
     *tb = a->ring[a->head];
     a->head = (a->head + 1) % AHEAD_DEPTH;
     a->count--;
+    a->bytes -= block_bytes(tb);
     if (a->waiting) {
       a->waiting = 0;
       pthread_cond_broadcast(&a->cond);
@@ -86,6 +102,13 @@ int trace_ahead_next(trace_ahead *a, trace_tb *tb, rf_diag *d) {
   }
   pthread_mutex_unlock(&a->lock);
   return r;
+}
+
+int trace_ahead_ready(trace_ahead *a) {
+  pthread_mutex_lock(&a->lock);
+  int n = a->count;
+  pthread_mutex_unlock(&a->lock);
+  return n;
 }
 
 void trace_ahead_stop(trace_ahead *a) {

@@ -10,12 +10,19 @@
 
 typedef struct trace_ahead trace_ahead;
 
-/* Starts reading k (which only the reader touches until trace_ahead_stop). NULL (with d) if
- * the thread cannot start; k is then untouched. */
-trace_ahead *trace_ahead_start(trace_kernel *k, rf_diag *d);
+/* What the simulator gives trace_ahead_start: a trace of a few huge blocks is not read ahead
+ * by more than this (and one block). */
+#define TRACE_AHEAD_BYTES ((size_t)16 << 20)
+
+/* Starts reading k (which only the reader touches until trace_ahead_stop): up to 8 blocks
+ * ahead, none more once those waiting hold max_bytes of instructions and addresses (one at
+ * least). NULL (with d) if the thread cannot start; k is then untouched. */
+trace_ahead *trace_ahead_start(trace_kernel *k, size_t max_bytes, rf_diag *d);
 /* As trace_kernel_next_tb: 1 with the next block in tb (the caller's to free), 0 when none is
  * left, -1 (with d) if the trace could not be read; after 0 or -1, the same again. */
 int trace_ahead_next(trace_ahead *a, trace_tb *tb, rf_diag *d);
+/* Blocks read and not taken yet. */
+int trace_ahead_ready(trace_ahead *a);
 /* Stops the reader and frees the blocks it read that were not taken. NULL: nothing. */
 void trace_ahead_stop(trace_ahead *a);
 
