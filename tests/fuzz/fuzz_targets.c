@@ -203,7 +203,8 @@ static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
     if (na < 0) trace_kernel_close(cached);
     return -1;
   }
-  if (na != nb) return rf_fail(d, "%s: the cache gave %ld thread blocks, the text %ld", pl.path, nb, na);
+  if (na != nb)
+    return rf_fail(d, "%s: the cache gave %ld thread blocks, the text %ld", pl.path, nb, na);
   return 0;
 }
 
