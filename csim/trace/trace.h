@@ -69,10 +69,9 @@ typedef struct trace_op {
   uint8_t reserved[2]; /* 0 */
 } trace_op;
 
-/* One dynamic instruction of a warp. */
-/* 16 bytes: a resident block's instructions are most of what the SMs read from memory on a
- * large config, so the address form shares a word with the offset (which TRACE_MAX_WARP_MEM_INSTS
- * keeps below 2^31). */
+/* One dynamic instruction of a warp, in 16 bytes: a resident block's instructions are most of
+ * what the SMs read from memory on a large config, so the address form shares a word with the
+ * offset (which TRACE_MAX_WARP_MEM_INSTS keeps below 2^31). */
 typedef struct trace_inst {
   const trace_op *op;        /* in its block's ops (trace_tb.ops) */
   uint32_t mask;             /* active threads */
