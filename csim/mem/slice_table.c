@@ -103,16 +103,22 @@ static int grow(slice_table *t) {
   return 0;
 }
 
+/* The index of the page with `key`, or -1 if it has none (the table is only read). */
+static int64_t find_page(const slice_table *t, uint64_t key) {
+  for (uint32_t s = home(t, key); t->keys[s]; s = (s + 1) & (t->cap - 1))
+    if (t->keys[s] == key) return t->page_at[s];
+  return -1;
+}
+
 /* The index of the page with `key`, made (all granules without a draw) if it is new; -1 out
  * of memory. */
 static int64_t page_of(slice_table *t, uint64_t key) {
   if (key == t->last_key) return t->last_page;
-  uint32_t s = home(t, key);
-  for (; t->keys[s]; s = (s + 1) & (t->cap - 1))
-    if (t->keys[s] == key) {
-      t->last_key = key;
-      return t->last_page = t->page_at[s];
-    }
+  int64_t found = find_page(t, key);
+  if (found >= 0) {
+    t->last_key = key;
+    return t->last_page = found;
+  }
   if (grow(t) < 0) return -1;
   uint32_t page = t->n++;
   memset(t->pages[page], 0xff, sizeof t->pages[page]);
@@ -131,8 +137,6 @@ uint32_t slice_table_get(slice_table *t, uint64_t granule) {
 }
 
 uint32_t slice_table_peek(const slice_table *t, uint64_t granule) {
-  uint64_t key = granule / SLICE_PAGE + 1;
-  for (uint32_t s = home(t, key); t->keys[s]; s = (s + 1) & (t->cap - 1))
-    if (t->keys[s] == key) return t->pages[t->page_at[s]][granule % SLICE_PAGE];
-  return SLICE_NONE;
+  int64_t page = find_page(t, granule / SLICE_PAGE + 1);
+  return page >= 0 ? t->pages[page][granule % SLICE_PAGE] : SLICE_NONE;
 }
