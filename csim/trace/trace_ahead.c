@@ -14,8 +14,9 @@ struct trace_ahead {
   pthread_mutex_t lock;
   pthread_cond_t cond;      /* the reader waits while the ring is full, the taker while empty */
   trace_tb ring[AHEAD_DEPTH];
+  size_t size[AHEAD_DEPTH]; /* each one's decoded instructions and addresses, in bytes */
   int head, count;          /* blocks read and not taken */
-  size_t bytes;             /* their decoded instructions and addresses */
+  size_t bytes;             /* their sizes' sum */
   size_t max_bytes;         /* no more are read while those waiting hold this much */
   int end;                  /* the reader's last answer (0 or -1) follows the ring's blocks */
   rf_diag why;              /* end == -1: the reader's message */
@@ -49,9 +50,9 @@ static void *read_blocks(void *arg) {
     /* (the slot past the ring's blocks is the reader's until it counts it in) */
     rf_diag why;
     int r = trace_kernel_next_tb(a->k, &a->ring[at], &why);
-    size_t bytes = r > 0 ? block_bytes(&a->ring[at]) : 0;
+    if (r > 0) a->size[at] = block_bytes(&a->ring[at]);
     pthread_mutex_lock(&a->lock);
-    if (r > 0) a->count++, a->bytes += bytes;
+    if (r > 0) a->count++, a->bytes += a->size[at];
     else a->end = r, a->why = why;
     if (a->waiting) {
       a->waiting = 0;
@@ -89,9 +90,9 @@ int trace_ahead_next(trace_ahead *a, trace_tb *tb, rf_diag *d) {
   int r = 1;
   if (a->count > 0) {
     *tb = a->ring[a->head];
+    a->bytes -= a->size[a->head];
     a->head = (a->head + 1) % AHEAD_DEPTH;
     a->count--;
-    a->bytes -= block_bytes(tb);
     if (a->waiting) {
       a->waiting = 0;
       pthread_cond_broadcast(&a->cond);
