@@ -14,6 +14,8 @@
 
 #include "../../csim/gpu/gpu.h"
 #include "../../csim/trace/trace.h"
+#include "../../csim/tracegen/tg_gen.h"
+#include "../../csim/tracegen/tg_spec.h"
 #include "../../csim/tracegen/tg_stream.h"
 
 int tu_mkdtemp(char *out, size_t n) {
@@ -321,11 +323,101 @@ void tu_xz_folder(const char *list, const char *dir, char *out_list, size_t n) {
   assert_int_equal(fclose(out), 0);
 }
 
+int tu_fixture_setup(void **state) {
+  tu_fixture *f = calloc(1, sizeof *f);
+  if (!f) return -1;
+  if (tu_mkdtemp(f->dir, sizeof f->dir) != 0) {
+    free(f);
+    return -1;
+  }
+  *state = f;
+  return 0;
+}
 
+int tu_fixture_teardown(void **state) {
+  tu_fixture *f = *state;
+  tu_rmtree(f->dir);
+  free(f);
+  return 0;
+}
+
+tu_path tu_path_in(const tu_fixture *f, const char *name) {
+  tu_path b;
+  snprintf(b.s, sizeof b.s, "%s/%s", f->dir, name);
+  return b;
+}
+
+char *tu_slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  assert_int_equal(fseek(f, 0, SEEK_END), 0);
+  long len = ftell(f);
+  assert_true(len >= 0);
+  rewind(f);
+  char *buf = malloc((size_t)len + 1);
+  assert_non_null(buf);
+  assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+  fclose(f);
+  buf[len] = '\0';
+  *n = (size_t)len;
+  return buf;
+}
+
+int tu_same_file(const char *a, const char *b) {
+  size_t na, nb;
+  char *x = tu_slurp(a, &na), *y = tu_slurp(b, &nb);
+  int same = na == nb && !memcmp(x, y, na);
+  free(x);
+  free(y);
+  return same;
+}
+
+void tu_for_each_tb(const char *dir, const char *name, tu_tb_fn fn, void *arg) {
+  char path[2100];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  rf_diag d = {{0}, 0};
+  trace_kernel *k;
+  if (trace_kernel_open(path, &k, &d) < 0) fail_msg("reader: %s", d.msg);
+  trace_tb tb;
+  int rc;
+  while ((rc = trace_kernel_next_tb(k, &tb, &d)) > 0) {
+    fn(trace_kernel_get_info(k), &tb, arg);
+    trace_tb_free(&tb);
+  }
+  if (rc < 0) fail_msg("reader: %s", d.msg);
+  trace_kernel_close(k);
+}
+
+tg_spec *tu_tg_parse_ok(const char *text) {
+  rf_diag d = {{0}, 0};
+  tg_spec *s = NULL;
+  int rc = tg_spec_parse("t.spec", text, &s, &d);
+  if (rc < 0) fail_msg("unexpected spec error: %s", d.msg);
+  return s;
+}
+
+void tu_tg_generate_ok(const char *text, const char *outdir) {
+  tg_spec *s = tu_tg_parse_ok(text);
+  rf_diag d = {{0}, 0};
+  if (tg_generate(s, outdir, TG_STREAM_PLAIN, &d) < 0) fail_msg("generation failed: %s", d.msg);
+  tg_spec_free(s);
+}
+
+tu_tg_plans tu_tg_plan_of(const char *text) {
+  tu_tg_plans pf = {tu_tg_parse_ok(text), NULL};
+  rf_diag d = {{0}, 0};
+  if (tg_plans_init(pf.s, &pf.plans, &d) < 0) fail_msg("%s", d.msg);
+  return pf;
+}
+
+void tu_tg_plan_done(tu_tg_plans *pf) {
+  tg_plans_free(pf->plans, pf->s->nkernels);
+  tg_spec_free(pf->s);
+}
 
 void tu_set_ok(gpu_config *c, const char *name, const char *value) {
   rf_diag d = {{0}, 0};
-  int rc = config_set(c, name, value, "command line", 0, NULL, &d);
+  int rc = config_set(c, name, value, TU_ORIGIN, 0, NULL, &d);
   if (rc != 0) fail_msg("%s %s: rc %d: %s", name, value, rc, d.msg);
 }
 
@@ -334,7 +426,7 @@ void tu_set_err(const char *name, const char *value, const char *msg) {
   config_defaults(&c);
   before = c;
   rf_diag d = {{0}, 0};
-  assert_int_equal(config_set(&c, name, value, "command line", 0, NULL, &d), -1);
+  assert_int_equal(config_set(&c, name, value, TU_ORIGIN, 0, NULL, &d), -1);
   assert_string_equal(d.msg, msg);
   assert_memory_equal(&c, &before, sizeof c);
 }
@@ -348,4 +440,19 @@ void tu_validate_err(const gpu_config *c, const char *msg) {
   rf_diag d = {{0}, 0};
   assert_int_equal(config_validate(c, &d), -1);
   assert_string_equal(d.msg, msg);
+}
+
+void tu_expect_cache(const cache_config *cc, int sectored, int sets, int line, int ways,
+                     const char *letters, int entries, int merge, int missq) {
+  assert_int_equal(cc->enabled, 1);
+  assert_int_equal(cc->sectored, sectored);
+  assert_int_equal(cc->nsets, sets);
+  assert_int_equal(cc->line_size, line);
+  assert_int_equal(cc->assoc, ways);
+  char got[7] = {cc->replacement, cc->write_policy, cc->alloc_policy, cc->write_alloc,
+                 cc->set_index_fn, cc->mshr_type, '\0'};
+  assert_string_equal(got, letters);
+  assert_int_equal(cc->mshr_entries, entries);
+  assert_int_equal(cc->mshr_max_merge, merge);
+  assert_int_equal(cc->miss_queue_size, missq);
 }

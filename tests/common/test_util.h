@@ -80,12 +80,61 @@ void tu_xz_folder(const char *list, const char *dir, char *out_list, size_t n);
 /* Fails the test unless the two thread blocks are equal, field by field. */
 void tu_assert_same_tb(const struct trace_tb *a, const struct trace_tb *b);
 
+/* A cmocka fixture for a test that writes files: tu_fixture_setup makes *state a tu_fixture
+ * with a fresh folder (tu_mkdtemp), which tu_fixture_teardown removes with all it holds. */
+typedef struct tu_fixture {
+  char dir[512];
+} tu_fixture;
+int tu_fixture_setup(void **state);
+int tu_fixture_teardown(void **state);
+/* A test run with the fixture, for the cmocka_unit_test list. */
+#define TU_FIXTURE_TEST(test) \
+  cmocka_unit_test_setup_teardown(test, tu_fixture_setup, tu_fixture_teardown)
+/* A path inside the fixture's folder, returned by value so several can be alive in one call:
+ * tu_path_in(f, "a").s stays valid until the end of the full expression. */
+typedef struct tu_path {
+  char s[1024];
+} tu_path;
+tu_path tu_path_in(const tu_fixture *f, const char *name);
+/* The whole of a file, malloc'd and NUL-terminated, its length in *n; fails the test if it
+ * cannot be read. tu_same_file: whether two files hold the same bytes. */
+char *tu_slurp(const char *path, size_t *n);
+int tu_same_file(const char *a, const char *b);
+/* Opens kernel file `name` in `dir` and reads its TBs one by one into `fn`; fails the test on
+ * a reader error. */
+struct trace_kernel_info;
+typedef void (*tu_tb_fn)(const struct trace_kernel_info *in, const struct trace_tb *tb,
+                         void *arg);
+void tu_for_each_tb(const char *dir, const char *name, tu_tb_fn fn, void *arg);
+
+/* tracegen specs given as text (named t.spec in messages), failing the test on any error:
+ * parsed (free with tg_spec_free), generated into `outdir` as plain text, or parsed and planned
+ * (free both with tu_tg_plan_done). */
+struct tg_spec;
+struct tg_plan;
+struct tg_spec *tu_tg_parse_ok(const char *text);
+void tu_tg_generate_ok(const char *text, const char *outdir);
+typedef struct tu_tg_plans {
+  struct tg_spec *s;
+  struct tg_plan *plans;
+} tu_tg_plans;
+tu_tg_plans tu_tg_plan_of(const char *text);
+void tu_tg_plan_done(tu_tg_plans *pf);
+
 /* Configuration checks (run from the repo root). tu_set_ok sets an option as the command line
  * would and fails the test on an error; tu_set_err expects exactly `msg` and the defaults left
- * unchanged; tu_validate_ok / tu_validate_err run config_validate. */
+ * unchanged; tu_validate_ok / tu_validate_err run config_validate. TU_ORIGIN is the origin they
+ * give config_set (its messages begin "command line: "). */
+#define TU_ORIGIN "command line"
 void tu_set_ok(struct gpu_config *c, const char *name, const char *value);
 void tu_set_err(const char *name, const char *value, const char *msg);
 void tu_validate_ok(const struct gpu_config *c);
 void tu_validate_err(const struct gpu_config *c, const char *msg);
+/* Fails the test unless `cc` is an enabled cache of this geometry, these policy letters
+ * (replacement, write, allocation, write-allocate, set index, MSHR type) and these MSHR entries,
+ * merge limit and miss queue entries. */
+struct cache_config;
+void tu_expect_cache(const struct cache_config *cc, int sectored, int sets, int line, int ways,
+                     const char *letters, int entries, int merge, int missq);
 
 #endif
