@@ -3,7 +3,8 @@
  * parameters it was synthesized with (40 bits for GTX 480: 3 + 26 + 5 + 5 + 1); the sharing
  * units hold exactly the papers' storage formulas (273 and 93 bits for Tesla C2050) in the
  * fields those formulas count, beside the state they add; FineReg's SRAMs and status flops
- * equal the paper's sec. V-F figures; no unit may infer a latch. Reads the files from the working directory (the repo root). */
+ * equal the paper's sec. V-F figures; no unit may infer a latch. Reads the files from the
+ * working directory (the repo root). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,7 +90,8 @@ static void check_paper_bits(const char *unit, const char *const *fields, int nf
   for (char *tok = strtok(obj, ","); tok; tok = strtok(NULL, ",")) {
     char name[64];
     long long w;
-    if (sscanf(tok, " \"%63[^\"]\": %lld", name, &w) != 2) fail_msg("%s: state entry '%s'", path, tok);
+    if (sscanf(tok, " \"%63[^\"]\": %lld", name, &w) != 2)
+      fail_msg("%s: state entry '%s'", path, tok);
     all += w;
     for (int f = 0; f < nfields; f++)
       if (!strcmp(name, fields[f])) counted += w;

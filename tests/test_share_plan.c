@@ -172,10 +172,14 @@ static void test_occupancy_tool(void **st) {
   if (access("bin/occupancy", X_OK) != 0) fail_msg("bin/occupancy missing");
   int rc = system("bin/occupancy -config configs/tesla_c2050.config -resource registers "
                   "-paper traces/paper/resource_sharing_table6.txt "
-                  "build/traces/regshare_backprop/kernelslist.g build/traces/regshare_btree/kernelslist.g "
-                  "build/traces/regshare_hotspot/kernelslist.g build/traces/regshare_lib/kernelslist.g "
-                  "build/traces/regshare_mum/kernelslist.g build/traces/regshare_mriq/kernelslist.g "
-                  "build/traces/regshare_sgemm/kernelslist.g build/traces/regshare_stencil/kernelslist.g "
+                  "build/traces/regshare_backprop/kernelslist.g "
+                  "build/traces/regshare_btree/kernelslist.g "
+                  "build/traces/regshare_hotspot/kernelslist.g "
+                  "build/traces/regshare_lib/kernelslist.g "
+                  "build/traces/regshare_mum/kernelslist.g "
+                  "build/traces/regshare_mriq/kernelslist.g "
+                  "build/traces/regshare_sgemm/kernelslist.g "
+                  "build/traces/regshare_stencil/kernelslist.g "
                   "> /dev/null");
   assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
   /* a workload missing from the command line is reported as a difference */

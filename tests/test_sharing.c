@@ -263,12 +263,6 @@ static void test_refused_configurations(void **st) {
   assert_string_equal(d.msg, "x.config:3: -regshare_t: expected a number in [0.001, 1], found '0'");
 }
 
-/* The 32-CTA-slot configurations (64 warp slots): the units' packed partner and held fields
- * are 192 bits there, carried by the shim from Verilator's wide types, and each unit's 32-slot
- * variant is linked beside the paper's 8-slot model. Register sharing on sgemm holds more TBs
- * than the baseline (10 -> 16 on titanx and gtx980) and takes locks, and lockstep (C reference and RTL every cycle) gives the C
- * run's stats; scratchpad sharing runs in lockstep too (on 96 KB no Set-2 kernel is limited by
- * the scratchpad, so its plan shares nothing: the unit still runs every cycle). */
 /* Two-level scheduling with locks: warps held by a lock must not keep the lock holders out of
  * the active set. make compare found register sharing deadlocked on configs/locality_rf.config
  * (6 active warps per scheduler) on these workloads before sched.c let held warps give way. */
@@ -306,12 +300,20 @@ static void test_refusal_exit_status(void **st) {
   assert_int_equal(tu_sh(cmd), 3); /* 1024-thread CTAs x 20 registers > the 64 KB ACRF */
   snprintf(cmd, sizeof cmd, "%sno_such_policy > /dev/null 2>&1", run_st);
   assert_int_equal(tu_sh(cmd), 1);
-  snprintf(cmd, sizeof cmd, "bash tools/compare_job.sh -trace build/traces/warpman_st/kernelslist.g "
+  snprintf(cmd, sizeof cmd,
+           "bash tools/compare_job.sh -trace build/traces/warpman_st/kernelslist.g "
            "-config configs/gtx480.config -rfsim_policy finereg 2> /dev/null | "
            "grep -q '^refused: kernel block2D_reg_tiling: one CTA needs 20480 registers'");
   assert_int_equal(tu_sh(cmd), 0);
 }
 
+/* The 32-CTA-slot configurations (64 warp slots): the units' packed partner and held fields
+ * are 192 bits there, carried by the shim from Verilator's wide types, and each unit's 32-slot
+ * variant is linked beside the paper's 8-slot model. Register sharing on sgemm holds more TBs
+ * than the baseline (10 -> 16 on titanx and gtx980) and takes locks, and lockstep (C reference
+ * and RTL every cycle) gives the C run's stats; scratchpad sharing runs in lockstep too (on
+ * 96 KB no Set-2 kernel is limited by the scratchpad, so its plan shares nothing: the unit
+ * still runs every cycle). */
 static void test_32_cta_slot_configs(void **st) {
   (void)st;
   static const char *const configs[] = {"configs/titanx.config", "configs/gtx980.config",

@@ -229,7 +229,8 @@ static void read_block(const char *path, trace_cache_mode mode, const char *cach
   if (pack) trace_kernel_pack_addrs(k);
   assert_int_equal(trace_kernel_next_tb(k, tb, &d), 1);
   trace_tb end;
-  assert_int_equal(trace_kernel_next_tb(k, &end, &d), 0); /* the end: a cache being written is kept */
+  /* the end: a cache being written is kept */
+  assert_int_equal(trace_kernel_next_tb(k, &end, &d), 0);
   trace_kernel_close(k);
 }
 

@@ -375,7 +375,8 @@ static void test_unwritable_cache_folder(void **state) {
 static void streams_of_list(const char *list_path, const char *cache_dir) {
   char **k;
   int n = tu_list_kernels(list_path, &k);
-  trace_cache_opts cold = {TRACE_CACHE_REBUILD, cache_dir, 0}, warm = {TRACE_CACHE_ON, cache_dir, 0};
+  trace_cache_opts cold = {TRACE_CACHE_REBUILD, cache_dir, 0};
+  trace_cache_opts warm = {TRACE_CACHE_ON, cache_dir, 0};
   for (int i = 0; i < n; i++) {
     assert_int_equal(compare_streams(k[i], &cold, NULL), 0);
     assert_int_equal(compare_streams(k[i], &warm, NULL), 1);
