@@ -62,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter_set.h"
 #include "finereg_internal.h"
 #include "policy_registry.h"
 
@@ -132,25 +133,10 @@ fail:
   return -1;
 }
 
-static void add_stats(fr_stats *a, const fr_stats *b) {
-  uint64_t amax = a->pcrf_used_max > b->pcrf_used_max ? a->pcrf_used_max : b->pcrf_used_max;
-  uint64_t pmax = a->pending_max > b->pending_max ? a->pending_max : b->pending_max;
-  uint64_t rmax = a->rmu_cycles_max > b->rmu_cycles_max ? a->rmu_cycles_max : b->rmu_cycles_max;
-  const uint64_t *y = (const uint64_t *)b;
-  uint64_t *x = (uint64_t *)a;
-  for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
-  a->pcrf_used_max = amax;
-  a->pending_max = pmax;
-  a->rmu_cycles_max = rmax;
-}
-
-/* The kernel's counters: the dispatcher's and every SM's (each SM counts its own, so that SMs
- * stepped on several threads never write the same counter), summed in SM order. */
-static fr_stats kernel_stats(const fr_state *s) {
-  fr_stats t = s->kern;
-  for (int i = 0; i < s->n_sms; i++) add_stats(&t, &s->sm[i].kern);
-  return t;
-}
+static const counter_set fr_counters = {
+    COUNTER_SET_SIZE(fr_stats),
+    COUNTER_PEAK(fr_stats, pcrf_used_max) | COUNTER_PEAK(fr_stats, pending_max) |
+        COUNTER_PEAK(fr_stats, rmu_cycles_max)};
 
 static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   fr_state *s = fr_st(p);
@@ -176,10 +162,8 @@ static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   if (s->need.warps > (1 << FR_WARP_BITS))
     return rf_refuse(d, "kernel %s: %d warps per CTA; FineReg's PCRF tag has a %d-bit warp id",
                    k->name, s->need.warps, FR_WARP_BITS);
-  fr_stats done = kernel_stats(s);
-  add_stats(&s->total, &done);
-  memset(&s->kern, 0, sizeof s->kern);
-  for (int i = 0; i < s->n_sms; i++) memset(&s->sm[i].kern, 0, sizeof s->sm[i].kern);
+  counter_set_next_kernel(&fr_counters, &s->total, &s->kern, &s->sm[0].kern, sizeof s->sm[0],
+                          s->n_sms);
   s->kern.kernels = 1;
   liveness_reset(s->live);
   s->degraded = 0;
@@ -311,12 +295,9 @@ static void fr_report(const policy *p, int sm, FILE *out) {
 
 static void fr_stats_out(const policy *p, stats_record *out, int total) {
   const fr_state *s = fr_st(p);
-  fr_stats t = kernel_stats(s);
-  if (total) {
-    fr_stats k = t;
-    t = s->total;
-    add_stats(&t, &k);
-  }
+  fr_stats t; /* the kernel's; with `total`, the earlier kernels' too */
+  counter_set_sum_sms(&fr_counters, &t, &s->kern, &s->sm[0].kern, sizeof s->sm[0], s->n_sms);
+  if (total) counter_set_add(&fr_counters, &t, &s->total);
   stats_u64(out, "finereg_acrf_kb", (uint64_t)p->cfg->finereg_acrf_kb);
   stats_u64(out, "finereg_pcrf_kb", (uint64_t)p->cfg->finereg_pcrf_kb);
   stats_u64(out, "finereg_pcrf_entries", (uint64_t)s->pcrf_entries);

@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter_set.h"
 #include "liveness.h"
 #include "policy.h"
 #include "policy_registry.h"
@@ -144,23 +145,9 @@ static int vt_create(policy *p, rf_diag *d) { return create_common(p, MODE_VT, d
 static int regdram_create(policy *p, rf_diag *d) { return create_common(p, MODE_DRAM, d); }
 static int regmutex_create(policy *p, rf_diag *d) { return create_common(p, MODE_MUTEX, d); }
 
-static void add_stats(vt_stats *a, const vt_stats *b) {
-  uint64_t pmax = a->pending_max > b->pending_max ? a->pending_max : b->pending_max;
-  uint64_t hmax = a->srp_held_max > b->srp_held_max ? a->srp_held_max : b->srp_held_max;
-  const uint64_t *y = (const uint64_t *)b;
-  uint64_t *x = (uint64_t *)a;
-  for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
-  a->pending_max = pmax;
-  a->srp_held_max = hmax;
-}
-
-/* The kernel's counters: the dispatcher's and every SM's (each SM counts its own, so that SMs
- * stepped on several threads never write the same counter), summed in SM order. */
-static vt_stats kernel_stats(const vt_state *s) {
-  vt_stats t = s->kern;
-  for (int i = 0; i < s->n_sms; i++) add_stats(&t, &s->sm[i].kern);
-  return t;
-}
+static const counter_set vt_counters = {
+    COUNTER_SET_SIZE(vt_stats),
+    COUNTER_PEAK(vt_stats, pending_max) | COUNTER_PEAK(vt_stats, srp_held_max)};
 
 static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   vt_state *s = st(p);
@@ -197,10 +184,8 @@ static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
                      s->need.warps);
     liveness_reset(s->live);
   }
-  vt_stats done = kernel_stats(s);
-  add_stats(&s->total, &done);
-  memset(&s->kern, 0, sizeof s->kern);
-  for (int i = 0; i < s->n_sms; i++) memset(&s->sm[i].kern, 0, sizeof s->sm[i].kern);
+  counter_set_next_kernel(&vt_counters, &s->total, &s->kern, &s->sm[0].kern, sizeof s->sm[0],
+                          s->n_sms);
   s->kern.kernels = 1;
   for (int i = 0; i < p->n_sms; i++) {
     vt_sm *m = &s->sm[i];
@@ -512,12 +497,9 @@ static void vt_report(const policy *p, int sm, FILE *out) {
 
 static void vt_stats_out(const policy *p, stats_record *out, int total) {
   const vt_state *s = st(p);
-  vt_stats t = kernel_stats(s);
-  if (total) {
-    vt_stats k = t;
-    t = s->total;
-    add_stats(&t, &k);
-  }
+  vt_stats t; /* the kernel's; with `total`, the earlier kernels' too */
+  counter_set_sum_sms(&vt_counters, &t, &s->kern, &s->sm[0].kern, sizeof s->sm[0], s->n_sms);
+  if (total) counter_set_add(&vt_counters, &t, &s->total);
   const char *pre = p->ops->name;
   char name[64];
 #define U(suffix, v) (snprintf(name, sizeof name, "%s_%s", pre, suffix), stats_u64(out, name, v))
