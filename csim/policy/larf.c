@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../trace/trace_addrs.h"
+#include "counter_set.h"
 #include "larf_internal.h"
 #include "policy_registry.h"
 
@@ -120,37 +121,19 @@ static int larf_create(policy *p, rf_diag *d) {
   return 0;
 }
 
-static void add_stats(lf_stats *a, const lf_stats *b) {
-  uint64_t *x = (uint64_t *)a;
-  const uint64_t *y = (const uint64_t *)b;
-  for (size_t i = 0; i < sizeof *a / sizeof(uint64_t); i++) x[i] += y[i];
-  /* peaks are maxima, not sums */
-  a->occ_max = a->occ_max - b->occ_max > b->occ_max ? a->occ_max - b->occ_max : b->occ_max;
-  uint64_t pa = a->live_pregs_peak - b->live_pregs_peak, ma = a->live_maps_peak - b->live_maps_peak,
-           sa = a->saved_peak - b->saved_peak;
-  a->live_pregs_peak = pa > b->live_pregs_peak ? pa : b->live_pregs_peak;
-  a->live_maps_peak = ma > b->live_maps_peak ? ma : b->live_maps_peak;
-  a->saved_peak = sa > b->saved_peak ? sa : b->saved_peak;
-}
-
-/* The current kernel's counters, every SM's (each SM counts its own, so that SMs stepped on
- * several threads never write the same counter) summed in SM order. */
-static lf_stats kernel_stats(const policy *p) {
-  const lf_state *s = lf_st(p);
-  lf_stats t;
-  memset(&t, 0, sizeof t);
-  for (int i = 0; i < p->n_sms; i++) add_stats(&t, &s->sm[i].kern);
-  return t;
-}
+/* LARF has no dispatcher counters: the SMs count everything. */
+static const counter_set lf_counters = {
+    COUNTER_SET_SIZE(lf_stats),
+    COUNTER_PEAK(lf_stats, occ_max) | COUNTER_PEAK(lf_stats, live_pregs_peak) |
+        COUNTER_PEAK(lf_stats, live_maps_peak) | COUNTER_PEAK(lf_stats, saved_peak)};
 
 static int larf_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   (void)k;
   (void)d;
   lf_state *s = lf_st(p);
-  lf_stats done = kernel_stats(p);
-  add_stats(&s->total, &done);
+  counter_set_next_kernel(&lf_counters, &s->total, NULL, &s->sm[0].kern, sizeof s->sm[0],
+                          p->n_sms);
   for (int i = 0; i < p->n_sms; i++) {
-    memset(&s->sm[i].kern, 0, sizeof s->sm[i].kern);
     s->sm[i].clear_pending = 1;
     s->sm[i].win_set = 0;
   }
@@ -326,10 +309,10 @@ static void larf_load_done(policy *p, int sm, int ticket, uint64_t now) {
 
 static void larf_stats(const policy *p, stats_record *out, int total) {
   const lf_state *s = lf_st(p);
-  lf_stats kern = kernel_stats(p);
-  lf_stats all = s->total; /* kernels before the current one, plus the current one */
-  add_stats(&all, &kern);
-  const lf_stats *w = total ? &all : &kern;
+  lf_stats sum; /* the kernel's; with `total`, the earlier kernels' too */
+  counter_set_sum_sms(&lf_counters, &sum, NULL, &s->sm[0].kern, sizeof s->sm[0], p->n_sms);
+  if (total) counter_set_add(&lf_counters, &sum, &s->total);
+  const lf_stats *w = &sum;
   stats_str(out, "larf_hw", hw_mode_name(p->hw_mode));
   stats_u64(out, "larf_global_loads", w->global_loads);
   stats_u64(out, "larf_loads_eligible", w->eligible);
