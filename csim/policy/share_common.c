@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter_set.h"
+
 int share_core_init(share_core *c, const policy *p, double t, rf_diag *d) {
   memset(c, 0, sizeof *c);
   c->t_milli = share_t_milli(t);
@@ -27,14 +29,8 @@ void share_core_free(share_core *c, int n_sms) {
   c->sm = NULL;
 }
 
-/* The current kernel's counters, every SM's (each SM counts its own, so that SMs stepped on
- * several threads never write the same counter) summed. */
-static share_counts kernel_counts(const share_core *c) {
-  share_counts t;
-  memset(&t, 0, sizeof t);
-  for (int i = 0; i < c->n_sms; i++) share_counts_add(&t, &c->sm[i].kern);
-  return t;
-}
+/* Every field of share_counts adds up; only the SMs count. */
+static const counter_set share_counter_set = {COUNTER_SET_SIZE(share_counts), 0};
 
 int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_info *k,
                             share_resource r, rf_diag *d) {
@@ -48,9 +44,8 @@ int share_core_kernel_begin(share_core *c, const policy *p, const trace_kernel_i
                    SHARE_MAX_TB_WARPS, k->warps_per_tb);
   c->warps_per_tb = k->warps_per_tb;
   for (int i = 0; i < p->n_sms; i++) c->sm[i].cfg_due = 1;
-  share_counts done = kernel_counts(c);
-  share_counts_add(&c->total, &done);
-  for (int i = 0; i < c->n_sms; i++) memset(&c->sm[i].kern, 0, sizeof c->sm[i].kern);
+  counter_set_next_kernel(&share_counter_set, &c->total, NULL, &c->sm[0].kern, sizeof c->sm[0],
+                          c->n_sms);
   return 0;
 }
 
@@ -186,24 +181,11 @@ void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_
   m->kern.first_wait_pc_sum += pc;
 }
 
-void share_counts_add(share_counts *a, const share_counts *b) {
-  a->tbs += b->tbs;
-  a->shared_tbs += b->shared_tbs;
-  a->grants += b->grants;
-  a->lock_waits += b->lock_waits;
-  a->setup_waits += b->setup_waits;
-  a->ownership_changes += b->ownership_changes;
-  a->dwe_blocked += b->dwe_blocked;
-  a->first_waits += b->first_waits;
-  a->first_wait_pc_sum += b->first_wait_pc_sum;
-  a->sm0_nonowner_mem += b->sm0_nonowner_mem;
-}
-
 void share_core_stats(const share_core *c, const char *prefix, stats_record *out, int total) {
-  share_counts kern = kernel_counts(c);
-  share_counts all = c->total;
-  share_counts_add(&all, &kern);
-  const share_counts *s = total ? &all : &kern;
+  share_counts sum; /* the kernel's; with `total`, the earlier kernels' too */
+  counter_set_sum_sms(&share_counter_set, &sum, NULL, &c->sm[0].kern, sizeof c->sm[0], c->n_sms);
+  if (total) counter_set_add(&share_counter_set, &sum, &c->total);
+  const share_counts *s = &sum;
   char name[96];
 #define STAT_U(field, v) \
   (snprintf(name, sizeof name, "%s_%s", prefix, field), stats_u64(out, name, (uint64_t)(v)))

@@ -47,6 +47,7 @@ typedef struct share_fifo {
   int head, n;
 } share_fifo;
 
+/* A counter set (counter_set.h): uint64_t fields only. */
 typedef struct share_counts {
   uint64_t tbs, shared_tbs;     /* TBs dispatched, of which in a pair */
   uint64_t grants;              /* shared-resource locks granted */
@@ -124,7 +125,6 @@ void share_core_lock_wait(share_core *c, int sm, int cta_slot, int slot, uint32_
 /* Owner-warp-first class of a TB's warps: 0 owner, 1 unshared, 2 non-owner. */
 enum { SHARE_CLASS_OWNER = 0, SHARE_CLASS_UNSHARED = 1, SHARE_CLASS_NONOWNER = 2 };
 
-void share_counts_add(share_counts *a, const share_counts *b);
 /* Appends <prefix>_* counters and the plan to a stats record. */
 void share_core_stats(const share_core *c, const char *prefix, stats_record *out, int total);
 
