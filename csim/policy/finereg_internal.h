@@ -24,6 +24,7 @@ typedef struct fr_cta {
   int release;        /* switching out alone: free its slots (and ACRF) when done */
 } fr_cta;
 
+/* A counter set (counter_set.h): uint64_t fields only. */
 typedef struct fr_stats {
   uint64_t switches_out, switches_in, reg_moves, reg_restores, rmu_ops;
   uint64_t moved_entries, full_entries; /* live registers moved out vs. the full contexts */

@@ -19,6 +19,7 @@ enum { PR_FREE = 0, PR_PENDING, PR_READY, PR_DYING };
 enum { P_LOOKUP = 1, P_DECIDE, P_MERGE, P_INSERT, P_ANSWER };
 enum { AMT_LOOKUP = 1, AMT_INV_PREG = 3, AMT_INV_RANGE = 4, AMT_CLEAR = 5 };
 
+/* A counter set (counter_set.h): uint64_t fields only. */
 typedef struct lf_stats {
   uint64_t global_loads, eligible, elided, perfect, shift, merge, missed, no_free;
   uint64_t inel_pattern, inel_window, inel_width, inel_mask, no_addr;

@@ -66,6 +66,7 @@ typedef struct vt_cta {
   int unfinished;     /* RegMutex: warps not yet exited */
 } vt_cta;
 
+/* A counter set (counter_set.h): uint64_t fields only. */
 typedef struct vt_stats {
   uint64_t switches_out, switches_in, swaps, switch_cycles;
   uint64_t lines_out, lines_in;
