@@ -101,10 +101,10 @@ static int fr_create(policy *p, rf_diag *d) {
                       "split it",
                    c->finereg_acrf_kb, c->finereg_pcrf_kb,
                    c->finereg_acrf_kb + c->finereg_pcrf_kb, rf_kb, c->shader_registers);
-  if (c->shader_cta > FR_MAX_CTAS)
+  if (c->shader_cta > RESIDENCY_MAX_CTAS)
     return rf_fail(d, "-gpgpu_shader_cta %d: FineReg's CTA status monitor tracks at most %d CTAs "
                       "per SM (finereg.txt sec. V-F)",
-                   c->shader_cta, FR_MAX_CTAS);
+                   c->shader_cta, RESIDENCY_MAX_CTAS);
   fr_state *s = rf_calloc(1, sizeof *s, d);
   if (!s) return -1;
   p->state = s;
@@ -115,8 +115,7 @@ static int fr_create(policy *p, rf_diag *d) {
   s->hw_warps = c->max_threads_per_sm / c->warp_size;
   /* an unloaded off-chip read: NoC both ways, L2, DRAM (in core cycles, approximately) */
   s->miss_cycles = (uint64_t)(2 * c->icnt_latency + c->l2_rop_latency + c->dram_latency);
-  p->sm_cta_slots = FR_MAX_CTAS > c->shader_cta ? FR_MAX_CTAS : c->shader_cta;
-  p->sm_warp_slots = FR_MAX_WARPS > s->hw_warps ? FR_MAX_WARPS : s->hw_warps;
+  residency_slots(p, s->hw_ctas, s->hw_warps);
   s->live = liveness_create(d);
   s->sm = rf_calloc((size_t)p->n_sms, sizeof *s->sm, d);
   s->n_sms = p->n_sms;
@@ -180,7 +179,7 @@ static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
     memset(ctas, 0, (size_t)p->sm_cta_slots * sizeof *ctas);
     m->acrf_free = s->acrf_regs;
     m->pcrf_free = s->pcrf_entries;
-    m->smem_free = p->cfg->shmem_size;
+    m->res.smem_free = p->cfg->shmem_size;
   }
   return 0;
 }
@@ -212,11 +211,10 @@ static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
   }
   int active = 1;
   if (s->degraded) {
-    if (m->resident_ctas >= s->base_max) return 0;
+    if (m->res.resident_ctas >= s->base_max) return 0;
   } else {
     if (m->want_in || now < m->rmu_until || m->acrf_free < n->regs ||
-        m->resident_ctas >= FR_MAX_CTAS || m->resident_warps + n->warps > FR_MAX_WARPS ||
-        m->smem_free < n->shmem)
+        !residency_room(&m->res, n))
       return 0;
     for (int w = 0; w < tb->nwarps; w++)
       if (liveness_add_warp(s->live, &tb->warps[w], NULL) < 0) break; /* unknown PCs: all live */
@@ -225,15 +223,7 @@ static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
      * the ACRF (Table IV: context 1, register 2), ready to be switched in */
     active = fr_slot_room(s, m);
   }
-  m->smem_free -= n->shmem;
-  m->resident_ctas++;
-  m->resident_warps += n->warps;
-  if (active) {
-    m->active_ctas++;
-    m->active_warps += n->warps;
-  } else {
-    m->pending++;
-  }
+  residency_admit(&m->res, n, active);
   m->ctas[cta_slot] = (fr_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, 0, 0, 0};
   fr_rmu_status(m->rmu, cta_slot, active ? 2 : 1, 2); /* Table IV */
   s->remaining--;
@@ -254,11 +244,7 @@ static void fr_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   fr_cta *c = &m->ctas[cta_slot];
   if (!c->used) return;
   if (!s->degraded) m->acrf_free += s->need.regs;
-  m->smem_free += s->need.shmem;
-  m->active_ctas--;
-  m->active_warps -= s->need.warps;
-  m->resident_ctas--;
-  m->resident_warps -= s->need.warps;
+  residency_exit(&m->res, &s->need);
   memset(c, 0, sizeof *c);
   fr_rmu_status(m->rmu, cta_slot, 0, 0);
 }
@@ -276,11 +262,12 @@ static void fr_tick(policy *p, int sm, uint64_t now) {
   fr_sm *m = &s->sm[sm];
   uint64_t used = (uint64_t)(s->pcrf_entries - m->pcrf_free);
   m->kern.pcrf_used_sum += used;
-  m->kern.pending_sum += (uint64_t)m->pending;
-  m->kern.active_sum += (uint64_t)m->active_ctas;
+  m->kern.pending_sum += (uint64_t)m->res.pending;
+  m->kern.active_sum += (uint64_t)m->res.active_ctas;
   m->kern.sm_cycles++;
   if (used > m->kern.pcrf_used_max) m->kern.pcrf_used_max = used;
-  if ((uint64_t)m->pending > m->kern.pending_max) m->kern.pending_max = (uint64_t)m->pending;
+  if ((uint64_t)m->res.pending > m->kern.pending_max)
+    m->kern.pending_max = (uint64_t)m->res.pending;
 }
 
 static void fr_report(const policy *p, int sm, FILE *out) {
@@ -288,8 +275,8 @@ static void fr_report(const policy *p, int sm, FILE *out) {
   const fr_sm *m = &s->sm[sm];
   fprintf(out, "  SM %d FineReg: ACRF %d of %d registers free, PCRF %d of %d entries free, "
                "%d active CTAs (%d of %d warp slots), %d pending, register management unit %s%s\n",
-          sm, m->acrf_free, s->acrf_regs, m->pcrf_free, s->pcrf_entries, m->active_ctas,
-          m->active_warps, s->hw_warps, m->pending, m->busy ? "switching" : "idle",
+          sm, m->acrf_free, s->acrf_regs, m->pcrf_free, s->pcrf_entries, m->res.active_ctas,
+          m->res.active_warps, s->hw_warps, m->res.pending, m->busy ? "switching" : "idle",
           s->degraded ? " (kernel runs as the baseline: every register live)" : "");
 }
 

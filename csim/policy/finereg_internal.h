@@ -4,17 +4,16 @@
 #ifndef RFSIM_POLICY_FINEREG_INTERNAL_H
 #define RFSIM_POLICY_FINEREG_INTERNAL_H
 
+#include "cta_residency.h"
 #include "finereg_rmu.h"
 #include "liveness.h"
 #include "policy.h"
 
-#define FR_MAX_CTAS 128      /* CTA status monitor entries (sec. V-F) */
-#define FR_MAX_WARPS 512
 #define FR_ENTRY_BYTES 128   /* one warp register: 32 threads x 4 bytes */
 #define FR_PCRF_FIRST 4      /* cycles to the first PCRF tag + register (sec. V-E) */
 #define FR_REG_BITS 6        /* register index field of a PCRF tag */
 #define FR_WARP_BITS 5
-_Static_assert(FR_MAX_CTAS == FR_RMU_CTAS, "the policy's CTAs are fr_status's entries");
+_Static_assert(RESIDENCY_MAX_CTAS == FR_RMU_CTAS, "the policy's CTAs are fr_status's entries");
 
 typedef struct fr_cta {
   int used;
@@ -45,10 +44,7 @@ typedef struct fr_stats {
 typedef struct fr_sm {
   int acrf_free;      /* registers */
   int pcrf_free;      /* entries */
-  int smem_free;
-  int active_ctas, active_warps;  /* holding ACRF space and hardware slots */
-  int resident_ctas, resident_warps;
-  int pending;
+  cta_residency res;  /* resident, active and pending CTAs */
   int busy;           /* a switch is in flight */
   uint64_t rmu_until; /* the units are busy until then: a pending CTA's registers moving to
                         * the PCRF, or a switch they refused (no fit) */
@@ -77,7 +73,7 @@ static inline fr_state *fr_st(const policy *p) { return p->state; }
 
 /* Room in the hardware's scheduling slots (CTA and warp slots) for one more active CTA. */
 static inline int fr_slot_room(const fr_state *s, const fr_sm *m) {
-  return m->active_ctas < s->hw_ctas && m->active_warps + s->need.warps <= s->hw_warps;
+  return residency_active_room(&m->res, &s->need, s->hw_ctas, s->hw_warps);
 }
 
 /* finereg_switch.c: policy_ops.switch_decide and .switch_done. */

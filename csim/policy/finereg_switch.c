@@ -206,9 +206,7 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, const
   /* Fig. 6a: make ACRF room for a new CTA (or for a ready CTA whose registers are in the
    * PCRF) by moving live registers of a CTA that waits on loads to the PCRF */
   int want_room = !acrf_room && ((pd && m->ctas[pd->slot].in_pcrf) ||
-                                 (s->remaining > 0 && m->resident_ctas < FR_MAX_CTAS &&
-                                  m->resident_warps + need->warps <= FR_MAX_WARPS &&
-                                  m->smem_free >= need->shmem));
+                                 (s->remaining > 0 && residency_room(&m->res, need)));
   if (!want_room) return PLAN_NONE;
   /* first a pending CTA that waits on loads with its registers in the ACRF (mov_*): moving it
    * delays nothing that could run */
@@ -315,7 +313,7 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   if (o) {
     const policy_cta_view *a = find_view(v, n, out->out_slot);
     o->state = PCTA_SWITCH_OUT;
-    m->pending++;
+    m->res.pending++;
     m->kern.switches_out++;
     m->kern.switch_cycles += out->out_cycles;
     /* its registers leave the ACRF when the one coming in needs them or no CTA comes in */
@@ -325,7 +323,7 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   }
   if (in) {
     in->state = PCTA_SWITCH_IN;
-    m->pending--;
+    m->res.pending--;
     m->kern.switches_in++;
     if (!o) m->kern.switch_cycles += out->in_cycles;
     if (in->in_pcrf) {
@@ -338,8 +336,8 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
       if (!(o && o->in_pcrf)) m->acrf_free -= s->need.regs;
     }
     if (!o) {
-      m->active_ctas++;
-      m->active_warps += s->need.warps;
+      m->res.active_ctas++;
+      m->res.active_warps += s->need.warps;
     }
     fr_rmu_status(m->rmu, out->in_slot, 2, 2);
   }
@@ -354,8 +352,8 @@ void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state, uin
   c->state = state;
   if (state == PCTA_PENDING && c->release) { /* left alone: its slots (and ACRF) are free */
     c->release = 0;
-    m->active_ctas--;
-    m->active_warps -= s->need.warps;
+    m->res.active_ctas--;
+    m->res.active_warps -= s->need.warps;
     if (c->in_pcrf) m->acrf_free += s->need.regs;
   }
   m->busy = 0;

@@ -47,12 +47,11 @@
 #include <string.h>
 
 #include "counter_set.h"
+#include "cta_residency.h"
 #include "liveness.h"
 #include "policy.h"
 #include "policy_registry.h"
 
-#define VT_MAX_CTAS 128
-#define VT_MAX_WARPS 512
 #define VT_LINE 128
 #define VT_DRAM_BASE 0x7d0000000000ull /* Reg+DRAM register backing store */
 #define VT_DRAM_SLOT_SHIFT 20          /* 1 MB per (SM, CTA slot): 32 warps x 255 regs x 128 B */
@@ -76,8 +75,8 @@ typedef struct vt_stats {
 } vt_stats;
 
 typedef struct vt_sm {
-  int rf_free, smem_free;
-  int active_ctas, active_warps, resident_ctas, resident_warps, pending;
+  int rf_free;
+  cta_residency res;  /* resident, active and pending CTAs */
   int busy;
   int in_mem;         /* Reg+DRAM: CTAs whose register contexts are in memory */
   vt_cta *ctas;
@@ -125,8 +124,7 @@ static int create_common(policy *p, int mode, rf_diag *d) {
   s->mutex = mode == MODE_MUTEX;
   s->hw_ctas = c->shader_cta;
   s->hw_warps = c->max_threads_per_sm / c->warp_size;
-  p->sm_cta_slots = VT_MAX_CTAS > s->hw_ctas ? VT_MAX_CTAS : s->hw_ctas;
-  p->sm_warp_slots = VT_MAX_WARPS > s->hw_warps ? VT_MAX_WARPS : s->hw_warps;
+  residency_slots(p, s->hw_ctas, s->hw_warps);
   s->sm = rf_calloc((size_t)p->n_sms, sizeof *s->sm, d);
   s->n_sms = p->n_sms;
   if (!s->sm) goto fail;
@@ -199,13 +197,13 @@ static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
     memset(holds, 0, (size_t)p->sm_cta_slots * 32);
     m->rf_free = rf;
     m->srp_free = s->srp_chunks;
-    m->smem_free = p->cfg->shmem_size;
+    m->res.smem_free = p->cfg->shmem_size;
   }
   return 0;
 }
 
 static int active_room(const vt_state *s, const vt_sm *m) {
-  return m->active_ctas < s->hw_ctas && m->active_warps + s->need.warps <= s->hw_warps;
+  return residency_active_room(&m->res, &s->need, s->hw_ctas, s->hw_warps);
 }
 
 static int vt_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
@@ -214,24 +212,14 @@ static int vt_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
   vt_state *s = st(p);
   vt_sm *m = &s->sm[sm];
   const cta_needs *n = &s->need;
-  if (m->resident_ctas >= VT_MAX_CTAS || m->resident_warps + n->warps > VT_MAX_WARPS ||
-      m->smem_free < n->shmem)
-    return 0;
+  if (!residency_room(&m->res, n)) return 0;
   int in_rf = m->rf_free >= n->regs;
   if (!in_rf && (!s->dram || m->in_mem >= p->cfg->regdram_mem_ctas)) return 0;
   /* a new CTA starts active when there is a scheduling slot and no pending CTA waits for one */
-  int active = in_rf && active_room(s, m) && m->pending == 0;
+  int active = in_rf && active_room(s, m) && m->res.pending == 0;
   if (in_rf) m->rf_free -= n->regs;
   else m->in_mem++;
-  m->smem_free -= n->shmem;
-  m->resident_ctas++;
-  m->resident_warps += n->warps;
-  if (active) {
-    m->active_ctas++;
-    m->active_warps += n->warps;
-  } else {
-    m->pending++;
-  }
+  residency_admit(&m->res, n, active);
   m->ctas[cta_slot] = (vt_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, in_rf, active, 0,
                                n->warps};
   if (s->mutex)
@@ -342,11 +330,7 @@ static void vt_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   vt_cta *c = &m->ctas[cta_slot];
   if (!c->used) return;
   if (c->in_rf) m->rf_free += s->need.regs;
-  m->smem_free += s->need.shmem;
-  m->active_ctas--;
-  m->active_warps -= s->need.warps;
-  m->resident_ctas--;
-  m->resident_warps -= s->need.warps;
+  residency_exit(&m->res, &s->need);
   memset(c, 0, sizeof *c);
 }
 
@@ -381,7 +365,7 @@ static uint32_t context_lines(const vt_state *s) {
 }
 
 static uint64_t slot_addr(int sm, int slot) {
-  return VT_DRAM_BASE + ((uint64_t)(sm * VT_MAX_CTAS + slot) << VT_DRAM_SLOT_SHIFT);
+  return VT_DRAM_BASE + ((uint64_t)(sm * RESIDENCY_MAX_CTAS + slot) << VT_DRAM_SLOT_SHIFT);
 }
 
 /* The one place that decides a switch and its latency. */
@@ -429,17 +413,17 @@ static int vt_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
   vt_cta *in = &m->ctas[out->in_slot];
   in->state = PCTA_SWITCH_IN;
   in->ran = 1;
-  m->pending--;
+  m->res.pending--;
   m->kern.switches_in++;
   m->kern.lines_in += out->in_lines;
   if (out->out_slot < 0) {
-    m->active_ctas++;
-    m->active_warps += s->need.warps;
+    m->res.active_ctas++;
+    m->res.active_warps += s->need.warps;
     m->kern.switch_cycles += out->in_cycles;
   } else {
     vt_cta *o = &m->ctas[out->out_slot];
     o->state = PCTA_SWITCH_OUT;
-    m->pending++;
+    m->res.pending++;
     m->kern.switches_out++;
     m->kern.swaps++;
     m->kern.switch_cycles += out->out_cycles;
@@ -474,15 +458,16 @@ static void vt_tick(policy *p, int sm, uint64_t now) {
   (void)now;
   vt_state *s = st(p);
   vt_sm *m = &s->sm[sm];
-  m->kern.pending_sum += (uint64_t)m->pending;
-  m->kern.active_sum += (uint64_t)m->active_ctas;
+  m->kern.pending_sum += (uint64_t)m->res.pending;
+  m->kern.active_sum += (uint64_t)m->res.active_ctas;
   m->kern.sm_cycles++;
   if (s->mutex) {
     uint64_t held = (uint64_t)(s->srp_chunks - m->srp_free);
     m->kern.srp_held_sum += held;
     if (held > m->kern.srp_held_max) m->kern.srp_held_max = held;
   }
-  if ((uint64_t)m->pending > m->kern.pending_max) m->kern.pending_max = (uint64_t)m->pending;
+  if ((uint64_t)m->res.pending > m->kern.pending_max)
+    m->kern.pending_max = (uint64_t)m->res.pending;
 }
 
 static void vt_report(const policy *p, int sm, FILE *out) {
@@ -490,8 +475,8 @@ static void vt_report(const policy *p, int sm, FILE *out) {
   const vt_sm *m = &s->sm[sm];
   fprintf(out, "  SM %d %s: register file %d of %d free, %d active CTAs (%d of %d warp slots), "
                "%d pending, switching logic %s",
-          sm, p->ops->name, m->rf_free, p->cfg->shader_registers, m->active_ctas,
-          m->active_warps, s->hw_warps, m->pending, m->busy ? "switching" : "idle");
+          sm, p->ops->name, m->rf_free, p->cfg->shader_registers, m->res.active_ctas,
+          m->res.active_warps, s->hw_warps, m->res.pending, m->busy ? "switching" : "idle");
   if (s->mutex) fprintf(out, ", SRP %d of %d chunks free", m->srp_free, s->srp_chunks);
   fputc('\n', out);
 }

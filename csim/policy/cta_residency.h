@@ -1,0 +1,38 @@
+/* One SM's CTAs under CTA switching, counted alike by Virtual Thread, Reg+DRAM and RegMutex
+ * (vt.c) and FineReg (finereg.c): every resident CTA holds its shared memory (a pending CTA's
+ * scheduling context is saved there) and an entry of the CTA status monitor; an active CTA also
+ * holds one of the hardware's CTA slots and its warps' warp slots; the others are pending. The
+ * monitor is FineReg's (finereg.txt sec. V-F), which the Virtual Thread designs share. */
+#ifndef RFSIM_POLICY_CTA_RESIDENCY_H
+#define RFSIM_POLICY_CTA_RESIDENCY_H
+
+#include "policy.h"
+
+#define RESIDENCY_MAX_CTAS 128  /* CTA status monitor entries */
+#define RESIDENCY_MAX_WARPS 512
+
+typedef struct cta_residency {
+  int smem_free;
+  int active_ctas, active_warps;     /* holding the hardware's scheduling slots */
+  int resident_ctas, resident_warps; /* active and pending */
+  int pending;
+} cta_residency;
+
+/* The resident CTAs and warps an SM holds (p->sm_cta_slots, p->sm_warp_slots): the monitor's,
+ * or the hardware's scheduling slots where they are more. */
+void residency_slots(policy *p, int hw_ctas, int hw_warps);
+
+/* Room for one more resident CTA: a monitor entry, its warps and its shared memory. */
+int residency_room(const cta_residency *r, const cta_needs *n);
+
+/* Room in the hardware's scheduling slots (CTA and warp slots) for one more active CTA. */
+int residency_active_room(const cta_residency *r, const cta_needs *n, int hw_ctas,
+                          int hw_warps);
+
+/* A CTA becomes resident, active or pending. */
+void residency_admit(cta_residency *r, const cta_needs *n, int active);
+
+/* An active CTA finished: its slots and shared memory are free. */
+void residency_exit(cta_residency *r, const cta_needs *n);
+
+#endif
