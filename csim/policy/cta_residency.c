@@ -1,5 +1,7 @@
 #include "cta_residency.h"
 
+#include <stdio.h>
+
 void residency_slots(policy *p, int hw_ctas, int hw_warps) {
   p->sm_cta_slots = RESIDENCY_MAX_CTAS > hw_ctas ? RESIDENCY_MAX_CTAS : hw_ctas;
   p->sm_warp_slots = RESIDENCY_MAX_WARPS > hw_warps ? RESIDENCY_MAX_WARPS : hw_warps;
@@ -33,4 +35,21 @@ void residency_exit(cta_residency *r, const cta_needs *n) {
   r->active_warps -= n->warps;
   r->resident_ctas--;
   r->resident_warps -= n->warps;
+}
+
+void residency_sample(const cta_residency *r, residency_tally *t) {
+  t->pending_sum += (uint64_t)r->pending;
+  t->active_sum += (uint64_t)r->active_ctas;
+  t->sm_cycles++;
+  if ((uint64_t)r->pending > t->pending_max) t->pending_max = (uint64_t)r->pending;
+}
+
+void residency_stats(stats_record *out, const char *prefix, const residency_tally *t) {
+  char name[64];
+  snprintf(name, sizeof name, "%s_pending_ctas_mean", prefix);
+  stats_f64(out, name, stats_ratio((double)t->pending_sum, (double)t->sm_cycles));
+  snprintf(name, sizeof name, "%s_pending_ctas_max", prefix);
+  stats_u64(out, name, t->pending_max);
+  snprintf(name, sizeof name, "%s_active_ctas_mean", prefix);
+  stats_f64(out, name, stats_ratio((double)t->active_sum, (double)t->sm_cycles));
 }

@@ -18,6 +18,13 @@ typedef struct cta_residency {
   int pending;
 } cta_residency;
 
+/* What an SM's cycles with resident CTAs add up about them: part of a policy's counter set
+ * (counter_set.h), pending_max one of its peaks. */
+typedef struct residency_tally {
+  uint64_t pending_sum, active_sum, sm_cycles;
+  uint64_t pending_max;
+} residency_tally;
+
 /* The resident CTAs and warps an SM holds (p->sm_cta_slots, p->sm_warp_slots): the monitor's,
  * or the hardware's scheduling slots where they are more. */
 void residency_slots(policy *p, int hw_ctas, int hw_warps);
@@ -34,5 +41,11 @@ void residency_admit(cta_residency *r, const cta_needs *n, int active);
 
 /* An active CTA finished: its slots and shared memory are free. */
 void residency_exit(cta_residency *r, const cta_needs *n);
+
+/* One SM cycle: t counts r's pending and active CTAs. */
+void residency_sample(const cta_residency *r, residency_tally *t);
+
+/* Appends <prefix>_pending_ctas_mean, _pending_ctas_max and _active_ctas_mean. */
+void residency_stats(stats_record *out, const char *prefix, const residency_tally *t);
 
 #endif

@@ -134,7 +134,7 @@ fail:
 
 static const counter_set fr_counters = {
     COUNTER_SET_SIZE(fr_stats),
-    COUNTER_PEAK(fr_stats, pcrf_used_max) | COUNTER_PEAK(fr_stats, pending_max) |
+    COUNTER_PEAK(fr_stats, pcrf_used_max) | COUNTER_PEAK(fr_stats, res.pending_max) |
         COUNTER_PEAK(fr_stats, rmu_cycles_max)};
 
 static int fr_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
@@ -262,12 +262,8 @@ static void fr_tick(policy *p, int sm, uint64_t now) {
   fr_sm *m = &s->sm[sm];
   uint64_t used = (uint64_t)(s->pcrf_entries - m->pcrf_free);
   m->kern.pcrf_used_sum += used;
-  m->kern.pending_sum += (uint64_t)m->res.pending;
-  m->kern.active_sum += (uint64_t)m->res.active_ctas;
-  m->kern.sm_cycles++;
+  residency_sample(&m->res, &m->kern.res);
   if (used > m->kern.pcrf_used_max) m->kern.pcrf_used_max = used;
-  if ((uint64_t)m->res.pending > m->kern.pending_max)
-    m->kern.pending_max = (uint64_t)m->res.pending;
 }
 
 static void fr_report(const policy *p, int sm, FILE *out) {
@@ -302,13 +298,9 @@ static void fr_stats_out(const policy *p, stats_record *out, int total) {
   stats_f64(out, "finereg_switch_cycles_mean",
             stats_ratio((double)t.switch_cycles, (double)t.rmu_ops));
   stats_f64(out, "finereg_pcrf_occupancy_mean",
-            stats_ratio((double)t.pcrf_used_sum, (double)t.sm_cycles * s->pcrf_entries));
+            stats_ratio((double)t.pcrf_used_sum, (double)t.res.sm_cycles * s->pcrf_entries));
   stats_u64(out, "finereg_pcrf_entries_max", t.pcrf_used_max);
-  stats_f64(out, "finereg_pending_ctas_mean",
-            stats_ratio((double)t.pending_sum, (double)t.sm_cycles));
-  stats_u64(out, "finereg_pending_ctas_max", t.pending_max);
-  stats_f64(out, "finereg_active_ctas_mean",
-            stats_ratio((double)t.active_sum, (double)t.sm_cycles));
+  residency_stats(out, "finereg", &t.res);
   stats_u64(out, "finereg_pcrf_full_stall_cycles", t.pcrf_full_stalls);
   stats_u64(out, "finereg_rmu_switches", t.rmu_runs);
   stats_u64(out, "finereg_rmu_cycles", t.rmu_cycles);

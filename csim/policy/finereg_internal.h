@@ -31,8 +31,8 @@ typedef struct fr_stats {
   uint64_t switch_cycles;               /* latency summed over switches */
   uint64_t lvc_hits, lvc_misses, unknown_pcs;
   uint64_t pcrf_full_stalls;            /* SM cycles a stalled CTA could not move for PCRF room */
-  uint64_t pcrf_used_sum, pending_sum, active_sum, sm_cycles;
-  uint64_t pcrf_used_max, pending_max;
+  residency_tally res;
+  uint64_t pcrf_used_sum, pcrf_used_max;
   uint64_t degraded_kernels;
   uint64_t kernels;
   uint64_t rmu_runs, rmu_cycles, rmu_cycles_max; /* the units' cycles per switch */

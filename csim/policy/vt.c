@@ -69,7 +69,7 @@ typedef struct vt_cta {
 typedef struct vt_stats {
   uint64_t switches_out, switches_in, swaps, switch_cycles;
   uint64_t lines_out, lines_in;
-  uint64_t pending_sum, active_sum, sm_cycles, pending_max;
+  residency_tally res;
   uint64_t acquires, releases, srp_stalls, srp_unsafe, srp_held_sum, srp_held_max;
   uint64_t kernels;
 } vt_stats;
@@ -146,7 +146,7 @@ static int regmutex_create(policy *p, rf_diag *d) { return create_common(p, MODE
 
 static const counter_set vt_counters = {
     COUNTER_SET_SIZE(vt_stats),
-    COUNTER_PEAK(vt_stats, pending_max) | COUNTER_PEAK(vt_stats, srp_held_max)};
+    COUNTER_PEAK(vt_stats, res.pending_max) | COUNTER_PEAK(vt_stats, srp_held_max)};
 
 static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
   vt_state *s = st(p);
@@ -458,16 +458,12 @@ static void vt_tick(policy *p, int sm, uint64_t now) {
   (void)now;
   vt_state *s = st(p);
   vt_sm *m = &s->sm[sm];
-  m->kern.pending_sum += (uint64_t)m->res.pending;
-  m->kern.active_sum += (uint64_t)m->res.active_ctas;
-  m->kern.sm_cycles++;
+  residency_sample(&m->res, &m->kern.res);
   if (s->mutex) {
     uint64_t held = (uint64_t)(s->srp_chunks - m->srp_free);
     m->kern.srp_held_sum += held;
     if (held > m->kern.srp_held_max) m->kern.srp_held_max = held;
   }
-  if ((uint64_t)m->res.pending > m->kern.pending_max)
-    m->kern.pending_max = (uint64_t)m->res.pending;
 }
 
 static void vt_report(const policy *p, int sm, FILE *out) {
@@ -494,9 +490,7 @@ static void vt_stats_out(const policy *p, stats_record *out, int total) {
   U("switches_in", t.switches_in);
   U("swaps", t.swaps);
   F("switch_cycles_mean", stats_ratio((double)t.switch_cycles, (double)t.switches_in));
-  F("pending_ctas_mean", stats_ratio((double)t.pending_sum, (double)t.sm_cycles));
-  U("pending_ctas_max", t.pending_max);
-  F("active_ctas_mean", stats_ratio((double)t.active_sum, (double)t.sm_cycles));
+  residency_stats(out, pre, &t.res);
   if (s->dram) {
     U("context_lines_written", t.lines_out);
     U("context_lines_read", t.lines_in);
@@ -512,8 +506,8 @@ static void vt_stats_out(const policy *p, stats_record *out, int total) {
     U("srp_releases", t.releases);
     U("srp_stall_checks", t.srp_stalls);
     U("srp_unsafe_refusals", t.srp_unsafe);
-    F("srp_occupancy_mean", stats_ratio((double)t.srp_held_sum,
-                                        (double)t.sm_cycles * (s->srp_chunks ? s->srp_chunks : 1)));
+    double chunk_cycles = (double)t.res.sm_cycles * (s->srp_chunks ? s->srp_chunks : 1);
+    F("srp_occupancy_mean", stats_ratio((double)t.srp_held_sum, chunk_cycles));
     U("srp_chunks_held_max", t.srp_held_max);
   }
 #undef U
