@@ -117,7 +117,8 @@ $(HW_B)/libverilated.a: $(HW_VRT_OBJ)
 # prefix and entry point (empty, or _<variant>: Vunit_<variant>, hw_rtl_unit_<variant>)
 define hw_unit_rules
 $(HW_B)/$(1)/gen: tb/hw_gen.c csim/hw/$(call hw_tech,$(2))/$(2).c csim/hw/$(call hw_tech,$(2))/$(2).h \
-                  csim/hw/$(call hw_tech,$(2))/$(2).def csim/hw/unit_types.h csim/hw/unit_desc.h csim/hw/unit.h
+                  csim/hw/$(call hw_tech,$(2))/$(2).def csim/hw/unit_types.h csim/hw/unit_desc.h \
+                  csim/hw/unit_def_expand.h csim/hw/unit.h
 	@mkdir -p $$(dir $$@)
 	$$(HW_CC) -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
 	  -DHW_GEN_SRC='"../csim/hw/$(call hw_tech,$(2))/$(2).c"' -DHW_GEN_DESC=$(2)_desc $$< -o $$@
@@ -139,7 +140,7 @@ $(HW_VB)/$(1)/obj/V$(2)$(5)__ALL.a: $(HW_VB)/$(1)/obj/V$(2)$(5).mk
 	@rm -f $(HW_VB)/$(1)/obj/*.d  # Verilator's own .d files, unneeded here, would confuse a top-level -include
 
 $(HW_B)/$(1)/shim.o: csim/hw/rtl_shim.cpp $(HW_VB)/$(1)/obj/V$(2)$(5)__ALL.a csim/hw/unit_types.h \
-                    csim/hw/unit.h csim/hw/$(call hw_tech,$(2))/$(2).def
+                    csim/hw/unit_def_expand.h csim/hw/unit.h csim/hw/$(call hw_tech,$(2))/$(2).def
 	@mkdir -p $$(dir $$@)
 	$$(HW_CXX) $$(HW_CXXOPT) -std=c++17 -Wall -Wextra -Werror $$(HW_VCXXFLAGS) -Icsim/hw \
 	  -DVM_TRACE=$$(HW_TRACE) -DVM_TRACE_FST=$$(HW_TRACE) \

@@ -26,6 +26,7 @@
 #define HW_UNIT_NAME HW_SHIM_NAME
 #define HW_UNIT_DEF HW_SHIM_DEF
 #include "unit_types.h"
+#define HW_UNIT_DEF HW_SHIM_DEF  // unit_types.h undefined it; the expansions below read it
 
 #define HW_S_(suffix) HW_CAT(HW_SHIM_NAME, suffix)
 
@@ -71,19 +72,9 @@ void set_inputs(Model *m, const HW_S_(_in) * in) {
   HW_VTOP &t = *m->top;
   (void)t;
   (void)in;
-#define HW_PARAM(n, d)
 #define HW_IN(n, w) put(t.n, in->n);
 #define HW_INW(n, w, mw) putw(t.n, in->n, HW_WORDS(mw));
-#define HW_OUT(n, w)
-#define HW_OUTW(n, w, mw)
-#define HW_STATE(n, w)
-#define HW_STATEW(n, w, mw)
-#define HW_MEM(n, w, d, md)  // memories: state only (HW_MEM block)
-#include HW_SHIM_DEF
-#undef HW_IN
-#undef HW_INW
-#define HW_IN(n, w)
-#define HW_INW(n, w, mw)
+#include "unit_def_expand.h"
 }
 
 void zero_inputs(Model *m) {
@@ -97,27 +88,14 @@ void get_outputs(Model *m, HW_S_(_out) * out, HW_S_(_state) * st) {
   (void)t;
   (void)out;
   (void)st;
-#undef HW_OUT
-#undef HW_OUTW
-#undef HW_STATE
-#undef HW_STATEW
 #define HW_OUT(n, w) out->n = get(t.n);
 #define HW_OUTW(n, w, mw) getw(t.n, out->n, HW_WORDS(mw));
 #define HW_STATE(n, w) st->n = get(t.rootp->HW_CAT3(HW_SHIM_NAME, __DOT__, n));
 #define HW_STATEW(n, w, mw) getw(t.rootp->HW_CAT3(HW_SHIM_NAME, __DOT__, n), st->n, HW_WORDS(mw));
 // ---- memories (HW_MEM) ----
-#undef HW_MEM
 #define HW_MEM(n, w, d, md) getm(t.rootp->HW_CAT3(HW_SHIM_NAME, __DOT__, n), st->n, (md));
 // ---- end memories ----
-#include HW_SHIM_DEF
-#undef HW_PARAM
-#undef HW_IN
-#undef HW_INW
-#undef HW_OUT
-#undef HW_OUTW
-#undef HW_STATE
-#undef HW_STATEW
-#undef HW_MEM
+#include "unit_def_expand.h"
 }
 
 void dump(Model *m, int64_t t) {

@@ -22,27 +22,11 @@
 
 /* parameters */
 #define HW_PARAM(n, dflt) {#n, (dflt)},
-#define HW_IN(n, w)
-#define HW_OUT(n, w)
-#define HW_STATE(n, w)
-#define HW_INW(n, w, mw)
-#define HW_OUTW(n, w, mw)
-#define HW_STATEW(n, w, mw)
-#define HW_MEM(n, w, d, md)
 static const hw_param_desc HW_U_(_params_)[] = {
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
     {NULL, 0}};
-#undef HW_PARAM
-#undef HW_IN
-#undef HW_OUT
-#undef HW_STATE
-#undef HW_INW
-#undef HW_OUTW
-#undef HW_STATEW
-#undef HW_MEM
 
 /* ports, with their storage and offsets */
-#define HW_PARAM(n, dflt)
 #define HW_IN(n, w) {#n, HW_DIR_IN, 0, offsetof(HW_U_(_in), n), 0},
 #define HW_OUT(n, w) {#n, HW_DIR_OUT, 0, offsetof(HW_U_(_out), n), 0},
 #define HW_STATE(n, w) {#n, HW_DIR_STATE, 0, offsetof(HW_U_(_state), n), 0},
@@ -51,15 +35,8 @@ static const hw_param_desc HW_U_(_params_)[] = {
 #define HW_STATEW(n, w, mw) {#n, HW_DIR_STATE, HW_WORDS(mw), offsetof(HW_U_(_state), n), 0},
 #define HW_MEM(n, w, d, md) {#n, HW_DIR_MEM, 0, offsetof(HW_U_(_state), n), (md)},
 static const hw_port_desc HW_U_(_ports_)[] = {
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
     {NULL, HW_DIR_IN, 0, 0, 0}};
-#undef HW_IN
-#undef HW_OUT
-#undef HW_STATE
-#undef HW_INW
-#undef HW_OUTW
-#undef HW_STATEW
-#undef HW_MEM
 
 /* widths under given parameters */
 #define HW_P(n) p[HW_CAT3(HW_UNIT_NAME, _P_, n)]
@@ -73,16 +50,9 @@ static const hw_port_desc HW_U_(_ports_)[] = {
 static unsigned HW_U_(_width_)(unsigned port, const int64_t *p) {
   unsigned i = 0;
   (void)p;
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
   return 0;
 }
-#undef HW_IN
-#undef HW_OUT
-#undef HW_STATE
-#undef HW_INW
-#undef HW_OUTW
-#undef HW_STATEW
-#undef HW_MEM
 
 /* entries of memories under given parameters */
 #define HW_IN(n, w) i++;
@@ -96,19 +66,11 @@ static unsigned HW_U_(_depth_)(unsigned port, const int64_t *p) {
   unsigned i = 0;
   (void)p;
   (void)port;
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
   (void)i;
   return 0;
 }
 #undef HW_P
-#undef HW_PARAM
-#undef HW_IN
-#undef HW_OUT
-#undef HW_STATE
-#undef HW_INW
-#undef HW_OUTW
-#undef HW_STATEW
-#undef HW_MEM
 
 static void HW_U_(_reset_thunk_)(void *s, void *o, const int64_t *p) {
   HW_U_(_ref_reset)(s, o, p);

@@ -53,73 +53,33 @@
 
 /* ---- parameter indices ---- */
 #define HW_PARAM(n, dflt) HW_CAT3(HW_UNIT_NAME, _P_, n),
-#define HW_IN(n, w)
-#define HW_OUT(n, w)
-#define HW_STATE(n, w)
-#define HW_INW(n, w, mw)
-#define HW_OUTW(n, w, mw)
-#define HW_STATEW(n, w, mw)
-#define HW_MEM(n, w, d, md)
 enum {
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
   HW_U_(_NPARAMS)
 };
-#undef HW_PARAM
-#undef HW_IN
-#undef HW_OUT
-#undef HW_STATE
-#undef HW_INW
-#undef HW_OUTW
-#undef HW_STATEW
-#undef HW_MEM
 
 /* ---- structs: one per direction; hw_end_ keeps a struct non-empty and is never used ---- */
-#define HW_PARAM(n, dflt)
 #define HW_IN(n, w) uint64_t n;
-#define HW_OUT(n, w)
-#define HW_STATE(n, w)
 #define HW_INW(n, w, mw) uint32_t n[HW_WORDS(mw)];
-#define HW_OUTW(n, w, mw)
-#define HW_STATEW(n, w, mw)
-#define HW_MEM(n, w, d, md)
 typedef struct HW_U_(_in) {
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
   unsigned char hw_end_;
 } HW_U_(_in);
-#undef HW_IN
-#undef HW_INW
-#undef HW_OUT
-#undef HW_OUTW
-#define HW_IN(n, w)
-#define HW_INW(n, w, mw)
+
 #define HW_OUT(n, w) uint64_t n;
 #define HW_OUTW(n, w, mw) uint32_t n[HW_WORDS(mw)];
 typedef struct HW_U_(_out) {
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
   unsigned char hw_end_;
 } HW_U_(_out);
-#undef HW_OUT
-#undef HW_OUTW
-#undef HW_STATE
-#undef HW_STATEW
-#undef HW_MEM
-#define HW_OUT(n, w)
-#define HW_OUTW(n, w, mw)
+
 #define HW_STATE(n, w) uint64_t n;
 #define HW_STATEW(n, w, mw) uint32_t n[HW_WORDS(mw)];
 #define HW_MEM(n, w, d, md) uint64_t n[md];
 typedef struct HW_U_(_state) {
-#include HW_UNIT_DEF
+#include "unit_def_expand.h"
   unsigned char hw_end_;
 } HW_U_(_state);
-#undef HW_PARAM
-#undef HW_IN
-#undef HW_OUT
-#undef HW_STATE
-#undef HW_INW
-#undef HW_OUTW
-#undef HW_STATEW
-#undef HW_MEM
 
 #ifdef __cplusplus
 extern "C" {
