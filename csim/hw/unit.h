@@ -67,6 +67,14 @@ typedef enum hw_dir { HW_DIR_IN = 0, HW_DIR_OUT = 1, HW_DIR_STATE = 2, HW_DIR_ME
 #define HW_MAX_PARAMS 16
 #define HW_WORDS(bits) (((bits) + 31) / 32)
 
+/* Token pasting and quoting after macro expansion, for the names unit_types.h, unit_desc.h and
+ * rtl_shim.cpp build from HW_UNIT_NAME (wm_wlbuf -> wm_wlbuf_in, "wm_wlbuf", ...). */
+#define HW_CAT_(a, b) a##b
+#define HW_CAT(a, b) HW_CAT_(a, b)
+#define HW_CAT3(a, b, c) HW_CAT(HW_CAT(a, b), c)
+#define HW_STR_(x) #x
+#define HW_STR(x) HW_STR_(x)
+
 typedef struct hw_param_desc {
   const char *name; /* the Verilog parameter name */
   int64_t dflt;     /* the default: the paper's configuration */

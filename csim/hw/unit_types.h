@@ -41,14 +41,6 @@
 #error "define HW_UNIT_DEF before including unit_types.h"
 #endif
 
-#ifndef HW_CAT
-#define HW_CAT_(a, b) a##b
-#define HW_CAT(a, b) HW_CAT_(a, b)
-#define HW_CAT3(a, b, c) HW_CAT(HW_CAT(a, b), c)
-#define HW_STR_(x) #x
-#define HW_STR(x) HW_STR_(x)
-#endif
-
 #define HW_U_(suffix) HW_CAT(HW_UNIT_NAME, suffix)
 
 /* ---- parameter indices ---- */
