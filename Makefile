@@ -69,7 +69,8 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # writer, position-independent, exporting only the runtime's symbols under its version node.
 CUDART_LIB  := $(BIN)/cudart/libcudart.so.11.0
 CUDART_SRC  := $(sort $(wildcard csim/cudart/*.c) $(wildcard csim/sass/*.c)) \
-               csim/tracegen/tg_line.c csim/tracegen/tg_stream.c csim/common/diag.c
+               csim/tracegen/tg_line.c csim/tracegen/tg_stream.c csim/common/diag.c \
+               csim/common/read_file.c
 CUDART_OBJ  := $(CUDART_SRC:%.c=$(BUILD)/pic/%.o)
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -13,36 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/read_file.h"
 #include "../sass/sass_elf.h"
 #include "../sass/sass_isa.h"
 #include "cudart_state.h"
 
 extern char **environ;
-
-static int read_all(const char *path, uint8_t **out, size_t *len, rf_diag *d) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return rf_fail(d, "%s: cannot open: %s", path, strerror(errno));
-  size_t cap = 1 << 16, n = 0;
-  uint8_t *b = malloc(cap);
-  while (b) {
-    size_t r = fread(b + n, 1, cap - n, f);
-    n += r;
-    if (n < cap) break;
-    uint8_t *nb = realloc(b, cap * 2);
-    if (!nb) free(b);
-    b = nb;
-    cap *= 2;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (!b || err) {
-    free(b);
-    return rf_fail(d, "%s: read error", path);
-  }
-  *out = b;
-  *len = n;
-  return 0;
-}
 
 /* Runs argv in dir with stdout to out_path (NULL: /dev/null); 0 if it exits 0. */
 static int run_tool(char *const argv[], const char *dir, const char *out_path, rf_diag *d) {
@@ -98,8 +74,8 @@ static int load_cubin(const char *dir, const char *name, const char *cuobjdump, 
   uint8_t *cb = NULL, *ls = NULL;
   size_t cl, ll;
   int rc = run_tool(argv, dir, listing, d);
-  if (rc == 0) rc = read_all(cubin, &cb, &cl, d);
-  if (rc == 0) rc = read_all(listing, &ls, &ll, d);
+  if (rc == 0) rc = rf_read_file(cubin, SIZE_MAX, &cb, &cl, d);
+  if (rc == 0) rc = rf_read_file(listing, SIZE_MAX, &ls, &ll, d);
   if (rc == 0) rc = sass_module_load(m, cb, cl, name, (const char *)ls, ll, name, mem, d);
   *has_kernels = rc == 0 && m->nk > 0;
   if (rc == 0 && !*has_kernels) sass_module_unload(m);

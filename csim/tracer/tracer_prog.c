@@ -1,38 +1,14 @@
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/read_file.h"
 #include "../sass/sass_elf.h"
 #include "tracer.h"
 
 #define SHT_DYNAMIC 6
 #define DT_NEEDED 1
 #define MAX_PROGRAM_BYTES (1ull << 32)
-
-static int read_file(const char *path, uint8_t **buf, size_t *len, rf_diag *d) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return rf_fail(d, "%s: cannot open: %s", path, strerror(errno));
-  size_t cap = 1 << 20, n = 0;
-  uint8_t *b = malloc(cap);
-  while (b) {
-    n += fread(b + n, 1, cap - n, f);
-    if (n < cap || cap >= MAX_PROGRAM_BYTES) break;
-    uint8_t *nb = realloc(b, cap * 2);
-    if (!nb) free(b);
-    b = nb;
-    cap *= 2;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (!b || err) {
-    free(b);
-    return rf_fail(d, "%s: read error", path);
-  }
-  *buf = b;
-  *len = n;
-  return 0;
-}
 
 /* the first DT_NEEDED library whose name starts with prefix, or NULL */
 static const char *needed(const sass_elf *e, const char *prefix) {
@@ -60,7 +36,7 @@ static int has_symbol(const sass_elf *e, const char *name) {
 int tracer_check_program(const char *path, rf_diag *d) {
   uint8_t *buf = NULL;
   size_t len = 0;
-  if (read_file(path, &buf, &len, d) < 0) return -1;
+  if (rf_read_file(path, MAX_PROGRAM_BYTES, &buf, &len, d) < 0) return -1;
   sass_elf e;
   rf_diag ed;
   if (sass_elf_open(buf, len, path, 0, &e, &ed) < 0) {
