@@ -156,22 +156,9 @@ plot=$out/finereg.png
   echo "$geo_s" | awk '{print "geo-S", $1, $2, $3, $4}'
   echo "$geo_r" | awk '{print "geo-R", $1, $2, $3, $4}'
   echo "$geo_all" | awk '{print "geo-all", $1, $2, $3, $4}'; } > "$out/finereg_speedup.dat"
-gnuplot <<EOF
-set terminal pngcairo size 1300,520 font 'Sans,10'
-set output '$plot'
-set title 'FineReg and the designs it is compared with: IPC speedup over the baseline (GTX 980-like)'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set boxwidth 0.9
-set ylabel 'speedup over baseline'
-set yrange [0:*]
-set grid ytics
-set key top left
-set xtics rotate by -30
-set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2
-plot '$out/finereg_speedup.dat' using 2:xtic(1) title 'VT', \
-     '' using 3 title 'Reg+DRAM', '' using 4 title 'VT+RegMutex', '' using 5 title 'FineReg'
-EOF
+speedup_chart "$plot" 1300,520 \
+  'FineReg and the designs it is compared with: IPC speedup over the baseline (GTX 980-like)' \
+  "'$out/finereg_speedup.dat' using 2:xtic(1) title 'VT'" "'' using 3 title 'Reg+DRAM'" \
+  "'' using 4 title 'VT+RegMutex'" "'' using 5 title 'FineReg'"
 echo "wrote $md, $plot ($nruns runs in ${elapsed})"
 cat "$md"

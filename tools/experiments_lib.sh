@@ -57,3 +57,28 @@ run_sweep() {
 
 # stat NAME FILE: NAME's value in the run total of a stats text file.
 stat() { awk -v k="$1" '/^---- total ----/ {t = 1} t && $1 == k {print $3; exit}' "$2"; }
+
+# speedup_chart PNG SIZE TITLE SERIES...: draws speedups over the baseline with gnuplot, a cluster
+# of bars per workload (slanted x labels) and a dashed line at 1; each SERIES is one plot
+# element, the first naming the data file: "'f.dat' using 2:xtic(1) title 'A'" "'' using 3 ...".
+speedup_chart() {
+  local png=$1 size=$2 title=$3 series
+  shift 3
+  printf -v series '%s, ' "$@"
+  gnuplot <<EOF
+set terminal pngcairo size $size font 'Sans,10'
+set output '$png'
+set title '$title'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set ylabel 'speedup over baseline'
+set yrange [0:*]
+set grid ytics
+set key top left
+set xtics rotate by -30
+set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2
+plot ${series%, }
+EOF
+}

@@ -142,22 +142,9 @@ md=$out/warpman.md
 plot=$out/warpman.png
 { grep -v '^#' "$dat" | awk '{print $1, $4, $5, $6, $7}'
   echo "$geo" | awk '{print "geomean", $3, $4, $5, $6}'; } > "$out/warpman_speedup.dat"
-gnuplot <<EOF
-set terminal pngcairo size 1200,520 font 'Sans,10'
-set output '$plot'
-set title 'WarpMan: IPC speedup over thread-block-level management (GTX 480, -hw $hw)'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set boxwidth 0.9
-set ylabel 'speedup over baseline'
-set yrange [0:*]
-set grid ytics
-set key top left
-set xtics rotate by -30
-set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2
-plot '$out/warpman_speedup.dat' using 2:xtic(1) title 'temp', \
-     '' using 3 title 'temp+spatial', '' using 4 title 'dueling', '' using 5 title 'threshold'
-EOF
+speedup_chart "$plot" 1200,520 \
+  "WarpMan: IPC speedup over thread-block-level management (GTX 480, -hw $hw)" \
+  "'$out/warpman_speedup.dat' using 2:xtic(1) title 'temp'" "'' using 3 title 'temp+spatial'" \
+  "'' using 4 title 'dueling'" "'' using 5 title 'threshold'"
 echo "wrote $md, $plot ($(( ${#names[@]} * ${#modes[@]} )) runs in ${elapsed})"
 cat "$md"
