@@ -70,9 +70,9 @@ static int read_rows(const char *path, row *rows, int *n) {
     if (*s == '#' || *s == '\n' || !*s) continue;
     row r;
     char extra[8];
-    int k = sscanf(s, "%15s %31s %31s %255s %15s %15s %15s %15s %15s %15s %15s %7s", r.paper, r.name,
-                   r.program, r.kernels, r.threads, r.regs, r.smem, r.tbs, r.tbs90, r.limit, r.ipc,
-                   extra);
+    int k = sscanf(s, "%15s %31s %31s %255s %15s %15s %15s %15s %15s %15s %15s %7s", r.paper,
+                   r.name, r.program, r.kernels, r.threads, r.regs, r.smem, r.tbs, r.tbs90, r.limit,
+                   r.ipc, extra);
     if (k != 11 || *n >= MAX_ROWS || !find_paper(r.paper)) {
       fprintf(stderr, "paper-table: %s:%d: expected paper row program kernels threads regs smem "
                       "tbs tbs90 limit ipc (paper one of warpman regshare spshare finereg larf), "
@@ -121,7 +121,8 @@ static int row_kernel(const char *traces, const row *r, trace_kernel_info *out, 
 
 /* whether the resource the paper names limits the TBs per SM here too: its own limit equals
  * the resident count (several resources may tie, e.g. registers and shared memory) */
-static int limit_agrees(const char *paper, const gpu_config *c, const trace_kernel_info *k, int tbs) {
+static int limit_agrees(const char *paper, const gpu_config *c, const trace_kernel_info *k,
+                        int tbs) {
   if (!strcmp(paper, "-")) return 1;
   cta_needs n = policy_cta_needs(c, k);
   int threads = c->max_threads_per_sm / n.threads, slots = c->shader_cta;
@@ -174,7 +175,8 @@ static void cell(char *out, size_t n, const char *paper, double rf, int rf_given
 }
 
 int main(int argc, char **argv) {
-  const char *rows_path = "cuda/paper_rows.txt", *traces = "build/cuda-traces", *configs = "configs";
+  const char *rows_path = "cuda/paper_rows.txt", *traces = "build/cuda-traces",
+             *configs = "configs";
   const char *ipc = NULL, *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (i + 1 >= argc) return usage();
@@ -200,8 +202,8 @@ int main(int argc, char **argv) {
     gpu_config c;
     if (load_config(configs, pi->config, &c) < 0) return 1;
     printf("%s, configs/%s.config: paper/rfsim, * where they differ\n", pi->label, pi->config);
-    printf("  %-14s %-38s %-9s %-10s %-11s %-8s %-24s %-8s %s\n", "row", "program: kernel", "threads",
-           "regs", "smem", "TBs/SM", "limit (paper: rfsim)", "TBs 90%", "IPC");
+    printf("  %-14s %-38s %-9s %-10s %-11s %-8s %-24s %-8s %s\n", "row", "program: kernel",
+           "threads", "regs", "smem", "TBs/SM", "limit (paper: rfsim)", "TBs 90%", "IPC");
     int n = 0, agree = 0, lagree = 0;
     for (int i = 0; i < nrows; i++) {
       const row *r = &rows[i];
@@ -209,7 +211,8 @@ int main(int argc, char **argv) {
       trace_kernel_info k;
       rf_diag d = {{0}, 0};
       char label[96];
-      snprintf(label, sizeof label, "%s: %.*s", r->program, (int)strcspn(r->kernels, ","), r->kernels);
+      snprintf(label, sizeof label, "%s: %.*s", r->program, (int)strcspn(r->kernels, ","),
+               r->kernels);
       if (row_kernel(traces, r, &k, &d) < 0) {
         printf("  %-14s %-38s not traced: %s\n", r->name, label, d.msg);
         missing++;
@@ -244,8 +247,10 @@ int main(int argc, char **argv) {
         with_tbs += strcmp(rows[i].tbs, "-") != 0;
         with_limit += strcmp(rows[i].limit, "-") != 0;
       }
-    printf("  %d rows traced; TBs/SM equal to the paper's in %d of %d, limiter as the paper says in "
-           "%d of %d\n\n", n, agree, with_tbs, lagree, with_limit);
+    printf(
+        "  %d rows traced; TBs/SM equal to the paper's in %d of %d, limiter as the paper says in "
+        "%d of %d\n\n",
+        n, agree, with_tbs, lagree, with_limit);
   }
   if (missing) printf("paper-table: %d rows have no trace (make cuda-traces)\n", missing);
   return missing ? 1 : 0;

@@ -134,7 +134,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-sm")) {
       int n = atoi(v);
       if (!((n >= 50 && n <= 62) || (n >= 70 && n <= 72)) || strspn(v, "0123456789") != strlen(v)) {
-        fprintf(stderr, "rfsim-trace: -sm: expected an architecture 50-62 or 70-72, found '%s'\n", v);
+        fprintf(stderr, "rfsim-trace: -sm: expected an architecture 50-62 or 70-72, found '%s'\n",
+                v);
         return 2;
       }
       sm = v;

@@ -332,7 +332,8 @@ static int check_rfsim(const gpu_config *c, rf_diag *d) {
 
 int config_validate(const gpu_config *c, rf_diag *d) {
   if (check_core(c, d) != 0 || check_units(c, d) != 0 || check_opcoll(c, d) != 0 ||
-      check_memory(c, d) != 0 || check_pipeline(c, d) != 0 || check_dram(c, d) != 0 || check_rfsim(c, d) != 0)
+      check_memory(c, d) != 0 || check_pipeline(c, d) != 0 || check_dram(c, d) != 0 ||
+      check_rfsim(c, d) != 0)
     return -1;
   return 0;
 }

@@ -194,8 +194,10 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
     p->sets[p->nsets++] = OC_GEN;
   }
   if (c->specialized_oc) {
-    static const uint8_t set_order[] = {UNIT_SP, UNIT_DP, UNIT_TENSOR, UNIT_SFU, UNIT_MEM, UNIT_INT};
-    static const uint8_t port_order[] = {UNIT_SP, UNIT_DP, UNIT_SFU, UNIT_TENSOR, UNIT_MEM, UNIT_INT};
+    static const uint8_t set_order[] = {UNIT_SP,  UNIT_DP,  UNIT_TENSOR,
+                                        UNIT_SFU, UNIT_MEM, UNIT_INT};
+    static const uint8_t port_order[] = {UNIT_SP,     UNIT_DP,  UNIT_SFU,
+                                         UNIT_TENSOR, UNIT_MEM, UNIT_INT};
     for (int i = 0; i < 6; i++) {
       add_set(o, set_order[i], c->oc_units[set_order[i]]);
       add_dispatch(o, set_order[i], c->oc_out_ports[set_order[i]]);

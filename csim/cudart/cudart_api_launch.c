@@ -160,11 +160,14 @@ API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *func) {
   int k;
   if (!a || cudart_find_kernel(s, func, &m, &k) < 0) return fail(cudaErrorInvalidDeviceFunction);
   const sass_kinfo *ki = m->k[k].info;
-  *a = (cudaFuncAttributes){.sharedSizeBytes = ki->shared_bytes,
-                            .localSizeBytes = ki->frame_bytes,
-                            .maxThreadsPerBlock = 1024, .numRegs = ki->nregs,
-                            .ptxVersion = m->sm, .binaryVersion = m->sm,
-                            .maxDynamicSharedSizeBytes = s->dev.smem_per_block - (int)ki->shared_bytes};
+  *a = (cudaFuncAttributes){
+      .sharedSizeBytes = ki->shared_bytes,
+      .localSizeBytes = ki->frame_bytes,
+      .maxThreadsPerBlock = 1024,
+      .numRegs = ki->nregs,
+      .ptxVersion = m->sm,
+      .binaryVersion = m->sm,
+      .maxDynamicSharedSizeBytes = s->dev.smem_per_block - (int)ki->shared_bytes};
   return cudaSuccess;
 }
 

@@ -40,8 +40,9 @@
  * Waveforms: give the instance a hw_wave (wave.h) and every port and state field is recorded
  * under the scope <instance> (in lockstep the C reference's outputs and state too, under
  * <instance>.ref); a memory is one signal per entry, <mem>_<index>, in the scope
- * <instance>.<mem> (and <instance>.ref.<mem>). In RTL and lockstep mode the Verilated model also writes its own full
- * internal FST next to the main file: <main file without .fst>.<instance>.rtl.fst.
+ * <instance>.<mem> (and <instance>.ref.<mem>). In RTL and lockstep mode the Verilated model also
+ * writes its own full internal FST next to the main file:
+ * <main file without .fst>.<instance>.rtl.fst.
  *
  * Threads: an instance has no shared mutable state (each Verilated model gets its own
  * VerilatedContext), so instances may be stepped on different threads; a hw_wave may not. */

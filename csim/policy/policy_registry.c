@@ -6,9 +6,9 @@
 /* Adding a technique: implement a policy_ops and list it here. Occupancy policies own CTA
  * admission (cta_admit); load techniques own the load path (load, cta_admit NULL) and run
  * composed onto an occupancy policy: "<x>+larf" (alone, "larf" = "baseline+larf"). */
-static const policy_ops *const all_policies[] = {&policy_baseline, &policy_warpman, &policy_regshare,
-                                                  &policy_spshare, &policy_finereg, &policy_vt,
-                                                  &policy_regdram, &policy_regmutex, &policy_larf};
+static const policy_ops *const all_policies[] = {
+    &policy_baseline, &policy_warpman, &policy_regshare, &policy_spshare, &policy_finereg,
+    &policy_vt,       &policy_regdram, &policy_regmutex, &policy_larf};
 
 enum { N_POLICIES = sizeof all_policies / sizeof all_policies[0] };
 

@@ -41,7 +41,8 @@ void share_plan_compute(const gpu_config *c, const trace_kernel_info *k, share_r
   cap(&m, c->max_threads_per_sm / n.threads, "threads", &limit);
   cap(&m, c->shader_cta, "CTA slots", &limit);
   /* the resource not shared keeps its baseline rule */
-  if (r == SHARE_REGISTERS && n.shmem > 0) cap(&m, c->shmem_size / n.shmem, "shared memory", &limit);
+  if (r == SHARE_REGISTERS && n.shmem > 0)
+    cap(&m, c->shmem_size / n.shmem, "shared memory", &limit);
   if (r == SHARE_SCRATCHPAD && n.regs > 0)
     cap(&m, c->shader_registers / n.regs, "registers", &limit);
   /* S = M - g pairs need S <= g unshared partners' worth of progress: M <= 2g */

@@ -109,8 +109,9 @@ static inline void sass_wr(sass_ctx *x, unsigned reg, int lane, uint32_t v) {
   if (reg < SASS_RZ) x->w->r[reg * SASS_WARP + (unsigned)lane] = v;
 }
 static inline uint64_t sass_rd64(const sass_ctx *x, unsigned reg, int lane) {
-  return reg >= SASS_RZ ? 0
-                        : (uint64_t)sass_rd(x, reg, lane) | (uint64_t)sass_rd(x, reg + 1, lane) << 32;
+  return reg >= SASS_RZ
+             ? 0
+             : (uint64_t)sass_rd(x, reg, lane) | (uint64_t)sass_rd(x, reg + 1, lane) << 32;
 }
 static inline void sass_wr64(sass_ctx *x, unsigned reg, int lane, uint64_t v) {
   sass_wr(x, reg, lane, (uint32_t)v);
@@ -126,8 +127,8 @@ uint32_t sass_cread(sass_ctx *x, int bank, int64_t off, int lane);
 static inline uint32_t sass_src(sass_ctx *x, const sass_opnd *o, int lane) {
   if (o->kind == SO_REG) return sass_rd(x, o->reg, lane);
   if (o->kind == SO_IMM) return (uint32_t)o->ival;
-  return sass_cread(x, o->bank, o->ival + (o->reg < SASS_RZ ? (int32_t)sass_rd(x, o->reg, lane) : 0),
-                    lane);
+  return sass_cread(x, o->bank,
+                    o->ival + (o->reg < SASS_RZ ? (int32_t)sass_rd(x, o->reg, lane) : 0), lane);
 }
 /* A 64-bit source (register pair, or a 64-bit constant). */
 static inline uint64_t sass_src64(sass_ctx *x, const sass_opnd *o, int lane) {

@@ -79,7 +79,8 @@ static int reg_suffixes(const char *p, sass_opnd *o) {
     else if (!strncmp(p, "CC", 2)) p += 2, o->flags |= SOF_CC;
     else if (!strncmp(p, "H1", 2)) p += 2, o->flags |= SOF_H1;
     else if (!strncmp(p, "H0", 2)) p += 2, o->flags |= SOF_H0;
-    else if (p[0] == 'B' && p[1] >= '0' && p[1] <= '3') o->bsel = (uint8_t)(p[1] - '0'), o->flags |= SOF_B, p += 2;
+    else if (p[0] == 'B' && p[1] >= '0' && p[1] <= '3')
+      o->bsel = (uint8_t)(p[1] - '0'), o->flags |= SOF_B, p += 2;
     else return -1;
   }
   return *p ? -1 : 0;

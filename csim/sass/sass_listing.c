@@ -73,7 +73,8 @@ static int parse_inst(sass_func_listing *f, const char *s, const char *end, uint
   while (s < stop && (isspace((unsigned char)*s) || *s == '{')) s++;
   const char *e = stop;
   while (e > s && (isspace((unsigned char)e[-1]) || e[-1] == '}')) e--;
-  if (e == s) return rf_fail_at(d, path, lineno, "expected an instruction after the PC, found none");
+  if (e == s)
+    return rf_fail_at(d, path, lineno, "expected an instruction after the PC, found none");
   if (f->n && pc <= f->lines[f->n - 1].pc)
     return rf_fail_at(d, path, lineno, "expected PCs in increasing order, found 0x%x after 0x%x",
                       pc, f->lines[f->n - 1].pc);

@@ -67,7 +67,8 @@ static int is_control_slot(int sm, uint32_t pc) { return sm < 70 && pc % 32 == 0
 static int decode_kernel(sass_module *m, sass_kernel *k, const sass_listing *l, rf_diag *d) {
   const sass_kinfo *ki = k->info;
   const sass_func_listing *f = sass_listing_find(l, ki->name);
-  if (!f) return rf_fail(d, "%s: kernel %s is not in the SASS listing %s", m->path, ki->name, l->path);
+  if (!f)
+    return rf_fail(d, "%s: kernel %s is not in the SASS listing %s", m->path, ki->name, l->path);
   k->pc_shift = m->sm >= 70 ? 4 : 3;
   uint32_t isize = 1u << k->pc_shift;
   k->nslots = ki->code_bytes >> k->pc_shift;

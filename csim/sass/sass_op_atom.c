@@ -109,7 +109,8 @@ int sass_prep_atom(sass_prep *p) {
   sass_take(p, "RN");
   if ((t == AT_F32 || t == AT_F64) && op != A_ADD) return sass_bad(p, "float atomics only add");
   in->f = (sass_take(p, "E") ? SASS_F_E : 0) | (red ? F_RED : 0) | (shared ? F_SHARED : 0);
-  if (!shared && !(in->f & SASS_F_E)) return sass_bad(p, "32-bit global addresses are not supported");
+  if (!shared && !(in->f & SASS_F_E))
+    return sass_bad(p, "32-bit global addresses are not supported");
   int wide = t == AT_U64 || t == AT_S64 || t == AT_F64;
   int addr_op = red ? 0 : 1;
   if ((in->f & SASS_F_E) && in->o[addr_op].reg != SASS_RZ) sass_reg_span(p, addr_op, 2);

@@ -17,13 +17,15 @@ static void pairs(sass_prep *p, int from, int to) {
 static int ex_dadd(sass_ctx *x, const sass_inst *in, uint32_t m) {
   SASS_FOR_LANES(m, l)
     sass_wr64(x, in->o[0].reg, l,
-              sass_dbits(sass_dadd_r(sass_dsrc(x, &in->o[1], l), sass_dsrc(x, &in->o[2], l), in->a)));
+              sass_dbits(sass_dadd_r(sass_dsrc(x, &in->o[1], l), sass_dsrc(x, &in->o[2], l),
+                                     in->a)));
   return 0;
 }
 static int ex_dmul(sass_ctx *x, const sass_inst *in, uint32_t m) {
   SASS_FOR_LANES(m, l)
     sass_wr64(x, in->o[0].reg, l,
-              sass_dbits(sass_dmul_r(sass_dsrc(x, &in->o[1], l), sass_dsrc(x, &in->o[2], l), in->a)));
+              sass_dbits(sass_dmul_r(sass_dsrc(x, &in->o[1], l), sass_dsrc(x, &in->o[2], l),
+                                     in->a)));
   return 0;
 }
 static int ex_dfma(sass_ctx *x, const sass_inst *in, uint32_t m) {

@@ -282,7 +282,8 @@ static int ex_rro(sass_ctx *x, const sass_inst *in, uint32_t m) {
 int sass_prep_rro(sass_prep *p) {
   if (sass_shape(p, "r rci") < 0) return -1;
   float_imms(p);
-  if (!sass_take(p, "SINCOS") && !sass_take(p, "EX2")) return sass_bad(p, "expected .SINCOS or .EX2");
+  if (!sass_take(p, "SINCOS") && !sass_take(p, "EX2"))
+    return sass_bad(p, "expected .SINCOS or .EX2");
   p->in->exec = ex_rro;
   return 0;
 }

@@ -108,7 +108,8 @@ static int ex_lea(sass_ctx *x, const sass_inst *in, uint32_t m) {
   SASS_FOR_LANES(m, l) {
     uint32_t a = sass_src(x, &in->o[d + 1], l);
     if (in->o[d + 1].flags & SOF_NEG) a = -a;
-    uint32_t b = sass_src(x, &in->o[d + 2], l), add, cin = (in->f & F_X) ? (x->w->cc_c >> l & 1) : 0;
+    uint32_t b = sass_src(x, &in->o[d + 2], l), add,
+             cin = (in->f & F_X) ? (x->w->cc_c >> l & 1) : 0;
     if (in->o[d + 2].flags & SOF_NEG) {
       b = ~b;
       if (!(in->f & F_X)) cin = 1;
@@ -150,7 +151,8 @@ int sass_prep_lea(sass_prep *p) {
   int d = (in->f & F_PDST) ? 1 : 0;
   /* the addend may be an immediate: LEA R12, R9, 0x1800, 0x7 is (R9 << 7) + 0x1800, a shared
    * array's row past the arrays before it (tpacf's per-group histograms) */
-  const char *spec = hi ? (d ? "p r r rc r ?i" : "r r rc r ?i") : (d ? "p r r rci ?i" : "r r rci ?i");
+  const char *spec =
+      hi ? (d ? "p r r rc r ?i" : "r r rc r ?i") : (d ? "p r r rci ?i" : "r r rci ?i");
   if (sass_shape(p, spec) < 0) return -1;
   int nsrc = hi ? 3 : 2;
   in->k = in->nops > d + 1 + nsrc ? (int32_t)in->o[d + 1 + nsrc].ival : 0;

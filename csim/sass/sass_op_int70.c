@@ -65,7 +65,8 @@ static int ex_iadd3_70(sass_ctx *x, const sass_inst *in, uint32_t m) {
 int sass_prep_iadd3_70(sass_prep *p) {
   carry_outs(p, 2);
   p->in->f = sass_take(p, "X") ? F_X : 0;
-  static const char *const specs[] = {"r rc rci rc ?p p", "r p rc rci rc ?p p", "r p p rc rci rc ?p p"};
+  static const char *const specs[] = {"r rc rci rc ?p p", "r p rc rci rc ?p p",
+                                      "r p p rc rci rc ?p p"};
   if (sass_shape(p, specs[p->in->a]) < 0) return -1;
   p->in->exec = ex_iadd3_70;
   return 0;

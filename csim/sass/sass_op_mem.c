@@ -15,8 +15,10 @@ static const char *const space_names[] = {"global", "shared", "local", "generic"
 uint8_t *sass_access(sass_ctx *x, const sass_inst *in, int space, uint64_t addr, unsigned bytes,
                      int lane, int is_store) {
   if (space == SP_GENERIC) {
-    if (addr - SASS_SHARED_WINDOW < SASS_WINDOW_BYTES) space = SP_SHARED, addr -= SASS_SHARED_WINDOW;
-    else if (addr - SASS_LOCAL_WINDOW < SASS_WINDOW_BYTES) space = SP_LOCAL, addr -= SASS_LOCAL_WINDOW;
+    if (addr - SASS_SHARED_WINDOW < SASS_WINDOW_BYTES)
+      space = SP_SHARED, addr -= SASS_SHARED_WINDOW;
+    else if (addr - SASS_LOCAL_WINDOW < SASS_WINDOW_BYTES)
+      space = SP_LOCAL, addr -= SASS_LOCAL_WINDOW;
     else space = SP_GLOBAL;
   }
   const char *what = is_store ? "store" : "load";

@@ -14,7 +14,9 @@ static int ex_vote(sass_ctx *x, const sass_inst *in, uint32_t m) {
   int r = in->nops == 3; /* VOTE.ANY R, Pd, Pa: the ballot in R */
   const sass_opnd *pa = &in->o[r + 1];
   uint32_t ballot = sass_pred(w, pa->reg, pa->flags & SOF_NOT) & m;
-  int t = in->a == V_ALL ? ballot == m : in->a == V_ANY ? ballot != 0 : (ballot == 0 || ballot == m);
+  int t = in->a == V_ALL   ? ballot == m
+          : in->a == V_ANY ? ballot != 0
+                           : (ballot == 0 || ballot == m);
   if (r) SASS_FOR_LANES(m, l) sass_wr(x, in->o[0].reg, l, ballot);
   sass_setp(w, in->o[r].reg, t ? ~0u : 0, m);
   return 0;

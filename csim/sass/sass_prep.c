@@ -81,7 +81,9 @@ int sass_shape(sass_prep *p, const char *spec) {
 }
 
 /* per-operand register span, kept beside the prepare state */
-static int reg_span_of(const sass_inst *in, int i) { return in->o[i].bsel >> 4 ? in->o[i].bsel >> 4 : 1; }
+static int reg_span_of(const sass_inst *in, int i) {
+  return in->o[i].bsel >> 4 ? in->o[i].bsel >> 4 : 1;
+}
 
 void sass_reg_span(sass_prep *p, int opnd, int nregs) {
   /* stored in the high nibble of bsel (video byte selects use the low two bits only) */

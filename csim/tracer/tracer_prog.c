@@ -44,7 +44,8 @@ int tracer_check_program(const char *path, rf_diag *d) {
     return rf_fail(d, "%s is not a CUDA program (not a 64-bit ELF executable)", path);
   }
   const char *rt = needed(&e, "libcudart.so");
-  int fatbin = sass_elf_section(&e, ".nv_fatbin") >= 0 || sass_elf_section(&e, "__nv_module_id") >= 0;
+  int fatbin =
+      sass_elf_section(&e, ".nv_fatbin") >= 0 || sass_elf_section(&e, "__nv_module_id") >= 0;
   int rc = 0;
   if (rt && strcmp(rt, "libcudart.so.11.0"))
     rc = rf_fail(d, "%s needs %s; rfsim stands in for CUDA 11's libcudart.so.11.0: rebuild it "

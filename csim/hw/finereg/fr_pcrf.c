@@ -15,7 +15,9 @@ static geom geom_of(const int64_t *p) {
   return g;
 }
 
-static uint64_t mask(unsigned bits) { return bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1; }
+static uint64_t mask(unsigned bits) {
+  return bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+}
 
 static int used(const fr_pcrf_state *s, unsigned i) { return (s->used_q[i / 32] >> (i % 32)) & 1u; }
 static void set_used(fr_pcrf_state *s, unsigned i, int v) {

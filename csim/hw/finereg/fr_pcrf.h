@@ -1,5 +1,5 @@
-/* fr_pcrf: FineReg's PCRF tag array and chain walker. Typed port structs, descriptor and C reference;
- * the behaviour is documented in rtl/finereg/fr_pcrf.v and the ports in
+/* fr_pcrf: FineReg's PCRF tag array and chain walker. Typed port structs, descriptor and C
+ * reference; the behaviour is documented in rtl/finereg/fr_pcrf.v and the ports in
  * csim/hw/finereg/fr_pcrf.def. */
 #ifndef RFSIM_HW_FR_PCRF_H
 #define RFSIM_HW_FR_PCRF_H

@@ -1,7 +1,9 @@
 /* C reference of fr_ptrtab (rtl/finereg/fr_ptrtab.v), cycle- and bit-exact. */
 #include "fr_ptrtab.h"
 
-static uint64_t mask(unsigned bits) { return bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1; }
+static uint64_t mask(unsigned bits) {
+  return bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+}
 
 static void outputs(const fr_ptrtab_state *s, const fr_ptrtab_in *in, fr_ptrtab_out *o,
                     const int64_t *p) {

@@ -52,7 +52,8 @@ void rs_share_ref_step(rs_share_state *s, const rs_share_in *in, rs_share_out *o
   dims d = dims_of(p);
   uint64_t free_code = hw_ones(d.lw), held_max = hw_ones(d.hw);
   /* every condition reads the state before the edge */
-  uint64_t partner = in->req_tb_i < d.t ? hw_bits_get(s->partner_q, (unsigned)in->req_tb_i * d.tw, d.tw) : 0;
+  uint64_t partner =
+      in->req_tb_i < d.t ? hw_bits_get(s->partner_q, (unsigned)in->req_tb_i * d.tw, d.tw) : 0;
   int partner_busy = partner < d.t && hw_bits_get(s->held_q, (unsigned)partner * d.hw, d.hw) != 0;
   int grant = in->req_i && s->mode_q && in->req_tb_i < d.t && in->req_warp_i < d.w &&
               ((s->sharing_q >> in->req_warp_i) & 1) && in->req_reg_i >= s->thr_q &&
