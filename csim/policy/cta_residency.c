@@ -17,22 +17,27 @@ int residency_active_room(const cta_residency *r, const cta_needs *n, int hw_cta
   return r->active_ctas < hw_ctas && r->active_warps + n->warps <= hw_warps;
 }
 
+void residency_take_slots(cta_residency *r, const cta_needs *n) {
+  r->active_ctas++;
+  r->active_warps += n->warps;
+}
+
+void residency_free_slots(cta_residency *r, const cta_needs *n) {
+  r->active_ctas--;
+  r->active_warps -= n->warps;
+}
+
 void residency_admit(cta_residency *r, const cta_needs *n, int active) {
   r->smem_free -= n->shmem;
   r->resident_ctas++;
   r->resident_warps += n->warps;
-  if (active) {
-    r->active_ctas++;
-    r->active_warps += n->warps;
-  } else {
-    r->pending++;
-  }
+  if (active) residency_take_slots(r, n);
+  else r->pending++;
 }
 
 void residency_exit(cta_residency *r, const cta_needs *n) {
   r->smem_free += n->shmem;
-  r->active_ctas--;
-  r->active_warps -= n->warps;
+  residency_free_slots(r, n);
   r->resident_ctas--;
   r->resident_warps -= n->warps;
 }

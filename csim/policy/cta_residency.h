@@ -36,6 +36,11 @@ int residency_room(const cta_residency *r, const cta_needs *n);
 int residency_active_room(const cta_residency *r, const cta_needs *n, int hw_ctas,
                           int hw_warps);
 
+/* A CTA takes the hardware's scheduling slots (a CTA slot, its warps' slots) or gives them
+ * back: on admission and exit, and when a switch moves it in or out. */
+void residency_take_slots(cta_residency *r, const cta_needs *n);
+void residency_free_slots(cta_residency *r, const cta_needs *n);
+
 /* A CTA becomes resident, active or pending. */
 void residency_admit(cta_residency *r, const cta_needs *n, int active);
 

@@ -336,8 +336,7 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
       if (!(o && o->in_pcrf)) m->acrf_free -= s->need.regs;
     }
     if (!o) {
-      m->res.active_ctas++;
-      m->res.active_warps += s->need.warps;
+      residency_take_slots(&m->res, &s->need);
     }
     fr_rmu_status(m->rmu, out->in_slot, 2, 2);
   }
@@ -352,8 +351,7 @@ void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state, uin
   c->state = state;
   if (state == PCTA_PENDING && c->release) { /* left alone: its slots (and ACRF) are free */
     c->release = 0;
-    m->res.active_ctas--;
-    m->res.active_warps -= s->need.warps;
+    residency_free_slots(&m->res, &s->need);
     if (c->in_pcrf) m->acrf_free += s->need.regs;
   }
   m->busy = 0;

@@ -417,8 +417,7 @@ static int vt_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
   m->kern.switches_in++;
   m->kern.lines_in += out->in_lines;
   if (out->out_slot < 0) {
-    m->res.active_ctas++;
-    m->res.active_warps += s->need.warps;
+    residency_take_slots(&m->res, &s->need);
     m->kern.switch_cycles += out->in_cycles;
   } else {
     vt_cta *o = &m->ctas[out->out_slot];
