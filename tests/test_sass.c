@@ -24,28 +24,13 @@
 
 #define FIX "tests/fixtures/sass/"
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  assert_non_null(b);
-  assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-  b[n] = 0;
-  fclose(f);
-  *len = (size_t)n;
-  return b;
-}
-
 /* loads NAME.cubin with NAME.sass (the listing text optionally edited by the caller) */
 static int load(const char *name, const char *listing, size_t llen, sass_module *m,
                 sass_devmem *mem, rf_diag *d) {
   char p[256];
   size_t clen;
   snprintf(p, sizeof p, FIX "%s.cubin", name);
-  char *cubin = slurp(p, &clen);
+  char *cubin = tu_slurp(p, &clen);
   int rc = sass_module_load(m, (const uint8_t *)cubin, clen, p, listing, llen, "listing", mem, d);
   free(cubin);
   return rc;
@@ -55,7 +40,7 @@ static int load_fixture(const char *name, sass_module *m, sass_devmem *mem, rf_d
   char p[256];
   size_t llen;
   snprintf(p, sizeof p, FIX "%s.sass", name);
-  char *listing = slurp(p, &llen);
+  char *listing = tu_slurp(p, &llen);
   int rc = load(name, listing, llen, m, mem, d);
   free(listing);
   return rc;
@@ -195,7 +180,7 @@ static void test_trace_reads_back(void **state) {
              run == 2 ? ".xz" : "");
     trace_family(path[run], ISA_CTRL, 0, &m, &mem, &st[run]);
     size_t n;
-    if (run < 2) text[run] = slurp(path[run], &n);
+    if (run < 2) text[run] = tu_slurp(path[run], &n);
     sass_module_unload(&m);
     sass_devmem_free_all(&mem);
   }
@@ -271,7 +256,7 @@ static void test_faults(void **state) {
 /* edits the isa listing (first occurrence of from -> to) and expects the load to fail with msg */
 static void expect_refused(const char *from, const char *to, const char *msg) {
   size_t n;
-  char *l = slurp(FIX "isa.sass", &n);
+  char *l = tu_slurp(FIX "isa.sass", &n);
   char *at = strstr(l, from);
   assert_non_null(at);
   size_t fl = strlen(from), tl = strlen(to);
@@ -303,7 +288,7 @@ static void test_bad_input(void **state) {
   expect_refused("/*0010*/", "/*0001*/", "PCs in increasing order");
   /* a truncated cubin */
   size_t clen, llen;
-  char *cubin = slurp(FIX "isa.cubin", &clen), *listing = slurp(FIX "isa.sass", &llen);
+  char *cubin = tu_slurp(FIX "isa.cubin", &clen), *listing = tu_slurp(FIX "isa.sass", &llen);
   sass_devmem mem;
   sass_devmem_init(&mem, 1ull << 30);
   sass_module m;

@@ -23,13 +23,15 @@ static const char *const bodies[] = {
     "1 R1 IMAD.MOV.U32 1 R2 0\n0 EXIT 0 0\n",
 };
 
-typedef struct fixture {
-  char dir[256], good[512], bad[512], cache[512];
-} fixture;
+/* Each test's folder (tu_fixture): a good kernel, GOOD, and one whose block BAD_BLOCK cannot
+ * be read, BAD; the binary cache goes in CACHE. */
+#define GOOD tu_path_in(f, "good.traceg").s
+#define BAD tu_path_in(f, "bad.traceg").s
+#define CACHE tu_path_in(f, "cache").s
 
-/* A good kernel and one whose block BAD_BLOCK cannot be read. */
-static void make_kernels(fixture *f) {
-  assert_int_equal(tu_mkdtemp(f->dir, sizeof f->dir), 0);
+static int setup(void **state) {
+  if (tu_fixture_setup(state) != 0) return -1;
+  const tu_fixture *f = *state;
   char *t = tu_kernel_text("ahead", BLOCKS, 3, 8, bodies, 2);
   assert_non_null(t);
   assert_int_equal(tu_write(f->dir, "good.traceg", t), 0);
@@ -40,9 +42,7 @@ static void make_kernels(fixture *f) {
   p[strlen(at)] = 'x'; /* "insts = x" */
   assert_int_equal(tu_write(f->dir, "bad.traceg", t), 0);
   free(t);
-  snprintf(f->good, sizeof f->good, "%s/good.traceg", f->dir);
-  snprintf(f->bad, sizeof f->bad, "%s/bad.traceg", f->dir);
-  snprintf(f->cache, sizeof f->cache, "%s/cache", f->dir);
+  return 0;
 }
 
 static trace_kernel *open_kernel(const char *path, trace_cache_mode mode, const char *cache) {
@@ -92,37 +92,29 @@ static int compare_readers(const char *path, trace_cache_mode mode, const char *
 }
 
 static void test_blocks_as_the_reader_gives_them(void **state) {
-  (void)state;
-  fixture f;
-  make_kernels(&f);
-  assert_int_equal(compare_readers(f.good, TRACE_CACHE_OFF, f.cache, TRACE_AHEAD_BYTES), BLOCKS);
+  const tu_fixture *f = *state;
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_OFF, CACHE, TRACE_AHEAD_BYTES), BLOCKS);
   /* from the text while writing the cache, then from the cache */
-  assert_int_equal(compare_readers(f.good, TRACE_CACHE_REBUILD, f.cache, TRACE_AHEAD_BYTES),
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_REBUILD, CACHE, TRACE_AHEAD_BYTES),
                    BLOCKS);
-  assert_int_equal(compare_readers(f.good, TRACE_CACHE_ON, f.cache, TRACE_AHEAD_BYTES), BLOCKS);
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_ON, CACHE, TRACE_AHEAD_BYTES), BLOCKS);
   /* one block ahead at most: the two sides wait for each other at every block */
-  assert_int_equal(compare_readers(f.good, TRACE_CACHE_ON, f.cache, 1), BLOCKS);
-  tu_rmtree(f.dir);
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_ON, CACHE, 1), BLOCKS);
 }
 
 static void test_failure_where_the_reader_fails(void **state) {
-  (void)state;
-  fixture f;
-  make_kernels(&f);
-  assert_int_equal(compare_readers(f.bad, TRACE_CACHE_OFF, f.cache, TRACE_AHEAD_BYTES),
+  const tu_fixture *f = *state;
+  assert_int_equal(compare_readers(BAD, TRACE_CACHE_OFF, CACHE, TRACE_AHEAD_BYTES),
                    BAD_BLOCK);
-  assert_int_equal(compare_readers(f.bad, TRACE_CACHE_OFF, f.cache, 1), BAD_BLOCK);
-  tu_rmtree(f.dir);
+  assert_int_equal(compare_readers(BAD, TRACE_CACHE_OFF, CACHE, 1), BAD_BLOCK);
 }
 
 /* Stopped before the first block, after one (the reader waiting on a full ring or reading),
  * and after the end: no hang, and the blocks it read and nobody took are freed. */
 static void test_stop_anywhere(void **state) {
-  (void)state;
-  fixture f;
-  make_kernels(&f);
+  const tu_fixture *f = *state;
   for (int taken = 0; taken <= BLOCKS + 1; taken += taken < 3 ? 1 : 11) {
-    trace_kernel *k = open_kernel(f.good, TRACE_CACHE_OFF, f.cache);
+    trace_kernel *k = open_kernel(GOOD, TRACE_CACHE_OFF, CACHE);
     rf_diag d;
     trace_ahead *a = trace_ahead_start(k, TRACE_AHEAD_BYTES, &d);
     assert_non_null(a);
@@ -136,7 +128,6 @@ static void test_stop_anywhere(void **state) {
     trace_kernel_close(k);
   }
   trace_ahead_stop(NULL);
-  tu_rmtree(f.dir);
 }
 
 static void pause_ms(long ms) {
@@ -152,13 +143,11 @@ static void await_ready(trace_ahead *a, int n) {
 
 /* It reads 8 blocks ahead and stops there; with a byte budget smaller than a block, one. */
 static void test_how_far_ahead(void **state) {
-  (void)state;
-  fixture f;
-  make_kernels(&f);
+  const tu_fixture *f = *state;
   const size_t budgets[] = {TRACE_AHEAD_BYTES, 1};
   const int depth[] = {8, 1};
   for (int b = 0; b < 2; b++) {
-    trace_kernel *k = open_kernel(f.good, TRACE_CACHE_OFF, f.cache);
+    trace_kernel *k = open_kernel(GOOD, TRACE_CACHE_OFF, CACHE);
     rf_diag d;
     trace_ahead *a = trace_ahead_start(k, budgets[b], &d);
     assert_non_null(a);
@@ -172,15 +161,16 @@ static void test_how_far_ahead(void **state) {
     trace_ahead_stop(a);
     trace_kernel_close(k);
   }
-  tu_rmtree(f.dir);
 }
+
+#define WITH_KERNELS(test) cmocka_unit_test_setup_teardown(test, setup, tu_fixture_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_blocks_as_the_reader_gives_them),
-      cmocka_unit_test(test_failure_where_the_reader_fails),
-      cmocka_unit_test(test_stop_anywhere),
-      cmocka_unit_test(test_how_far_ahead),
+      WITH_KERNELS(test_blocks_as_the_reader_gives_them),
+      WITH_KERNELS(test_failure_where_the_reader_fails),
+      WITH_KERNELS(test_stop_anywhere),
+      WITH_KERNELS(test_how_far_ahead),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

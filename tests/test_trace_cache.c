@@ -425,20 +425,6 @@ static void test_real_trace_streams(void **state) {
 
 /* ---- bin/rfsim: stats off / cold / warm ---- */
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  assert_non_null(s);
-  assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = '\0';
-  fclose(f);
-  return s;
-}
-
 static void rfsim(const char *list, const char *opts, const char *out) {
   char cmd[2048];
   snprintf(cmd, sizeof cmd,
@@ -448,7 +434,7 @@ static void rfsim(const char *list, const char *opts, const char *out) {
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     char err[600];
     snprintf(err, sizeof err, "%s.err", out);
-    char *e = slurp(err);
+    char *e = tu_slurp(err, NULL);
     fail_msg("%s: exit %d: %s", cmd, WEXITSTATUS(st), e);
   }
 }
@@ -493,7 +479,7 @@ static char *stats_identical(const char *list) {
     free(k[i]);
   }
   free(k);
-  char *a = slurp(off), *b = slurp(cold), *c = slurp(warm);
+  char *a = tu_slurp(off, NULL), *b = tu_slurp(cold, NULL), *c = tu_slurp(warm, NULL);
   assert_true(strlen(a) > 1000);
   assert_string_equal(a, b);
   assert_string_equal(a, c);

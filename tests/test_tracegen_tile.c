@@ -6,10 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -93,11 +91,6 @@ static void test_tracetile(void **state) {
 
 /* ---- the real traces (skipped when ../shared is absent) ----------------------------------- */
 
-static const char *shared_dir(void) {
-  const char *s = getenv("SHARED");
-  return s && *s ? s : "../shared";
-}
-
 static int info_of_list(const char *list, uint64_t *warp_insts, uint64_t *thread_insts) {
   rf_diag d = {{0}, 0};
   trace_list *l;
@@ -120,9 +113,9 @@ static int info_of_list(const char *list, uint64_t *warp_insts, uint64_t *thread
 static void test_real_traces(void **state) {
   tu_fixture *f = *state;
   char mm[512], va[512];
-  snprintf(mm, sizeof mm, "%s/traces/matrixmul_sm61/kernelslist.g", shared_dir());
-  snprintf(va, sizeof va, "%s/traces/vectoradd_sm61/kernelslist.g", shared_dir());
-  if (access(mm, R_OK) || access(va, R_OK)) skip();
+  if (!tu_shared_trace("matrixmul_sm61/kernelslist.g", mm, sizeof mm) ||
+      !tu_shared_trace("vectoradd_sm61/kernelslist.g", va, sizeof va))
+    skip();
   uint64_t w, t;
   info_of_list(mm, &w, &t);
   assert_int_equal(w, 4416);

@@ -359,7 +359,7 @@ char *tu_slurp(const char *path, size_t *n) {
   assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
   fclose(f);
   buf[len] = '\0';
-  *n = (size_t)len;
+  if (n) *n = (size_t)len;
   return buf;
 }
 

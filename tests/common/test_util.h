@@ -96,8 +96,8 @@ typedef struct tu_path {
   char s[1024];
 } tu_path;
 tu_path tu_path_in(const tu_fixture *f, const char *name);
-/* The whole of a file, malloc'd and NUL-terminated, its length in *n; fails the test if it
- * cannot be read. tu_same_file: whether two files hold the same bytes. */
+/* The whole of a file, malloc'd and NUL-terminated, its length in *n (n may be NULL); fails
+ * the test if it cannot be read. tu_same_file: whether two files hold the same bytes. */
 char *tu_slurp(const char *path, size_t *n);
 int tu_same_file(const char *a, const char *b);
 /* Opens kernel file `name` in `dir` and reads its TBs one by one into `fn`; fails the test on
