@@ -12,11 +12,12 @@
 #include "../trace/trace.h"
 #include "../trace/trace_ahead.h"
 
-/* One member of the team stepping SMs: the next of its own clusters to be taken this cycle (by
- * it, or by a member done with its own), and what it found. */
+/* One member of the team stepping SMs: those of its own clusters not taken yet this cycle, and
+ * what it found. The member takes them from the front, a member done with its own takes them
+ * from the back. */
 typedef struct sm_step {
-  atomic_int next;
-  char apart[64];         /* others take from `next`; what follows is the member's own */
+  _Atomic uint64_t left;  /* [front, back): back << 32 | front */
+  char apart[64];         /* others take from `left`; what follows is the member's own */
   int progress;
   int failed_sm;          /* the lowest-numbered SM whose cycle failed, or -1 */
   rf_diag diag;           /* its message */
@@ -416,14 +417,31 @@ static int first_cluster(const gpu *g, int t, int n) {
   return (int)((long)g->cfg->n_clusters * t / n);
 }
 
+/* The next cluster of a member's untaken ones: its first for the member, its last for another
+ * member (so that the owner's next clusters stay on its core: a cluster stepped on another core
+ * brings its SMs' state along and back, which costs about as much as stepping it); -1 if none
+ * is left. */
+static int take_cluster(_Atomic uint64_t *left, int from_back) {
+  uint64_t was = atomic_load_explicit(left, memory_order_relaxed), now;
+  int c;
+  do {
+    uint32_t front = (uint32_t)was, back = (uint32_t)(was >> 32);
+    if (front >= back) return -1;
+    c = (int)(from_back ? back - 1 : front);
+    now = from_back ? was - (1ull << 32) : was + 1;
+  } while (!atomic_compare_exchange_weak_explicit(left, &was, now, memory_order_relaxed,
+                                                  memory_order_relaxed));
+  return c;
+}
+
 /* A team member's share of the cycle: its own clusters, one at a time, then those the others
- * have not taken yet, so that a member whose SMs are busier does not hold up the rest while
- * each cluster's SMs mostly stay on one core. Which member steps a cluster changes nothing
- * (memsys_defer). A cluster's SMs share its network port, so they are stepped together. The
- * first member also ends the memory system's cycle (memsys_cycle_end: the reply network),
- * runs its next cycle ahead as far as the SMs cannot change it (memsys_cycle_ahead; not with
- * an observer, which reads the whole GPU between cycles) and reads the next thread block,
- * while the others take its clusters meanwhile. */
+ * have not taken yet (take_cluster), so that a member whose SMs are busier does not hold up
+ * the rest while each cluster's SMs mostly stay on one core. Which member steps a cluster
+ * changes nothing (memsys_defer). A cluster's SMs share its network port, so they are stepped
+ * together. The first member also ends the memory system's cycle (memsys_cycle_end: the reply
+ * network), runs its next cycle ahead as far as the SMs cannot change it (memsys_cycle_ahead;
+ * not with an observer, which reads the whole GPU between cycles) and reads the next thread
+ * block, while the others take its clusters meanwhile. */
 static void step_part(void *ctx, int part, int n) {
   gpu *g = ctx;
   sm_step *r = &g->steps[part];
@@ -436,14 +454,9 @@ static void step_part(void *ctx, int part, int n) {
     if (!g->obs.cycle) memsys_cycle_ahead(g->mem, g->now + 1);
     if (g->feed) feed_prepare(g->feed);
   }
-  for (int k = 0; k < n; k++) {
-    int v = (part + k) % n, end = first_cluster(g, v + 1, n);
-    for (;;) {
-      int c = atomic_fetch_add_explicit(&g->steps[v].next, 1, memory_order_relaxed);
-      if (c >= end) break;
+  for (int k = 0; k < n; k++)
+    for (int c; (c = take_cluster(&g->steps[(part + k) % n].left, k > 0)) >= 0;)
       step_cluster(g, c, r);
-    }
-  }
 }
 
 /* One cycle of every SM. In parallel, the memory system takes the SMs' requests into their
@@ -457,7 +470,10 @@ static int step_sms(gpu *g, int team, rf_diag *d) {
   memsys_defer(g->mem, 1, d);
   int n = workers_count(g->team);
   for (int t = 0; t < n; t++)
-    atomic_store_explicit(&g->steps[t].next, first_cluster(g, t, n), memory_order_relaxed);
+    atomic_store_explicit(&g->steps[t].left,
+                          (uint64_t)first_cluster(g, t + 1, n) << 32 |
+                              (uint32_t)first_cluster(g, t, n),
+                          memory_order_relaxed);
   workers_run(g->team, step_part, g);
   int progress = 0;
   const sm_step *first = NULL;
