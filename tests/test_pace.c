@@ -121,6 +121,27 @@ static void test_machine_changes(void **state) {
   assert_int_equal(run_steps(&p, 128 + 1024), 128 + 1024);
 }
 
+/* The loop changes under a stretch: a kernel's launch latency (SMs idle: one thread ten times
+ * faster than the team) gives way to its thread blocks (one thread twice as slow). Two blocks
+ * of 32 steps in a row far from the one-thread probe's step end the stretch, then a probe
+ * chooses the team; one block off the mark (a hiccup of the machine) does not end one. */
+static void test_loop_changes(void **state) {
+  (void)state;
+  pace p;
+  measured_pacer(&p, 1.0, 0.1);
+  assert_int_equal(run_steps(&p, 128), 0); /* the one-thread probe */
+  assert_int_equal(run_steps(&p, 17), 17); /* the team's, cut when behind */
+  assert_int_equal(run_steps(&p, 100), 0); /* a stretch of one thread... */
+  alone_cost = 2.0;
+  /* ...whose blocks [96, 128) and [128, 160) are off: it ends after its step 160 */
+  assert_int_equal(run_steps(&p, 60), 0);
+  assert_int_equal(run_steps(&p, 128), 0); /* the one-thread probe */
+  assert_int_equal(run_steps(&p, 128 + 64), 128 + 64);
+  fake_now += 50.0; /* in the team's stretch, one block 2.5 times slower */
+  assert_int_equal(run_steps(&p, 1024 - 64), 1024 - 64);
+  assert_int_equal(pace_team(&p), 0); /* the next probe, when the stretch is done */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_modes),
@@ -128,6 +149,7 @@ int main(void) {
       cmocka_unit_test(test_team_within_margin),
       cmocka_unit_test(test_team_slower),
       cmocka_unit_test(test_machine_changes),
+      cmocka_unit_test(test_loop_changes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

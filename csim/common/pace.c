@@ -16,6 +16,15 @@ enum { PROBE_ALONE, PROBE_TEAM, RUN };
 enum { PROBE_STEPS = 128, FIRST_STRETCH = 1024, LONGEST_STRETCH = 1 << 17 };
 static const double TEAM_MARGIN = 1.25;
 
+/* A stretch's steps are timed in blocks: when two blocks in a row take over twice or under
+ * half what the chosen way's probe took a step, the loop is not the one probed (a kernel's
+ * launch latency, SMs idle, gives way to thread blocks; a phase of the kernel waits on memory
+ * with every SM asleep), so the stretch ends and a probe follows. Without it a stretch chosen
+ * in the idle cycles ran thousands of busy ones on one thread. One block off the mark (the
+ * machine's hiccup) does not end it. */
+enum { WATCH_STEPS = 32, WATCH_STRIKES = 2 };
+static const double WATCH_RATIO = 2.0;
+
 static double seconds_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -47,20 +56,34 @@ void pace_restart(pace *p) {
   p->team = -1;
 }
 
-/* Runs the answer of a probe for the next stretch. */
-static void run_choice(pace *p, int team) {
+/* Runs the answer of a probe for the next stretch; `step` is what a step took that way in it
+ * (s), and `now` the clock. */
+static void run_choice(pace *p, int team, double step, double now) {
   if (team == p->team && p->stretch < LONGEST_STRETCH) p->stretch *= 2;
   else if (team != p->team) p->stretch = FIRST_STRETCH;
   p->team = team;
   p->phase = RUN;
   p->left = p->stretch;
+  p->step = step;
+  p->start = now;
+  p->strikes = 0;
+}
+
+/* In a stretch, every WATCH_STEPS steps: whether the loop has changed under it. */
+static int loop_changed(pace *p) {
+  double now = p->clock(), step = (now - p->start) / WATCH_STEPS;
+  p->start = now;
+  int off = step > p->step * WATCH_RATIO || step * WATCH_RATIO < p->step;
+  p->strikes = off ? p->strikes + 1 : 0;
+  return p->strikes >= WATCH_STRIKES;
 }
 
 /* Each call starts a step, so a phase's time runs from its first call to the call after its
  * last step: the steps and whatever the loop does between them, the same either way. */
 static int measured(pace *p) {
   if (p->phase == RUN) {
-    if (p->left > 0) {
+    int ran = p->stretch - p->left;
+    if (p->left > 0 && !(ran > 0 && ran % WATCH_STEPS == 0 && loop_changed(p))) {
       p->left--;
       return p->team;
     }
@@ -87,7 +110,7 @@ static int measured(pace *p) {
     p->left--;
     return 1;
   }
-  run_choice(p, !behind);
+  run_choice(p, !behind, (behind ? p->alone : now - p->start) / PROBE_STEPS, now);
   p->left--;
   return p->team;
 }

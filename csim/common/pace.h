@@ -7,7 +7,9 @@
  * member that is not running: two rfsim -threads 2 at once on two cores took 13 s each, one
  * thread 0.35 s. So the pacer times a short stretch of steps on one thread, then on the team,
  * and runs the next stretch the faster way, probing again after it; while the answer stays
- * the same the stretches grow, so that a steady machine pays little for the probes. */
+ * the same the stretches grow, so that a steady machine pays little for the probes. A stretch
+ * ends early when its steps come to take far more or less than the probe's (the loop itself
+ * changed: SMs idle, then busy). */
 #ifndef RFSIM_PACE_H
 #define RFSIM_PACE_H
 
@@ -25,8 +27,10 @@ typedef struct pace {
   int team;               /* the last probe's answer (-1: none yet) */
   uint32_t left;          /* steps left in this phase */
   uint32_t stretch;       /* steps to run the choice before probing again */
-  double start;           /* when this phase began (s) */
+  double start;           /* when this phase (in a stretch: this block of steps) began (s) */
   double alone;           /* the one-thread probe's time (s) */
+  double step;            /* in a stretch: what a step of the chosen way took in its probe (s) */
+  int strikes;            /* in a stretch: blocks of steps in a row far from `step` */
   uint64_t steps, team_steps;
   double (*clock)(void);  /* seconds, monotonic (tests give their own) */
 } pace;
