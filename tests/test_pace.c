@@ -121,25 +121,48 @@ static void test_machine_changes(void **state) {
   assert_int_equal(run_steps(&p, 128 + 1024), 128 + 1024);
 }
 
-/* The loop changes under a stretch: a kernel's launch latency (SMs idle: one thread ten times
- * faster than the team) gives way to its thread blocks (one thread twice as slow). Two blocks
- * of 32 steps in a row far from the one-thread probe's step end the stretch, then a probe
- * chooses the team; one block off the mark (a hiccup of the machine) does not end one. */
+/* The loop changes under a stretch. A kernel's launch latency (SMs idle: one thread eight
+ * times faster than the team) gives way to its thread blocks (one thread twice as slow): two
+ * blocks of 32 steps in a row slower than twice the one-thread probe's step end the stretch,
+ * and a probe chooses the team; one such block (a hiccup of the machine) does not, nor do the
+ * team's steps growing slower (a burst of another job). */
 static void test_loop_changes(void **state) {
   (void)state;
   pace p;
-  measured_pacer(&p, 1.0, 0.1);
-  assert_int_equal(run_steps(&p, 128), 0); /* the one-thread probe */
-  assert_int_equal(run_steps(&p, 17), 17); /* the team's, cut when behind */
-  assert_int_equal(run_steps(&p, 100), 0); /* a stretch of one thread... */
+  measured_pacer(&p, 1.0, 0.125);
+  assert_int_equal(run_steps(&p, 128), 0); /* the one-thread probe: 16 */
+  assert_int_equal(run_steps(&p, 21), 21); /* the team's, cut when behind (21 > 16 x 1.25) */
+  assert_int_equal(run_steps(&p, 100), 0); /* a stretch of one thread */
+  fake_now += 50.0;                        /* one block of it off */
+  assert_int_equal(run_steps(&p, 1024 - 100), 0);
+  assert_int_equal(run_steps(&p, 128), 0); /* the next probes agree: a stretch of 2048 */
+  assert_int_equal(run_steps(&p, 21), 21);
+  assert_int_equal(run_steps(&p, 100), 0);
   alone_cost = 2.0;
-  /* ...whose blocks [96, 128) and [128, 160) are off: it ends after its step 160 */
+  /* its blocks [96, 128) and [128, 160) are off: it ends after its step 160 */
   assert_int_equal(run_steps(&p, 60), 0);
-  assert_int_equal(run_steps(&p, 128), 0); /* the one-thread probe */
-  assert_int_equal(run_steps(&p, 128 + 64), 128 + 64);
-  fake_now += 50.0; /* in the team's stretch, one block 2.5 times slower */
+  assert_int_equal(run_steps(&p, 128), 0);
+  assert_int_equal(run_steps(&p, 128 + 64), 128 + 64); /* the team's probe and stretch */
+  team_cost = 3.0;
   assert_int_equal(run_steps(&p, 1024 - 64), 1024 - 64);
   assert_int_equal(pace_team(&p), 0); /* the next probe, when the stretch is done */
+}
+
+/* The other way: the team chosen, then every SM asleep (one thread 128 times faster than
+ * before, the team 4 times): two blocks of team steps under half the probe's end the stretch
+ * and a probe chooses one thread. */
+static void test_loop_goes_idle(void **state) {
+  (void)state;
+  pace p;
+  measured_pacer(&p, 1.0, 2.0);
+  assert_int_equal(run_steps(&p, 128), 0);
+  assert_int_equal(run_steps(&p, 128), 128); /* the team's probe: it wins */
+  team_cost = 0.25;
+  alone_cost = 1.0 / 64;
+  assert_int_equal(run_steps(&p, 64), 64); /* the stretch, up to its step 64 */
+  assert_int_equal(run_steps(&p, 128), 0); /* the one-thread probe: 2 */
+  assert_int_equal(run_steps(&p, 11), 11); /* the team's, cut (11 x 0.25 > 2 x 1.25) */
+  assert_int_equal(run_steps(&p, 1024), 0);
 }
 
 int main(void) {
@@ -150,6 +173,7 @@ int main(void) {
       cmocka_unit_test(test_team_slower),
       cmocka_unit_test(test_machine_changes),
       cmocka_unit_test(test_loop_changes),
+      cmocka_unit_test(test_loop_goes_idle),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,12 +16,14 @@ enum { PROBE_ALONE, PROBE_TEAM, RUN };
 enum { PROBE_STEPS = 128, FIRST_STRETCH = 1024, LONGEST_STRETCH = 1 << 17 };
 static const double TEAM_MARGIN = 1.25;
 
-/* A stretch's steps are timed in blocks: when two blocks in a row take over twice or under
- * half what the chosen way's probe took a step, the loop is not the one probed (a kernel's
- * launch latency, SMs idle, gives way to thread blocks; a phase of the kernel waits on memory
- * with every SM asleep), so the stretch ends and a probe follows. Without it a stretch chosen
- * in the idle cycles ran thousands of busy ones on one thread. One block off the mark (the
- * machine's hiccup) does not end it. */
+/* A stretch's steps are timed in blocks: when two blocks in a row show that the loop is no
+ * longer the one probed, in the way that may change the answer, the stretch ends and a probe
+ * follows: one thread's steps taking over twice what its probe's did (a kernel's launch
+ * latency, SMs idle, gave way to thread blocks), or the team's under half (every SM asleep,
+ * waiting on memory). Without it a stretch chosen in the idle cycles ran thousands of busy
+ * ones on one thread. Slower team steps are not watched: on a shared machine a burst of
+ * another job's work slows them for a while, and the probe it would start measures the burst.
+ * One block off the mark does not end a stretch either. */
 enum { WATCH_STEPS = 32, WATCH_STRIKES = 2 };
 static const double WATCH_RATIO = 2.0;
 
@@ -73,7 +75,7 @@ static void run_choice(pace *p, int team, double step, double now) {
 static int loop_changed(pace *p) {
   double now = p->clock(), step = (now - p->start) / WATCH_STEPS;
   p->start = now;
-  int off = step > p->step * WATCH_RATIO || step * WATCH_RATIO < p->step;
+  int off = p->team ? step * WATCH_RATIO < p->step : step > p->step * WATCH_RATIO;
   p->strikes = off ? p->strikes + 1 : 0;
   return p->strikes >= WATCH_STRIKES;
 }

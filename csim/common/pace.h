@@ -8,8 +8,7 @@
  * thread 0.35 s. So the pacer times a short stretch of steps on one thread, then on the team,
  * and runs the next stretch the faster way, probing again after it; while the answer stays
  * the same the stretches grow, so that a steady machine pays little for the probes. A stretch
- * ends early when its steps come to take far more or less than the probe's (the loop itself
- * changed: SMs idle, then busy). */
+ * ends early when its steps show that the loop itself changed (SMs idle, then busy). */
 #ifndef RFSIM_PACE_H
 #define RFSIM_PACE_H
 
@@ -30,7 +29,7 @@ typedef struct pace {
   double start;           /* when this phase (in a stretch: this block of steps) began (s) */
   double alone;           /* the one-thread probe's time (s) */
   double step;            /* in a stretch: what a step of the chosen way took in its probe (s) */
-  int strikes;            /* in a stretch: blocks of steps in a row far from `step` */
+  int strikes;            /* in a stretch: blocks of steps in a row off `step` (pace.c) */
   uint64_t steps, team_steps;
   double (*clock)(void);  /* seconds, monotonic (tests give their own) */
 } pace;
