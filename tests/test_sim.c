@@ -214,6 +214,77 @@ static void test_determinism(void **state) {
   free(s2);
 }
 
+/* Runs kernel text twice on one GPU, stepping every cycle (an observer that records nothing
+ * keeps the loop from jumping over idle ones) or not; returns the stats of both kernels and of
+ * the whole run, as text, and the ticker's calls (one per 1024 cycles stepped). */
+static void observe_nothing(void *ctx, const gpu *g, uint64_t now) {
+  (void)ctx;
+  (void)g;
+  (void)now;
+}
+
+static void count_tick(void *ctx, const gpu *g) {
+  (void)g;
+  ++*(int *)ctx;
+}
+
+static char *run_two_kernels(const gpu_config *c, const char *text, int every_cycle,
+                             int *ticks) {
+  char dir[256], path[512];
+  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
+  snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+  rf_diag d = {{0}, 0};
+  gpu *g = gpu_create(c, stderr, &d);
+  if (!g) fail_msg("%s", d.msg);
+  if (every_cycle) gpu_set_observer(g, (gpu_observer){observe_nothing, NULL});
+  *ticks = 0;
+  gpu_set_ticker(g, (gpu_ticker){count_tick, ticks});
+  char *out = NULL;
+  size_t n;
+  FILE *m = open_memstream(&out, &n);
+  for (int k = 0; k <= 2; k++) {
+    stats_record r;
+    stats_init(&r);
+    if (k < 2 && gpu_run_kernel(g, path, &r, &d) < 0) fail_msg("%s", d.msg);
+    if (k == 2) gpu_total_stats(g, &r);
+    stats_print_text(&r, m);
+    stats_free(&r);
+  }
+  fclose(m);
+  gpu_destroy(g);
+  tu_rmtree(dir);
+  return out;
+}
+
+/* A kernel's launch latency with every SM idle is jumped over (gpu.c, idle_until): the same
+ * statistics as stepping each of its cycles, for the first kernel and for one after another
+ * (whose SMs' caches hold the first one's lines), and fewer cycles stepped. */
+static void test_launch_latency_jumped(void **state) {
+  (void)state;
+  gpu_config c;
+  tiny_config(&c, "gto");
+  rf_diag d;
+  assert_int_equal(config_set(&c, "-gpgpu_n_clusters", "2", "test", 0, NULL, &d), 0);
+  assert_int_equal(config_set(&c, "-gpgpu_kernel_launch_latency", "3000", "test", 0, NULL, &d),
+                   0);
+  const char *bodies[] = {
+      "1 R1 LDG.E 0 4 1 0x10000 4\n1 R2 LDG.E 0 4 1 0x20000 128\n1 R3 FFMA 2 R1 R2 0\n"
+      "0 STG.E 2 R3 R1 4 1 0x30000 4\n0 EXIT 0 0\n",
+      "1 R1 LDG.E 0 4 1 0x10080 4\n1 R2 LDG.E 0 4 1 0x28000 256\n1 R3 FFMA 2 R1 R2 0\n"
+      "0 STG.E 2 R3 R1 4 1 0x30080 4\n0 EXIT 0 0\n"};
+  char *text = kernel_text(8, 2, bodies);
+  int stepped_ticks, jumped_ticks;
+  char *stepped = run_two_kernels(&c, text, 1, &stepped_ticks);
+  char *jumped = run_two_kernels(&c, text, 0, &jumped_ticks);
+  free(text);
+  assert_string_equal(jumped, stepped);
+  assert_non_null(strstr(jumped, "gpu_sim_insn = 2560\n"));
+  assert_true(jumped_ticks < stepped_ticks);
+  free(stepped);
+  free(jumped);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lrr_order),
@@ -222,6 +293,7 @@ int main(void) {
       cmocka_unit_test(test_barrier_waits),
       cmocka_unit_test(test_watchdog_reports_barrier_deadlock),
       cmocka_unit_test(test_determinism),
+      cmocka_unit_test(test_launch_latency_jumped),
   };
   return cmocka_run_group_tests_name("cycle model", tests, NULL, NULL);
 }

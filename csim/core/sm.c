@@ -104,6 +104,10 @@ int sm_busy(const sm *s) {
          (s->l1i && l1d_busy(s->l1i));
 }
 
+int sm_idle(const sm *s) {
+  return !sm_busy(s) && !s->uncounted && l1d_idle(s->l1) && (!s->l1i || l1d_idle(s->l1i));
+}
+
 double sm_cta_progress(const sm *s) {
   double sum = 0.0;
   for (int i = 0; i < s->n_cta_slots; i++) {

@@ -72,6 +72,9 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d);
 int sm_resident_ctas(const sm *s);
 int sm_resident_warps(const sm *s); /* launched and not finished */
 int sm_busy(const sm *s);
+/* Whether its cycles change nothing until a thread block is launched on it: no CTA, nothing in
+ * its LD/ST unit or caches, their ports free, no slept cycles left to count. */
+int sm_idle(const sm *s);
 /* The resident CTAs' progress: the sum over them of the share of each one's instructions
  * issued (for a progress line; it walks every resident warp). */
 double sm_cta_progress(const sm *s);

@@ -43,8 +43,8 @@ int gpu_set_threads(gpu *g, int n, rf_diag *d);
 void gpu_set_pace(gpu *g, pace_mode mode);
 double gpu_team_share(const gpu *g);
 void gpu_set_observer(gpu *g, gpu_observer obs);
-/* Called every 1024 simulated cycles (a progress line); may be NULL. Nothing it does changes
- * the simulation. */
+/* Called every 1024 simulated cycles (a progress line; not in idle cycles jumped over); may be
+ * NULL. Nothing it does changes the simulation. */
 typedef struct gpu_ticker {
   void (*tick)(void *ctx, const gpu *g);
   void *ctx;
