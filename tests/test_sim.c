@@ -190,18 +190,24 @@ static void test_watchdog_reports_barrier_deadlock(void **state) {
 }
 
 /* Memory-heavy multi-CTA kernel, run twice: byte-identical stats. */
-static void test_determinism(void **state) {
-  (void)state;
-  gpu_config c;
-  tiny_config(&c, "gto");
+/* Two clusters (GTO) and eight blocks of two warps that load, compute and store: memory traffic
+ * from both clusters. */
+static char *two_cluster_memory_kernel(gpu_config *c) {
+  tiny_config(c, "gto");
   rf_diag d;
-  assert_int_equal(config_set(&c, "-gpgpu_n_clusters", "2", "test", 0, NULL, &d), 0);
-  const char *bodies[] = {
+  assert_int_equal(config_set(c, "-gpgpu_n_clusters", "2", "test", 0, NULL, &d), 0);
+  static const char *const bodies[] = {
       "1 R1 LDG.E 0 4 1 0x10000 4\n1 R2 LDG.E 0 4 1 0x20000 128\n1 R3 FFMA 2 R1 R2 0\n"
       "0 STG.E 2 R3 R1 4 1 0x30000 4\n0 EXIT 0 0\n",
       "1 R1 LDG.E 0 4 1 0x10080 4\n1 R2 LDG.E 0 4 1 0x28000 256\n1 R3 FFMA 2 R1 R2 0\n"
       "0 STG.E 2 R3 R1 4 1 0x30080 4\n0 EXIT 0 0\n"};
-  char *text = kernel_text(8, 2, bodies);
+  return kernel_text(8, 2, bodies);
+}
+
+static void test_determinism(void **state) {
+  (void)state;
+  gpu_config c;
+  char *text = two_cluster_memory_kernel(&c);
   char *s1 = NULL, *s2 = NULL, msg[512];
   assert_int_equal(run_kernel(&c, text, NULL, &s1, msg, sizeof msg, NULL), 0);
   assert_int_equal(run_kernel(&c, text, NULL, &s2, msg, sizeof msg, NULL), 0);
@@ -263,17 +269,10 @@ static char *run_two_kernels(const gpu_config *c, const char *text, int every_cy
 static void test_launch_latency_jumped(void **state) {
   (void)state;
   gpu_config c;
-  tiny_config(&c, "gto");
+  char *text = two_cluster_memory_kernel(&c);
   rf_diag d;
-  assert_int_equal(config_set(&c, "-gpgpu_n_clusters", "2", "test", 0, NULL, &d), 0);
   assert_int_equal(config_set(&c, "-gpgpu_kernel_launch_latency", "3000", "test", 0, NULL, &d),
                    0);
-  const char *bodies[] = {
-      "1 R1 LDG.E 0 4 1 0x10000 4\n1 R2 LDG.E 0 4 1 0x20000 128\n1 R3 FFMA 2 R1 R2 0\n"
-      "0 STG.E 2 R3 R1 4 1 0x30000 4\n0 EXIT 0 0\n",
-      "1 R1 LDG.E 0 4 1 0x10080 4\n1 R2 LDG.E 0 4 1 0x28000 256\n1 R3 FFMA 2 R1 R2 0\n"
-      "0 STG.E 2 R3 R1 4 1 0x30080 4\n0 EXIT 0 0\n"};
-  char *text = kernel_text(8, 2, bodies);
   int stepped_ticks, jumped_ticks;
   char *stepped = run_two_kernels(&c, text, 1, &stepped_ticks);
   char *jumped = run_two_kernels(&c, text, 0, &jumped_ticks);
