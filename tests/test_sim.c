@@ -189,7 +189,6 @@ static void test_watchdog_reports_barrier_deadlock(void **state) {
   free(report_text);
 }
 
-/* Memory-heavy multi-CTA kernel, run twice: byte-identical stats. */
 /* Two clusters (GTO) and eight blocks of two warps that load, compute and store: memory traffic
  * from both clusters. */
 static char *two_cluster_memory_kernel(gpu_config *c) {
@@ -204,6 +203,7 @@ static char *two_cluster_memory_kernel(gpu_config *c) {
   return kernel_text(8, 2, bodies);
 }
 
+/* Memory-heavy multi-CTA kernel, run twice: byte-identical stats. */
 static void test_determinism(void **state) {
   (void)state;
   gpu_config c;
@@ -220,9 +220,6 @@ static void test_determinism(void **state) {
   free(s2);
 }
 
-/* Runs kernel text twice on one GPU, stepping every cycle (an observer that records nothing
- * keeps the loop from jumping over idle ones) or not; returns the stats of both kernels and of
- * the whole run, as text, and the ticker's calls (one per 1024 cycles stepped). */
 static void observe_nothing(void *ctx, const gpu *g, uint64_t now) {
   (void)ctx;
   (void)g;
@@ -234,6 +231,9 @@ static void count_tick(void *ctx, const gpu *g) {
   ++*(int *)ctx;
 }
 
+/* Runs kernel text twice on one GPU, stepping every cycle (an observer that records nothing
+ * keeps the loop from jumping over idle ones) or not; returns the stats of both kernels and of
+ * the whole run, as text, and the ticker's calls (one per 1024 cycles stepped). */
 static char *run_two_kernels(const gpu_config *c, const char *text, int every_cycle,
                              int *ticks) {
   char dir[256], path[512];
