@@ -58,24 +58,25 @@ void pace_restart(pace *p) {
   p->team = -1;
 }
 
-/* Runs the answer of a probe for the next stretch; `step` is what a step took that way in it
- * (s), and `now` the clock. */
-static void run_choice(pace *p, int team, double step, double now) {
+/* Runs the answer of a probe for the next stretch; `step_time` is what a step took that way in
+ * it (s), and `now` the clock. */
+static void run_choice(pace *p, int team, double step_time, double now) {
   if (team == p->team && p->stretch < LONGEST_STRETCH) p->stretch *= 2;
   else if (team != p->team) p->stretch = FIRST_STRETCH;
   p->team = team;
   p->phase = RUN;
   p->left = p->stretch;
-  p->step = step;
+  p->step_time = step_time;
   p->start = now;
   p->strikes = 0;
 }
 
 /* In a stretch, every WATCH_STEPS steps: whether the loop has changed under it. */
 static int loop_changed(pace *p) {
-  double now = p->clock(), step = (now - p->start) / WATCH_STEPS;
+  double now = p->clock(), step_time = (now - p->start) / WATCH_STEPS;
   p->start = now;
-  int off = p->team ? step * WATCH_RATIO < p->step : step > p->step * WATCH_RATIO;
+  int off = p->team ? step_time * WATCH_RATIO < p->step_time
+                    : step_time > p->step_time * WATCH_RATIO;
   p->strikes = off ? p->strikes + 1 : 0;
   return p->strikes >= WATCH_STRIKES;
 }

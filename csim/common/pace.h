@@ -28,8 +28,8 @@ typedef struct pace {
   uint32_t stretch;       /* steps to run the choice before probing again */
   double start;           /* when this phase (in a stretch: this block of steps) began (s) */
   double alone;           /* the one-thread probe's time (s) */
-  double step;            /* in a stretch: what a step of the chosen way took in its probe (s) */
-  int strikes;            /* in a stretch: blocks of steps in a row off `step` (pace.c) */
+  double step_time;       /* in a stretch: what a step of the chosen way took in its probe (s) */
+  int strikes;            /* in a stretch: blocks of steps in a row off step_time (pace.c) */
   uint64_t steps, team_steps;
   double (*clock)(void);  /* seconds, monotonic (tests give their own) */
 } pace;
