@@ -1,8 +1,9 @@
 /* The trace read ahead on a thread of its own (csim/trace/trace_ahead.h): the blocks, their
  * order, the end and the failure of trace_kernel_next_tb, from the text and from the binary
  * cache, with the ring filled and emptied many times over, and with one block ahead at most;
- * how far it reads ahead; stopped at any point, it frees what it read (the sanitizer build's
- * leak check) and does not hang. */
+ * also when started after the first block; how far it reads ahead; stopped at any point, it
+ * frees what it read (the sanitizer build's leak check) and does not hang; and when reading
+ * ahead pays. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -53,19 +54,23 @@ static trace_kernel *open_kernel(const char *path, trace_cache_mode mode, const 
   return k;
 }
 
-/* Reads `path` directly and ahead side by side: the same blocks, then the same answer (0, or
- * -1 with the same message), twice. Returns the blocks read. */
+/* Reads `path` directly and (after `before` blocks read from it directly, as the simulator
+ * reads the first) ahead side by side: the same blocks, then the same answer (0, or -1 with the
+ * same message), twice. Returns the blocks read. */
 static int compare_readers(const char *path, trace_cache_mode mode, const char *cache,
-                           size_t max_bytes) {
+                           size_t max_bytes, int before) {
   trace_kernel *direct = open_kernel(path, TRACE_CACHE_OFF, cache);
   trace_kernel *k = open_kernel(path, mode, cache);
-  rf_diag d;
-  trace_ahead *a = trace_ahead_start(k, max_bytes, &d);
-  assert_non_null(a);
   /* every block kept until the end: a block taken is the taker's, whatever the ring reuses */
   trace_tb want[BLOCKS + 1], got[BLOCKS + 1];
   int n = 0, rw, rg;
-  rf_diag dw, dg;
+  rf_diag d, dw, dg;
+  for (; n < before; n++) {
+    assert_int_equal(trace_kernel_next_tb(direct, &want[n], &dw), 1);
+    assert_int_equal(trace_kernel_next_tb(k, &got[n], &dg), 1);
+  }
+  trace_ahead *a = trace_ahead_start(k, max_bytes, &d);
+  assert_non_null(a);
   for (;;) {
     assert_true(n <= BLOCKS);
     rw = trace_kernel_next_tb(direct, &want[n], &dw);
@@ -93,20 +98,70 @@ static int compare_readers(const char *path, trace_cache_mode mode, const char *
 
 static void test_blocks_as_the_reader_gives_them(void **state) {
   const tu_fixture *f = *state;
-  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_OFF, CACHE, TRACE_AHEAD_BYTES), BLOCKS);
-  /* from the text while writing the cache, then from the cache */
-  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_REBUILD, CACHE, TRACE_AHEAD_BYTES),
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_OFF, CACHE, TRACE_AHEAD_BYTES, 0),
                    BLOCKS);
-  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_ON, CACHE, TRACE_AHEAD_BYTES), BLOCKS);
+  /* from the text while writing the cache, then from the cache */
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_REBUILD, CACHE, TRACE_AHEAD_BYTES, 0),
+                   BLOCKS);
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_ON, CACHE, TRACE_AHEAD_BYTES, 0), BLOCKS);
   /* one block ahead at most: the two sides wait for each other at every block */
-  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_ON, CACHE, 1), BLOCKS);
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_ON, CACHE, 1, 0), BLOCKS);
+  /* started after the first block, from the text and from the cache */
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_OFF, CACHE, TRACE_AHEAD_BYTES, 1),
+                   BLOCKS);
+  assert_int_equal(compare_readers(GOOD, TRACE_CACHE_ON, CACHE, TRACE_AHEAD_BYTES, 1), BLOCKS);
 }
 
 static void test_failure_where_the_reader_fails(void **state) {
   const tu_fixture *f = *state;
-  assert_int_equal(compare_readers(BAD, TRACE_CACHE_OFF, CACHE, TRACE_AHEAD_BYTES),
+  assert_int_equal(compare_readers(BAD, TRACE_CACHE_OFF, CACHE, TRACE_AHEAD_BYTES, 0),
                    BAD_BLOCK);
-  assert_int_equal(compare_readers(BAD, TRACE_CACHE_OFF, CACHE, 1), BAD_BLOCK);
+  assert_int_equal(compare_readers(BAD, TRACE_CACHE_OFF, CACHE, 1, 0), BAD_BLOCK);
+  assert_int_equal(compare_readers(BAD, TRACE_CACHE_OFF, CACHE, 1, 1), BAD_BLOCK);
+}
+
+/* trace_ahead_pays for a kernel written as `name` (ntb blocks of nwarps warps running body),
+ * opened in `mode` after a run that wrote its cache, judged by its first block; *bytes gets
+ * that block's size. */
+static int pays(const tu_fixture *f, const char *name, int ntb, int nwarps, const char *body,
+                trace_cache_mode mode, size_t *bytes) {
+  const char *bodies[] = {body};
+  char *t = tu_kernel_text(name, ntb, nwarps, 8, bodies, 1);
+  assert_non_null(t);
+  assert_int_equal(tu_write(f->dir, name, t), 0);
+  free(t);
+  tu_path p = tu_path_in(f, name);
+  const char *path = p.s;
+  trace_tb tb;
+  rf_diag d;
+  trace_kernel *k = open_kernel(path, TRACE_CACHE_REBUILD, CACHE);
+  while (trace_kernel_next_tb(k, &tb, &d) > 0) trace_tb_free(&tb);
+  trace_kernel_close(k);
+  k = open_kernel(path, mode, CACHE);
+  assert_int_equal(trace_kernel_reads_cache(k), mode == TRACE_CACHE_ON);
+  assert_int_equal(trace_kernel_next_tb(k, &tb, &d), 1);
+  *bytes = trace_tb_bytes(&tb);
+  int r = trace_ahead_pays(k, &tb);
+  trace_tb_free(&tb);
+  trace_kernel_close(k);
+  return r;
+}
+
+/* Blocks parsed from the text are read ahead; from the cache, only blocks of
+ * TRACE_AHEAD_MIN_BLOCK_BYTES or more; a kernel of one block, never. */
+static void test_when_reading_ahead_pays(void **state) {
+  const tu_fixture *f = *state;
+  char big[4096] = "";
+  for (int i = 0; i < 40; i++) strcat(big, "1 R1 IMAD.MOV.U32 1 R2 0\n");
+  strcat(big, "0 EXIT 0 0\n");
+  size_t small_bytes, big_bytes, one_bytes;
+  assert_true(pays(f, "small.traceg", 4, 2, bodies[1], TRACE_CACHE_OFF, &small_bytes));
+  assert_false(pays(f, "small.traceg", 4, 2, bodies[1], TRACE_CACHE_ON, &small_bytes));
+  assert_true(small_bytes < TRACE_AHEAD_MIN_BLOCK_BYTES);
+  assert_true(pays(f, "big.traceg", 4, 32, big, TRACE_CACHE_ON, &big_bytes));
+  assert_true(big_bytes >= TRACE_AHEAD_MIN_BLOCK_BYTES);
+  assert_false(pays(f, "one.traceg", 1, 32, big, TRACE_CACHE_OFF, &one_bytes));
+  assert_false(pays(f, "one.traceg", 1, 32, big, TRACE_CACHE_ON, &one_bytes));
 }
 
 /* Stopped before the first block, after one (the reader waiting on a full ring or reading),
@@ -171,6 +226,7 @@ int main(void) {
       WITH_KERNELS(test_failure_where_the_reader_fails),
       WITH_KERNELS(test_stop_anywhere),
       WITH_KERNELS(test_how_far_ahead),
+      WITH_KERNELS(test_when_reading_ahead_pays),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

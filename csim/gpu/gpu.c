@@ -299,7 +299,8 @@ static void watchdog_report(gpu *g, const trace_kernel_info *k, uint64_t idle) {
 /* The kernel's thread blocks in trace order, the next one decoded ahead of its launch. After a
  * launch the next is due: with -threads the main thread decodes it while the team steps the
  * SMs (the others take its clusters meanwhile); with one thread, a thread of the trace reader's
- * own reads blocks ahead (trace_ahead), and the dispatcher takes them before it needs them.
+ * own reads blocks ahead where that pays (trace_ahead), and the dispatcher takes them before it
+ * needs them.
  * Decoding reads only the trace, so when it happens changes nothing. */
 typedef enum { FEED_DONE = 0, FEED_READY, FEED_DUE, FEED_FAILED } feed_state;
 
@@ -509,17 +510,16 @@ static uint64_t idle_until(const gpu *g, uint64_t dispatch_from) {
 static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_diag *d) {
   uint64_t start = g->now;
   tb_feed feed = {.kt = kt, .state = FEED_DUE};
-  /* (a thread that does not start leaves the reading to the dispatcher) */
-  if (!g->team) feed.ahead = trace_ahead_start(kt, TRACE_AHEAD_BYTES, NULL);
   pace_restart(&g->pace);
   /* Sleeping SMs count their cycles when they wake, unless something reads the counters
    * between cycles: the policy's per-cycle hook, an observer (waveform). */
   int count_later = !g->pol.ops->cycle && !g->obs.cycle;
   for (int i = 0; i < g->n_sms; i++) sm_count_sleep_later(g->sms[i], count_later);
-  if (feed_next(&feed, d) < 0) {
-    trace_ahead_stop(feed.ahead);
-    return -1;
-  }
+  if (feed_next(&feed, d) < 0) return -1;
+  /* The rest of the blocks ahead, on a thread of their own, where that pays (the first block
+   * tells); a thread that does not start leaves the reading to the dispatcher. */
+  if (!g->team && feed.state == FEED_READY && trace_ahead_pays(kt, &feed.tb))
+    feed.ahead = trace_ahead_start(kt, TRACE_AHEAD_BYTES, NULL);
   g->feed = &feed;
   uint64_t last_progress = g->now;
   /* The driver's launch overhead (GPGPU-Sim's -gpgpu_kernel_launch_latency) counts in the

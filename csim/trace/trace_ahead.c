@@ -24,11 +24,16 @@ struct trace_ahead {
   int waiting;              /* a side waits on cond (never both: full and empty exclude) */
 };
 
-static size_t block_bytes(const trace_tb *tb) {
+size_t trace_tb_bytes(const trace_tb *tb) {
   size_t n = (size_t)tb->nwarps * sizeof *tb->warps;
   for (int w = 0; w < tb->nwarps; w++)
     n += tb->warps[w].n * sizeof(trace_inst) + tb->warps[w].naddrs * sizeof(uint64_t);
   return n;
+}
+
+int trace_ahead_pays(const trace_kernel *k, const trace_tb *first) {
+  if (trace_kernel_get_info(k)->num_tbs < 2) return 0;
+  return !trace_kernel_reads_cache(k) || trace_tb_bytes(first) >= TRACE_AHEAD_MIN_BLOCK_BYTES;
 }
 
 static int ring_full(const trace_ahead *a) {
@@ -50,7 +55,7 @@ static void *read_blocks(void *arg) {
     /* (the slot past the ring's blocks is the reader's until it counts it in) */
     rf_diag why;
     int r = trace_kernel_next_tb(a->k, &a->ring[at], &why);
-    if (r > 0) a->size[at] = block_bytes(&a->ring[at]);
+    if (r > 0) a->size[at] = trace_tb_bytes(&a->ring[at]);
     pthread_mutex_lock(&a->lock);
     if (r > 0) a->count++, a->bytes += a->size[at];
     else a->end = r, a->why = why;

@@ -14,6 +14,19 @@ typedef struct trace_ahead trace_ahead;
  * by more than this (and one block). */
 #define TRACE_AHEAD_BYTES ((size_t)16 << 20)
 
+/* A kernel whose blocks decode from the binary cache to less than this is not read ahead: the
+ * hand-over (each block wakes a thread) costs about what decoding such a block on the
+ * simulating thread does (measured on the CUDA traces: README, issue 19). */
+#define TRACE_AHEAD_MIN_BLOCK_BYTES ((size_t)8 << 10)
+
+/* A block's decoded instructions and addresses, in bytes. */
+size_t trace_tb_bytes(const trace_tb *tb);
+
+/* Whether reading the rest of k ahead pays, judged by its first block, which the caller read:
+ * blocks are left, and they are parsed from the text (always worth it) or decode from the
+ * cache to TRACE_AHEAD_MIN_BLOCK_BYTES or more. */
+int trace_ahead_pays(const trace_kernel *k, const trace_tb *first);
+
 /* Starts reading k (which only the reader touches until trace_ahead_stop): up to 8 blocks
  * ahead, none more once those waiting hold max_bytes of instructions and addresses (one at
  * least). NULL (with d) if the thread cannot start; k is then untouched. */
