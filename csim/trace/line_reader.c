@@ -4,6 +4,11 @@
 #include <string.h>
 
 #define LINE_READER_BLOCK (1u << 20)
+/* The first read: a kernel's header is a few hundred bytes, and where the kernel's blocks come
+ * from the trace cache it is all that is read of the text (a 1 MB read, and a zeroed 1 MB
+ * buffer, for each of a trace's hundreds of small kernels showed in its profile); the reads
+ * double from here up to the buffer's size. */
+#define LINE_READER_FIRST_READ (64u << 10)
 /* The longest line read (an instruction line is under 1 KB): beyond it the file is refused
  * rather than buffered whole. */
 #define LINE_READER_MAX_LINE ((size_t)64 << 20)
@@ -13,7 +18,8 @@ int line_reader_open(line_reader *r, const char *path, rf_diag *d) {
   r->path = path;
   if (trace_input_open(path, &r->in, d) < 0) return -1;
   r->cap = LINE_READER_BLOCK;
-  r->buf = rf_calloc(r->cap + 1, 1, d);
+  r->next_read = LINE_READER_FIRST_READ;
+  r->buf = rf_realloc(NULL, r->cap + 1, 1, d); /* (only bytes read are looked at) */
   if (!r->buf) {
     trace_input_close(r->in);
     r->in = NULL;
@@ -46,7 +52,10 @@ static int refill(line_reader *r, rf_diag *d) {
     r->buf = nb;
     r->cap *= 2;
   }
-  long got = trace_input_read(r->in, r->buf + r->end, r->cap - r->end, d);
+  size_t want = r->cap - r->end;
+  if (want > r->next_read) want = r->next_read;
+  if (r->next_read < LINE_READER_BLOCK) r->next_read *= 2;
+  long got = trace_input_read(r->in, r->buf + r->end, want, d);
   if (got < 0) return -1;
   if (got == 0) r->eof = 1;
   r->end += (size_t)got;

@@ -13,6 +13,7 @@ typedef struct line_reader {
   trace_input *in;
   char *buf;
   size_t cap, start, end; /* valid bytes are buf[start, end) */
+  size_t next_read;       /* bytes asked for by the next read (at most the room left) */
   int eof;
   long lineno;            /* number of the line last returned */
   const char *path;
