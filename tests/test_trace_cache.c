@@ -176,6 +176,42 @@ static void test_generated_kernel_round_trip(void **state) {
   fixture_free(&f);
 }
 
+/* The decoder keeps the last block's templates (tc_tmpl_memo): blocks 0-1 run code X, 2-3 code
+ * Y (as many templates, other ones), 4 X again, 5 Y with one instruction more: each block as the
+ * text gives it, whether its templates are the last block's bytes (1, 3), as many others (2,
+ * 4) or more (5). */
+static void test_blocks_sharing_templates(void **state) {
+  (void)state;
+  static const char *const code[] = {
+      "0000 ffffffff 1 R1 IMAD.MOV.U32 1 R2 0\n0010 ffffffff 1 R3 LDG.E 1 R4 4 1 0x1000 4\n"
+      "0020 ffffffff 0 EXIT 0 0\n",
+      "0000 ffffffff 1 R5 FADD 2 R6 R7 0\n0010 ffffffff 0 STG.E 2 R4 R5 4 1 0x2000 4\n"
+      "0020 ffffffff 0 EXIT 0 0\n",
+      "0000 ffffffff 1 R5 FADD 2 R6 R7 0\n0010 ffffffff 0 STG.E 2 R4 R5 4 1 0x2000 4\n"
+      "0018 ffffffff 1 R8 IADD3 3 R1 R2 R3 0\n0020 ffffffff 0 EXIT 0 0\n"};
+  static const int code_of[] = {0, 0, 1, 1, 0, 2};
+  sbuf t = {NULL, 0, 0};
+  put(&t, "-kernel name = memo\n-kernel id = 1\n-grid dim = (6,1,1)\n-block dim = (64,1,1)\n"
+          "-shmem = 0\n-nregs = 16\n-binary version = 70\n-cuda stream id = 0\n"
+          "-shmem base_addr = 0x7f0000000000\n-local mem base_addr = 0x7e0000000000\n"
+          "-accelsim tracer version = 4\n\n");
+  for (int b = 0; b < 6; b++) {
+    put(&t, "#BEGIN_TB\nthread block = %d,0,0\n", b);
+    for (int w = 0; w < 2; w++)
+      put(&t, "warp = %d\ninsts = %d\n%s", w, code_of[b] == 2 ? 4 : 3, code[code_of[b]]);
+    put(&t, "#END_TB\n");
+  }
+  fixture f;
+  fixture_make(&f);
+  assert_int_equal(tu_write(f.dir, "kernel-1.traceg", t.p), 0);
+  free(t.p);
+  long n;
+  assert_int_equal(compare_streams(f.trace, &f.rebuild, &n), 0);
+  assert_int_equal(compare_streams(f.trace, &f.on, &n), 1);
+  assert_int_equal(n, 6);
+  fixture_free(&f);
+}
+
 /* ---- invalidation and corruption ---- */
 
 static void patch(const char *path, long offset, const void *bytes, size_t n) {
@@ -521,6 +557,7 @@ int main(void) {
   tu_private_cache();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_generated_kernel_round_trip),
+      cmocka_unit_test(test_blocks_sharing_templates),
       cmocka_unit_test(test_stale_size_and_mtime),
       cmocka_unit_test(test_truncated_cache),
       cmocka_unit_test(test_flipped_bytes),

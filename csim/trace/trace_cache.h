@@ -81,10 +81,20 @@ int tc_decode_info(const uint8_t p[TC_INFO_BYTES], trace_kernel_info *in);
  * the grid, warp count, operand counts, opcode/kind/unit/space ranges, lengths) and returns -1
  * (with d) on anything wrong, leaving tb empty. With `pack` the block's addresses come packed
  * (trace_addrs.h: as trace_tb_pack_addrs leaves them), else 32 lanes per instruction. The
- * block's ops are interned in `ops`, the kernel's. The encoder takes either form. */
+ * block's ops are interned in `ops`, the kernel's. The encoder takes either form.
+ * A reader's `memo` (or NULL) keeps the templates of the block it decoded last, as stored and as
+ * interned: a kernel's blocks mostly run the same code, and a block whose templates are those
+ * bytes again takes their ops without decoding, checking and interning each one anew (a
+ * fifth of the decoding of a trace of small blocks). The same kernel, info and ops each time. */
+typedef struct tc_tmpl_memo {
+  uint8_t *bytes;       /* n templates as stored */
+  const trace_op **ops; /* and as interned */
+  uint32_t n, cap;
+} tc_tmpl_memo;
+void tc_tmpl_memo_free(tc_tmpl_memo *m);
 int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d);
 int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int pack,
-                 trace_op_pool *ops, trace_tb *tb, rf_diag *d);
+                 trace_op_pool *ops, tc_tmpl_memo *memo, trace_tb *tb, rf_diag *d);
 
 /* ---- the source's identity and the cache's place (trace_cache_store.c) ---- */
 

@@ -73,6 +73,7 @@ struct tc_reader {
   uint64_t length, ntbs, read_tbs, offset;
   tc_buf buf;
   char *io; /* f's buffer (freed after f is closed) */
+  tc_tmpl_memo memo;
 };
 
 /* Why the cache at f cannot be used for `source` as `src`, or NULL (then *info, *length and
@@ -155,7 +156,7 @@ int tc_reader_next(tc_reader *r, const trace_kernel_info *info, int pack, trace_
   if (tc_checksum(r->buf.p, len) != tc_ld64(bh + 8))
     return rf_fail(d, "%s: block %llu checksum mismatch", r->path,
                    (unsigned long long)r->read_tbs);
-  if (tc_decode_tb(r->buf.p, len, info, pack, ops, tb, d) < 0) return -1;
+  if (tc_decode_tb(r->buf.p, len, info, pack, ops, &r->memo, tb, d) < 0) return -1;
   r->offset += sizeof bh + len;
   r->read_tbs++;
   return 1;
@@ -165,6 +166,7 @@ void tc_reader_close(tc_reader *r) {
   if (!r) return;
   fclose(r->f);
   free(r->io);
+  tc_tmpl_memo_free(&r->memo);
   free(r->buf.p);
   free(r);
 }

@@ -166,9 +166,13 @@ static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
     trace_tb tb;
     rf_diag ignore;
     trace_op_pool *ops = trace_op_pool_new(&ignore);
-    for (int pack = 0; ops && pack < 2; pack++)
-      if (tc_decode_tb(data + first, len, &info, pack, ops, &tb, &ignore) == 0)
+    tc_tmpl_memo memo = {0};
+    /* without a memo, then with one twice (its templates decoded, then taken from it) */
+    for (int k = 0; ops && k < 3; k++)
+      if (tc_decode_tb(data + first, len, &info, k & 1, ops, k ? &memo : NULL, &tb, &ignore) ==
+          0)
         trace_tb_free(&tb);
+    tc_tmpl_memo_free(&memo);
     trace_op_pool_release(ops);
   }
   /* 2: the body as the trace's cache, behind a header that matches the trace */
