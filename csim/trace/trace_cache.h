@@ -41,21 +41,22 @@
 /* ---- little-endian fields ---- */
 /* (one load on a little-endian host: the byte-by-byte form was 3% of a warm run of small
  * blocks, through the blocks' checksum) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define TC_FROM_LE64(v) __builtin_bswap64(v)
+#define TC_FROM_LE32(v) __builtin_bswap32(v)
+#else
+#define TC_FROM_LE64(v) (v)
+#define TC_FROM_LE32(v) (v)
+#endif
 static inline uint64_t tc_ld64(const uint8_t *p) {
   uint64_t v;
   memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap64(v);
-#endif
-  return v;
+  return TC_FROM_LE64(v);
 }
 static inline uint32_t tc_ld32(const uint8_t *p) {
   uint32_t v;
   memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap32(v);
-#endif
-  return v;
+  return TC_FROM_LE32(v);
 }
 static inline void tc_st64(uint8_t *p, uint64_t v) {
   for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
