@@ -381,7 +381,7 @@ static int intern_templates(const uint8_t *p, uint32_t n, const trace_kernel_inf
                             const trace_op ***own, rf_diag *d) {
   size_t bytes = (size_t)n * TC_TMPL_BYTES;
   *own = NULL;
-  if (memo && memo->n == n && !memcmp(memo->bytes, p, bytes)) {
+  if (memo && memo->n == n && (n == 0 || !memcmp(memo->bytes, p, bytes))) {
     *out = memo->ops;
     return 0;
   }
