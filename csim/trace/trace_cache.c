@@ -374,43 +374,29 @@ void tc_tmpl_memo_free(tc_tmpl_memo *m) {
   *m = (tc_tmpl_memo){0};
 }
 
-/* The n templates at p as the kernel's ops: *out points to them (memo->ops, or a malloc'd array
- * *own that the caller frees). 0, or -1 with d. */
+/* The n templates at p as the kernel's ops, in memo->ops: taken as they are when p holds the
+ * memo's bytes again, else decoded, checked and interned. 0, or -1 with d. */
 static int intern_templates(const uint8_t *p, uint32_t n, const trace_kernel_info *info,
-                            trace_op_pool *ops, tc_tmpl_memo *memo, const trace_op ***out,
-                            const trace_op ***own, rf_diag *d) {
+                            trace_op_pool *ops, tc_tmpl_memo *memo, rf_diag *d) {
   size_t bytes = (size_t)n * TC_TMPL_BYTES;
-  *own = NULL;
-  if (memo && memo->n == n && (n == 0 || !memcmp(memo->bytes, p, bytes))) {
-    *out = memo->ops;
-    return 0;
-  }
-  const trace_op **tmpl;
-  if (memo) {
-    memo->n = 0; /* (until these are in) */
-    if (memo->cap < n) {
-      uint8_t *nb = realloc(memo->bytes, bytes);
-      if (nb) memo->bytes = nb;
-      const trace_op **no = realloc(memo->ops, n * sizeof *no);
-      if (no) memo->ops = no;
-      if (!nb || !no) return rf_fail(d, "out of memory");
-      memo->cap = n;
-    }
-    tmpl = memo->ops;
-  } else if (!(tmpl = *own = malloc((n ? n : 1) * sizeof *tmpl))) {
-    return rf_fail(d, "out of memory");
+  if (memo->n == n && (n == 0 || !memcmp(memo->bytes, p, bytes))) return 0;
+  memo->n = 0; /* (until these are in) */
+  if (memo->cap < n) {
+    uint8_t *nb = realloc(memo->bytes, bytes);
+    if (nb) memo->bytes = nb;
+    const trace_op **no = realloc(memo->ops, n * sizeof *no);
+    if (no) memo->ops = no;
+    if (!nb || !no) return rf_fail(d, "out of memory");
+    memo->cap = n;
   }
   for (uint32_t t = 0; t < n; t++) {
     trace_op op;
     if (get_template(p + (size_t)t * TC_TMPL_BYTES, info, &op) < 0)
       return CORRUPT("instruction template %u out of range", t);
-    if (!(tmpl[t] = trace_op_intern(trace_op_pool_set(ops), &op, d))) return -1;
+    if (!(memo->ops[t] = trace_op_intern(trace_op_pool_set(ops), &op, d))) return -1;
   }
-  if (memo) {
-    memcpy(memo->bytes, p, bytes);
-    memo->n = n;
-  }
-  *out = tmpl;
+  if (n) memcpy(memo->bytes, p, bytes);
+  memo->n = n;
   return 0;
 }
 
@@ -431,11 +417,8 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int 
   if ((uint64_t)ntmpl * TC_TMPL_BYTES > (uint64_t)(end - p))
     return CORRUPT("%u instruction templates do not fit the block", ntmpl);
   /* the templates become the kernel's ops */
-  const trace_op **tmpl = NULL, **own = NULL;
-  if (intern_templates(p, ntmpl, info, ops, memo, &tmpl, &own, d) < 0) {
-    free(own);
-    return -1;
-  }
+  if (intern_templates(p, ntmpl, info, ops, memo, d) < 0) return -1;
+  const trace_op *const *tmpl = memo->ops;
   p += (size_t)ntmpl * TC_TMPL_BYTES;
   tb->linear_id =
       tb->id[0] + (long)info->grid[0] * (tb->id[1] + (long)info->grid[1] * tb->id[2]);
@@ -445,7 +428,6 @@ int tc_decode_tb(const uint8_t *p, size_t n, const trace_kernel_info *info, int 
   for (int w = 0; rc == 0 && w < tb->nwarps; w++)
     rc = decode_warp(&p, end, tmpl, ntmpl, pack, &tb->warps[w], d);
   if (rc == 0 && p != end) rc = CORRUPT("%zu bytes after the last warp", (size_t)(end - p));
-  free(own);
   if (rc < 0) {
     trace_tb_free(tb);
     return rc;

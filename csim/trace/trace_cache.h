@@ -83,10 +83,11 @@ int tc_decode_info(const uint8_t p[TC_INFO_BYTES], trace_kernel_info *in);
  * (with d) on anything wrong, leaving tb empty. With `pack` the block's addresses come packed
  * (trace_addrs.h: as trace_tb_pack_addrs leaves them), else 32 lanes per instruction. The
  * block's ops are interned in `ops`, the kernel's. The encoder takes either form.
- * A reader's `memo` (or NULL) keeps the templates of the block it decoded last, as stored and as
- * interned: a kernel's blocks mostly run the same code, and a block whose templates are those
- * bytes again takes their ops without decoding, checking and interning each one anew (a
- * fifth of the decoding of a trace of small blocks). The same kernel, info and ops each time. */
+ * `memo` (zeroed at first, freed with tc_tmpl_memo_free) keeps the templates of the block
+ * decoded last, as stored and as interned: a kernel's blocks mostly run the same code, and a
+ * block whose templates are those bytes again takes their ops without decoding, checking and
+ * interning each one anew (a fifth of the decoding of a trace of small blocks). The same
+ * kernel, info and ops with one memo each time. */
 typedef struct tc_tmpl_memo {
   uint8_t *bytes;       /* n templates as stored */
   const trace_op **ops; /* and as interned */

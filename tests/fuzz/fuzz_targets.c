@@ -167,10 +167,9 @@ static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
     rf_diag ignore;
     trace_op_pool *ops = trace_op_pool_new(&ignore);
     tc_tmpl_memo memo = {0};
-    /* without a memo, then with one twice (its templates decoded, then taken from it) */
-    for (int k = 0; ops && k < 3; k++)
-      if (tc_decode_tb(data + first, len, &info, k & 1, ops, k ? &memo : NULL, &tb, &ignore) ==
-          0)
+    /* (the second time its templates come from the memo, if the first took them) */
+    for (int pack = 0; ops && pack < 2; pack++)
+      if (tc_decode_tb(data + first, len, &info, pack, ops, &memo, &tb, &ignore) == 0)
         trace_tb_free(&tb);
     tc_tmpl_memo_free(&memo);
     trace_op_pool_release(ops);
