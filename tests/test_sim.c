@@ -60,15 +60,24 @@ static void record_issue(void *ctx, const gpu *g, uint64_t now) {
 }
 
 /* Runs kernel text on config c; returns the status, the stats text and the issue log. */
+/* Writes kernel text as kernel-1.traceg in a new folder (dir; path: the file) and makes a GPU of
+ * c that reports to `report`. */
+static gpu *gpu_with_kernel(const gpu_config *c, const char *text, FILE *report, char dir[256],
+                            char path[512]) {
+  assert_int_equal(tu_mkdtemp(dir, 256), 0);
+  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
+  snprintf(path, 512, "%s/kernel-1.traceg", dir);
+  rf_diag d = {{0}, 0};
+  gpu *g = gpu_create(c, report, &d);
+  if (!g) fail_msg("%s", d.msg);
+  return g;
+}
+
 static int run_kernel(const gpu_config *c, const char *text, issue_log *log, char **stats_text,
                       char *msg, size_t msg_n, FILE *report) {
   char dir[256], path[512];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
-  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
-  snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+  gpu *g = gpu_with_kernel(c, text, report ? report : stderr, dir, path);
   rf_diag d = {{0}, 0};
-  gpu *g = gpu_create(c, report ? report : stderr, &d);
-  if (!g) fail_msg("%s", d.msg);
   if (log) {
     memset(log, 0, sizeof *log);
     gpu_set_observer(g, (gpu_observer){record_issue, log});
@@ -237,12 +246,8 @@ static void count_tick(void *ctx, const gpu *g) {
 static char *run_two_kernels(const gpu_config *c, const char *text, int every_cycle,
                              int *ticks) {
   char dir[256], path[512];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
-  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
-  snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+  gpu *g = gpu_with_kernel(c, text, stderr, dir, path);
   rf_diag d = {{0}, 0};
-  gpu *g = gpu_create(c, stderr, &d);
-  if (!g) fail_msg("%s", d.msg);
   if (every_cycle) gpu_set_observer(g, (gpu_observer){observe_nothing, NULL});
   *ticks = 0;
   gpu_set_ticker(g, (gpu_ticker){count_tick, ticks});
