@@ -64,11 +64,13 @@ struct opcoll {
   /* Bit cls: ID_OC / OC_EX of pipeline cls holds an instruction. Allocation looks only at
    * ports with work; the execute stage only at pipelines with collected instructions. */
   uint32_t id_oc_busy, oc_ex_busy;
-  /* What dispatch and allocate see (the units collected and busy, ID_OC, OC_EX) changes only
-   * where `version` is bumped; a step that found nothing to move keeps finding nothing until
-   * then, so it is not tried again (an allocation that fails counts its stalls again). In a
-   * memory-bound phase a full LD/ST queue keeps the collector so for hundreds of cycles. */
-  uint64_t version, dispatch_failed, allocate_failed;
+  /* A step that found nothing to move keeps finding nothing until what it sees changes, so it
+   * is not tried again until then (an allocation that fails counts its stalls again). Dispatch
+   * sees the collected units and OC_EX's room (dispatch_seen bumped where they change);
+   * allocation sees ID_OC and the busy units (allocate_seen). In a memory-bound phase a full
+   * LD/ST queue keeps the collector so for hundreds of cycles; and the reads served and OC_EX
+   * emptied while instructions wait in ID_OC for a unit change nothing allocation sees. */
+  uint64_t dispatch_seen, allocate_seen, dispatch_failed, allocate_failed;
   uint64_t allocate_stalls; /* the stalls the failed allocation counted */
 };
 
@@ -153,7 +155,8 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
   o->nsched = c->num_sched_per_core;
   o->throughput = c->reg_file_port_throughput;
   o->cnt = cnt;
-  o->version = 1; /* (dispatch_failed and allocate_failed start at 0: never) */
+  /* (dispatch_failed and allocate_failed start at 0: never) */
+  o->dispatch_seen = o->allocate_seen = 1;
   int total_cu = 0, total_disp = 0, total_ports = 0;
   for (int s = 0; s < OC_SET_COUNT; s++) {
     if (s != OC_GEN && !c->specialized_oc) continue;
@@ -255,7 +258,7 @@ void opcoll_issue(opcoll *o, const oc_inst *in) {
   o->in_id_oc++;
   o->id_oc_busy |= 1u << in->cls;
   update_blocked(o, in->cls, in->sched);
-  o->version++;
+  o->allocate_seen++;
 }
 
 void opcoll_write(opcoll *o, int warp, int sched, const uint8_t *regs, int n, uint64_t at) {
@@ -276,7 +279,7 @@ void opcoll_ex_pop(opcoll *o, int cls, int slot) {
   reg_take(&o->oc_ex[cls], slot);
   if (o->oc_ex[cls].used == 0) o->oc_ex_busy &= ~(1u << cls);
   o->in_oc_ex--;
-  o->version++;
+  o->dispatch_seen++;
 }
 
 uint32_t opcoll_ex_busy(const opcoll *o) { return o->oc_ex_busy; }
@@ -326,7 +329,8 @@ static int dispatch(opcoll *o) {
       s->collected &= ~(1ull << c);
       if (!s->collected) o->sets_collected &= ~bit;
       moved = 1;
-      o->version++;
+      o->dispatch_seen++;
+      o->allocate_seen++;
       none_ready &= ~bit;
       break;
     }
@@ -342,7 +346,7 @@ static int reads(opcoll *o, uint64_t now, int first_step) {
     if (--u->remaining == 0) {
       o->set[u->set].collected |= 1ull << (cu - o->set[u->set].first);
       o->sets_collected |= 1u << u->set;
-      o->version++;
+      o->dispatch_seen++;
     }
   }
   return n > 0;
@@ -406,6 +410,7 @@ static int allocate(opcoll *o) {
       if (in->nsrc == 0) {
         set->collected |= 1ull << (cu - set->first);
         o->sets_collected |= 1u << u->set;
+        o->dispatch_seen++;
       }
       for (int k = 0; k < in->nsrc; k++)
         rf_read_request(o->rf, rf_bank_of(o->rf, in->src[k], in->warp, in->sched), cu);
@@ -415,7 +420,7 @@ static int allocate(opcoll *o) {
       o->busy_cu++;
       update_blocked(o, cls, in->sched);
       done |= 1u << cls;
-      o->version++;
+      o->allocate_seen++;
     }
   }
   o->cnt->oc_stalls += (uint64_t)rf_popcount32(failed & ~done);
@@ -425,20 +430,20 @@ static int allocate(opcoll *o) {
 int opcoll_cycle(opcoll *o, uint64_t now) {
   int moved = 0;
   for (int step = 0; step < o->throughput; step++) {
-    if (o->busy_cu && o->dispatch_failed != o->version) {
+    if (o->busy_cu && o->dispatch_failed != o->dispatch_seen) {
       if (dispatch(o)) moved = 1;
-      else o->dispatch_failed = o->version;
+      else o->dispatch_failed = o->dispatch_seen;
     }
     if (rf_queued(o->rf)) moved |= reads(o, now, step == 0);
     if (o->in_id_oc) {
-      if (o->allocate_failed == o->version) {
+      if (o->allocate_failed == o->allocate_seen) {
         o->cnt->oc_stalls += o->allocate_stalls;
       } else {
         uint64_t before = o->cnt->oc_stalls;
         if (allocate(o)) {
           moved = 1;
         } else {
-          o->allocate_failed = o->version;
+          o->allocate_failed = o->allocate_seen;
           o->allocate_stalls = o->cnt->oc_stalls - before;
         }
       }
