@@ -212,6 +212,32 @@ static inline int any_bit(const uint64_t *m, int words) {
   return x != 0;
 }
 
+/* The stall of a scheduler that issued nothing: the first warp in order with the highest rank,
+ * among those looked at (best_rank, at best_key in walk_memo's order, gave `best`) and the memo
+ * masks (PIPELINE rank 5, MEMORY 3 like SCOREBOARD, MEMBAR 2, BARRIER 1). pipe_any holds only
+ * the full pipelines' masks by now. */
+static warp_wait masks_stall(const sm *s, const sm_sched *sq, int best_rank, int best_key,
+                             warp_wait best, int pfirst, int start) {
+  int n = sq->n, words = s->memo_words;
+  if (best_rank < 5)
+    for (uint32_t c = sq->pipe_any; c; c &= c - 1)
+      if (any_bit(memo_mask_of(s, sq, __builtin_ctz(c)), words)) return WAIT_PIPELINE;
+  const uint64_t *mem = memo_mask_of(s, sq, MEMO_MEMORY);
+  if (best_rank <= 3 && any_bit(mem, words)) {
+    int key = -1; /* where the first warp waiting on memory is (a tie with a scoreboard wait) */
+    if (best_rank == 3 && !(pfirst >= 0 && memo_bit(mem, pfirst))) {
+      int p = rf_next_bit(mem, start, n);
+      key = p >= 0 ? p - start : rf_next_bit(mem, 0, start) + n - start;
+    }
+    if (best_rank < 3 || key < best_key) best_rank = 3, best = WAIT_MEMORY;
+  }
+  if (best_rank < 2 && any_bit(memo_mask_of(s, sq, MEMO_MEMBAR), words))
+    best_rank = 2, best = WAIT_MEMBAR;
+  if (best_rank < 1 && any_bit(memo_mask_of(s, sq, MEMO_BARRIER), words))
+    best_rank = 1, best = WAIT_BARRIER;
+  return best;
+}
+
 /* LRR and GTO without policy classes: the same outcome as walk_all, looking only at the warps
  * the scheduler's `need` mask holds (in its order) and taking the others' answers from its
  * memo masks. The order: GTO tries the warp issued last first, then its list from the start;
@@ -227,6 +253,12 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
    * cycle its pipeline was full, half of all looks). A visit changes only its own warp's bits,
    * so the walk may go over a copy. */
   uint32_t open = sq->pipe_any & ~s->oc_blocked[q];
+  /* Nothing to look at (every warp waits on something its memo keeps, the typical cycle of a
+   * memory-bound SM that cannot sleep): the masks alone give the stall. */
+  if (!open && !any_bit(sq->need, words)) {
+    *worst = masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, -1, 0);
+    return 0;
+  }
   uint64_t *look_at = s->memo_scratch;
   for (int i = 0; i < words; i++) look_at[i] = sq->need[i];
   for (uint32_t c = open; c; c &= c - 1) {
@@ -261,30 +293,9 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
     }
   }
   /* Nothing issued, so every warp of the open pipelines' masks was visited and has left them
-   * (a visit finds a pipeline full only if it is: not an open one). The first warp in order
-   * with the highest rank, among those looked at and the masks (PIPELINE rank 5, MEMORY 3 like
-   * SCOREBOARD, MEMBAR 2, BARRIER 1). */
+   * (a visit finds a pipeline full only if it is: not an open one). */
   sq->pipe_any &= ~open;
-  if (best_rank < 5) /* (pipe_any: only the full pipelines' masks are left) */
-    for (uint32_t c = sq->pipe_any; c; c &= c - 1)
-      if (any_bit(memo_mask_of(s, sq, __builtin_ctz(c)), words)) {
-        *worst = WAIT_PIPELINE;
-        return 0;
-      }
-  const uint64_t *mem = memo_mask_of(s, sq, MEMO_MEMORY);
-  if (best_rank <= 3 && any_bit(mem, words)) {
-    int key = -1; /* where the first warp waiting on memory is (a tie with a scoreboard wait) */
-    if (best_rank == 3 && !(pfirst >= 0 && memo_bit(mem, pfirst))) {
-      int p = rf_next_bit(mem, start, n);
-      key = p >= 0 ? p - start : rf_next_bit(mem, 0, start) + n - start;
-    }
-    if (best_rank < 3 || key < best_key) best_rank = 3, best = WAIT_MEMORY;
-  }
-  if (best_rank < 2 && any_bit(memo_mask_of(s, sq, MEMO_MEMBAR), words))
-    best_rank = 2, best = WAIT_MEMBAR;
-  if (best_rank < 1 && any_bit(memo_mask_of(s, sq, MEMO_BARRIER), words))
-    best_rank = 1, best = WAIT_BARRIER;
-  *worst = best;
+  *worst = masks_stall(s, sq, best_rank, best_key, best, pfirst, start);
   return 0;
 }
 
