@@ -93,6 +93,8 @@ static void step_both(cache_tags *a, cache_tags *b, uint64_t *r) {
       cache_tags_install(a, la, key, key << 7, 1);
       cache_tags_install(b, lb, key, key << 7, 1);
       la->pending = lb->pending = need;
+      cache_tags_sectors_changed(a, la);
+      cache_tags_sectors_changed(b, lb);
     }
     break;
   case 2: /* a fill: pending becomes valid */
@@ -100,6 +102,8 @@ static void step_both(cache_tags *a, cache_tags *b, uint64_t *r) {
       la->valid |= la->pending;
       lb->valid |= lb->pending;
       la->pending = lb->pending = 0;
+      cache_tags_sectors_changed(a, la);
+      cache_tags_sectors_changed(b, lb);
       cache_tags_touch(a, la);
       cache_tags_touch(b, lb);
     }

@@ -137,7 +137,10 @@ static cache_outcome read_request(cache_core *c, const mem_req *r, tag_status st
    * set's other lines are dirty below -gpgpu_l1_cache_write_ratio, nothing can be allocated
    * there again, which deadlocked stencil's block2D_reg_tiling on the TITAN V config.) */
   int served = mi >= 0 && c->mshr.e[mi].ready;
-  if (line && c->cfg.alloc_policy == 'm' && !served) line->pending |= fetch;
+  if (line && c->cfg.alloc_policy == 'm' && !served) {
+    line->pending |= fetch;
+    cache_tags_sectors_changed(&c->tags, line);
+  }
   if (mi < 0) {
     mi = mshr_alloc(&c->mshr, block, fetch);
     int size = c->cfg.sectored ? MEM_SECTOR_BYTES : c->cfg.line_size;
@@ -177,6 +180,7 @@ static void mark_written(cache_core *c, tag_line *line, uint8_t need, const mem_
   /* Bytes of a sector that was valid before stay readable around the written ones. */
   line->unreadable = (uint8_t)((line->unreadable & ~full) | (need & ~full & ~line->valid));
   line->valid |= need;
+  cache_tags_sectors_changed(&c->tags, line);
   cache_tags_set_dirty(&c->tags, line, line->dirty | need);
   line->space = r->a.space;
 }
@@ -198,6 +202,7 @@ static cache_outcome write_hit(cache_core *c, const mem_req *r, tag_line *line, 
     line->unreadable &= (uint8_t)~drop;
     cache_tags_set_dirty(&c->tags, line, line->dirty & (uint8_t)~drop);
   }
+  cache_tags_sectors_changed(&c->tags, line);
   if (p != 'B') {
     send(c, r);
     fx->write_sent = 1;
@@ -322,6 +327,7 @@ void cache_core_fill(cache_core *c, int mi, uint64_t key, uint64_t gaddr, uint8_
     line->valid |= got;
     line->pending &= (uint8_t)~got;
     line->unreadable &= (uint8_t)~got; /* the fetched data completes partly written sectors */
+    cache_tags_sectors_changed(&c->tags, line);
     if (atomic) cache_tags_set_dirty(&c->tags, line, line->dirty | got);
   }
   int block_bytes = c->cfg.sectored ? MEM_SECTOR_BYTES : c->cfg.line_size;

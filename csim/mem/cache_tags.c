@@ -12,6 +12,8 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
                     const char *what, rf_diag *d) {
   t->lines = NULL;
   t->keys = NULL;
+  t->stamps = NULL;
+  t->empty = NULL;
   t->index = (tag_index){0};
   if (cfg->nsets < 1 || cfg->assoc < 1 || !mem_is_pow2((uint64_t)cfg->nsets))
     return rf_fail(d, "%s: expected a power-of-two number of sets and at least 1 way, found "
@@ -44,10 +46,19 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
   t->index_ctx = NULL;
   t->ndirty = 0;
   t->clock = 0;
+  t->way_words = (max_assoc + 63) / 64;
   size_t n = (size_t)cfg->nsets * (size_t)max_assoc;
+  size_t masks = (size_t)cfg->nsets * (size_t)t->way_words;
   t->lines = rf_calloc(n, sizeof *t->lines, d);
   t->keys = t->lines ? rf_calloc(n, sizeof *t->keys, d) : NULL;
-  if (t->keys && (max_assoc < TAG_INDEX_WAYS || tag_index_init(&t->index, n, d) == 0)) return 0;
+  t->stamps = t->keys ? rf_calloc(n, sizeof *t->stamps, d) : NULL;
+  t->empty = t->stamps ? rf_calloc(3 * masks, sizeof(uint64_t), d) : NULL;
+  if (t->empty && (max_assoc < TAG_INDEX_WAYS || tag_index_init(&t->index, n, d) == 0)) {
+    t->fetching = t->empty + masks;
+    t->modified = t->fetching + masks;
+    cache_tags_set_assoc(t, cfg->assoc);
+    return 0;
+  }
   cache_tags_free(t);
   return -1;
 }
@@ -55,9 +66,22 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
 void cache_tags_free(cache_tags *t) {
   free(t->lines);
   free(t->keys);
+  free(t->stamps);
+  free(t->empty);
   tag_index_free(&t->index);
   t->lines = NULL;
   t->keys = NULL;
+  t->stamps = NULL;
+  t->empty = NULL;
+}
+
+/* Sets or clears line i's bit in one of the per-set way masks. */
+static void way_bit(const cache_tags *t, uint64_t *masks, int32_t i, int on) {
+  uint32_t set = (uint32_t)i / (uint32_t)t->max_assoc;
+  uint32_t way = (uint32_t)i - set * (uint32_t)t->max_assoc;
+  uint64_t *w = &masks[(size_t)set * (size_t)t->way_words + (way >> 6)];
+  uint64_t bit = 1ull << (way & 63);
+  *w = on ? *w | bit : *w & ~bit;
 }
 
 void cache_tags_set_assoc(cache_tags *t, int assoc) {
@@ -68,9 +92,25 @@ void cache_tags_set_assoc(cache_tags *t, int assoc) {
   for (size_t i = 0; i < n; i++) {
     t->lines[i] = (tag_line){0};
     t->keys[i] = 0;
+    t->stamps[i] = 0;
   }
+  size_t masks = (size_t)t->nsets * (size_t)t->way_words;
+  for (size_t i = 0; i < 3 * masks; i++) t->empty[i] = 0;
+  for (int set = 0; set < t->nsets; set++)
+    for (int way = 0; way < assoc; way++)
+      way_bit(t, t->empty, (int32_t)((size_t)set * (size_t)t->max_assoc + (size_t)way), 1);
   if (t->index.keys) tag_index_clear(&t->index);
   t->ndirty = 0;
+}
+
+void cache_tags_touch(cache_tags *t, tag_line *l) {
+  if (t->replacement != 'F') t->stamps[l - t->lines] = ++t->clock;
+}
+
+void cache_tags_sectors_changed(cache_tags *t, tag_line *l) {
+  int32_t i = (int32_t)(l - t->lines);
+  way_bit(t, t->empty, i, tag_line_free(l));
+  way_bit(t, t->fetching, i, l->pending != 0);
 }
 
 /* GPGPU-Sim's Fermi set hash for 32 or 64 sets: the five index bits above the line offset
@@ -132,42 +172,68 @@ static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
 
 tag_line *cache_tags_probe(cache_tags *t, uint64_t key) { return find(t, set_base(t, key), key); }
 
-/* The replacement candidate of a set: an empty way first, else the LRU (or FIFO-oldest) line
- * with no sector being fetched; a dirty line only while at least dirty_percent of the lines
- * are dirty (GPGPU-Sim's -gpgpu_l1_cache_write_ratio). */
-static tag_line *pick_victim(cache_tags *t, tag_line *set) {
-  tag_line *best = NULL;
-  int dirty_ok = (long)t->ndirty * 100 >= (long)t->dirty_percent * t->nsets * t->assoc;
-  for (int w = 0; w < t->assoc; w++) {
-    tag_line *l = &set[w];
-    if (tag_line_free(l)) return l;
-    if (l->pending) continue; /* a reserved line waits for its fill */
-    if (l->dirty && !dirty_ok) continue;
-    if (!best || l->stamp < best->stamp) best = l;
+/* GPGPU-Sim's -gpgpu_l1_cache_write_ratio: a dirty line is a victim only while at least
+ * dirty_percent of the lines are dirty. */
+static int dirty_ok(const cache_tags *t) {
+  return (long)t->ndirty * 100 >= (long)t->dirty_percent * t->nsets * t->assoc;
+}
+
+/* Word w of set `set`'s mask of lines that may be replaced: those holding something, with
+ * nothing being fetched into them, dirty ones only while dirty lines may go (`ok`). */
+static uint64_t replaceable(const cache_tags *t, size_t word, int ok) {
+  uint64_t m = ~t->empty[word] & ~t->fetching[word];
+  return ok ? m : m & ~t->modified[word];
+}
+
+/* The ways in use in word w of a set's masks. */
+static uint64_t in_use(const cache_tags *t, int w) {
+  int left = t->assoc - w * 64;
+  return left >= 64 ? ~0ull : left > 0 ? (1ull << left) - 1 : 0;
+}
+
+/* The replacement candidate of set `set`: an empty way first (the lowest), else the least
+ * recently used (FIFO: oldest) line that may be replaced, else NULL. */
+static tag_line *pick_victim(cache_tags *t, uint32_t set) {
+  size_t first = (size_t)set * (size_t)t->way_words, base = (size_t)set * (size_t)t->max_assoc;
+  for (int w = 0; w < t->way_words; w++) {
+    uint64_t empty = t->empty[first + (size_t)w];
+    if (empty) return &t->lines[base + (size_t)w * 64 + (size_t)__builtin_ctzll(empty)];
   }
-  return best;
+  int ok = dirty_ok(t);
+  const uint64_t *stamps = &t->stamps[base];
+  size_t best = SIZE_MAX;
+  uint64_t oldest = UINT64_MAX; /* (a line holding something has a stamp, below this) */
+  for (int w = 0; w < t->way_words; w++)
+    for (uint64_t m = replaceable(t, first + (size_t)w, ok) & in_use(t, w); m; m &= m - 1) {
+      size_t way = (size_t)w * 64 + (size_t)__builtin_ctzll(m);
+      if (stamps[way] < oldest) {
+        oldest = stamps[way];
+        best = way;
+      }
+    }
+  return best == SIZE_MAX ? NULL : &t->lines[base + best];
 }
 
 tag_line *cache_tags_victim(cache_tags *t, uint64_t key) {
-  return pick_victim(t, &t->lines[set_base(t, key)]);
+  return pick_victim(t, cache_tags_set(t, key));
 }
 
-/* Whether pick_victim would find a slot: the first eligible way answers. */
-static int has_victim(const cache_tags *t, const tag_line *set) {
-  int dirty_ok = (long)t->ndirty * 100 >= (long)t->dirty_percent * t->nsets * t->assoc;
-  for (int w = 0; w < t->assoc; w++) {
-    const tag_line *l = &set[w];
-    if (tag_line_free(l) || (!l->pending && (!l->dirty || dirty_ok))) return 1;
-  }
+/* Whether pick_victim would find a line, from the masks alone. */
+static int has_victim(const cache_tags *t, uint32_t set) {
+  size_t first = (size_t)set * (size_t)t->way_words;
+  int ok = dirty_ok(t);
+  for (int w = 0; w < t->way_words; w++)
+    if ((t->empty[first + (size_t)w] | replaceable(t, first + (size_t)w, ok)) & in_use(t, w))
+      return 1;
   return 0;
 }
 
 tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
                              tag_line **line) {
-  size_t base = set_base(t, key);
-  tag_line *l = find(t, base, key);
+  uint32_t set = cache_tags_set(t, key);
+  tag_line *l = find(t, (size_t)set * (size_t)t->max_assoc, key);
   *line = l;
-  if (!l) return has_victim(t, &t->lines[base]) ? TAG_MISS : TAG_FULL;
+  if (!l) return has_victim(t, set) ? TAG_MISS : TAG_FULL;
   if (l->pending & need) return TAG_HIT_RESERVED;
   if ((l->valid & need) == need) {
     /* A sector written only in part cannot be read from the line. */
@@ -187,17 +253,20 @@ void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr,
   l->key = key;
   t->keys[i] = key;
   l->addr = addr;
-  l->stamp = ++t->clock;
+  t->stamps[i] = ++t->clock;
   l->space = space;
 }
 
 void cache_tags_set_dirty(cache_tags *t, tag_line *l, uint8_t dirty) {
-  if (!l->dirty && dirty) t->ndirty++;
-  if (l->dirty && !dirty) t->ndirty--;
+  if (!l->dirty != !dirty) {
+    t->ndirty += dirty ? 1 : -1;
+    way_bit(t, t->modified, (int32_t)(l - t->lines), dirty != 0);
+  }
   l->dirty = dirty;
 }
 
 void cache_tags_clear(cache_tags *t, tag_line *l) {
   cache_tags_set_dirty(t, l, 0);
   l->valid = l->pending = l->unreadable = 0;
+  cache_tags_sectors_changed(t, l);
 }

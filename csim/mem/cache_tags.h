@@ -18,7 +18,6 @@
 typedef struct tag_line {
   uint64_t key;        /* line number in the cache's own address space (tag + index) */
   uint64_t addr;       /* global line address, for write-backs */
-  uint64_t stamp;      /* LRU: last touch; FIFO: allocation order */
   uint8_t valid;       /* sectors holding data (valid or modified) */
   uint8_t dirty;       /* sectors modified and not yet written back */
   uint8_t pending;     /* sectors being fetched into this (reserved) line */
@@ -54,6 +53,13 @@ typedef struct cache_tags {
   int ndirty;         /* lines with a dirty sector */
   uint64_t clock;     /* source of stamps */
   tag_line *lines;    /* nsets * max_assoc, set-major; ways [0, assoc) in use */
+  uint64_t *stamps;   /* per line, LRU: last touch; FIFO: allocation order (apart from the
+                         lines, so that a victim search reads 8 bytes a way) */
+  /* Per set, way_words words each: bit w of way w (< assoc) in `empty` while the line holds
+   * nothing, in `fetching` while a sector is being fetched into it, in `modified` while it is
+   * dirty. Which lines may be replaced is read off these, not off every way of the set. */
+  uint64_t *empty, *fetching, *modified;
+  int way_words;
   uint64_t *keys;     /* lines[i].key, kept apart so that a probe reads 8 bytes a way (the
                          adaptive Volta L1D searches up to 256 ways) */
   tag_index index;    /* with TAG_INDEX_WAYS ways or more (index.keys non-NULL): where each
@@ -78,9 +84,9 @@ tag_line *cache_tags_probe(cache_tags *t, uint64_t key);
 tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
                              tag_line **line);
 /* Marks a use (moves the line to MRU under LRU; no effect under FIFO). */
-static inline void cache_tags_touch(cache_tags *t, tag_line *l) {
-  if (t->replacement != 'F') l->stamp = ++t->clock;
-}
+void cache_tags_touch(cache_tags *t, tag_line *l);
+/* The caller changed l's valid or pending sectors (whether it is empty, being fetched into). */
+void cache_tags_sectors_changed(cache_tags *t, tag_line *l);
 /* Re-labels a slot (already emptied by the caller) for a new line. */
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space);
 /* Sets or clears dirty sectors, keeping the count of dirty lines. */
