@@ -132,6 +132,10 @@ int mshr_fill(mshr_table *t, int i, uint8_t sectors) {
   t->ready[tail] = i;
   t->ready_count++;
   e->ready = 1;
+  /* Its requests leave one per mshr_next, the first perhaps thousands of cycles after it was
+   * stored: start loading it now (mshr_next's copy was a cache miss of the host, 12% of
+   * atax-sm70's time). */
+  __builtin_prefetch(&t->pool[e->head]);
   return 1;
 }
 
@@ -143,6 +147,7 @@ int mshr_next(mshr_table *t, mem_req *out) {
   *out = t->pool[k].r;
   e->head = t->pool[k].next;
   if (e->head < 0) e->tail = -1;
+  else __builtin_prefetch(&t->pool[e->head]); /* the next call's (see mshr_fill) */
   t->pool[k].next = t->pool_free;
   t->pool_free = k;
   if (--e->nwaiters == 0) {
