@@ -153,6 +153,7 @@ static warp_wait visit(sm *s, int slot, sm_warp *w, uint64_t now, const trace_in
   if (why == WAIT_PIPELINE) q->pipe_any |= 1u << w->skip_cls;
   if (k >= 0 || why == WAIT_EMPTY) memo_bit_clear(q->need, p);
   else memo_bit_set(q->need, p);
+  q->kept_stall = -1;
   return why;
 }
 
@@ -170,6 +171,7 @@ static inline warp_wait look(sm *s, int q, int slot, uint64_t now, const trace_i
   memo_bit_clear(sq->need, p);
   memo_bit_set(memo_mask_of(s, sq, w->skip_cls), p);
   sq->pipe_any |= 1u << w->skip_cls;
+  sq->kept_stall = -1;
   return why;
 }
 
@@ -254,9 +256,12 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
    * so the walk may go over a copy. */
   uint32_t open = sq->pipe_any & ~s->oc_blocked[q];
   /* Nothing to look at (every warp waits on something its memo keeps, the typical cycle of a
-   * memory-bound SM that cannot sleep): the masks alone give the stall. */
+   * memory-bound SM that cannot sleep): the masks alone give the stall, the same until they
+   * change (kept_stall). */
   if (!open && !any_bit(sq->need, words)) {
-    *worst = masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, -1, 0);
+    if (sq->kept_stall < 0)
+      sq->kept_stall = (int8_t)masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, -1, 0);
+    *worst = (warp_wait)sq->kept_stall;
     return 0;
   }
   uint64_t *look_at = s->memo_scratch;
@@ -295,6 +300,7 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   /* Nothing issued, so every warp of the open pipelines' masks was visited and has left them
    * (a visit finds a pipeline full only if it is: not an open one). */
   sq->pipe_any &= ~open;
+  if (open) sq->kept_stall = -1;
   *worst = masks_stall(s, sq, best_rank, best_key, best, pfirst, start);
   return 0;
 }

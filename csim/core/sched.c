@@ -16,6 +16,7 @@ int sched_init(sm *s, rf_diag *d) {
     s->scheds[q].active = rf_calloc((size_t)s->n_warp_slots, sizeof(int), d);
     if (!s->scheds[q].warps || !s->scheds[q].active) return -1;
     s->scheds[q].last_issued = -1;
+    s->scheds[q].kept_stall = -1;
   }
   /* a bit per position in the longest list a scheduler can have */
   int words = s->memo_words = ((s->n_warp_slots + nq - 1) / nq + 63) / 64;
@@ -55,6 +56,7 @@ void sched_free(sm *s) {
  * warp entering at p moves them up (the list is shorter than the masks before it enters). */
 static void masks_remove(const sm *s, sm_sched *q, int p) {
   int words = s->memo_words;
+  q->kept_stall = -1;
   for (int k = 0; k <= MEMO_MASKS; k++) {
     uint64_t *m = k == MEMO_MASKS ? q->need : memo_mask_of(s, q, k);
     int i = p >> 6, b = p & 63;
@@ -68,6 +70,7 @@ static void masks_remove(const sm *s, sm_sched *q, int p) {
 
 static void masks_insert(const sm *s, sm_sched *q, int p) {
   int words = s->memo_words;
+  q->kept_stall = -1;
   for (int k = 0; k <= MEMO_MASKS; k++) {
     uint64_t *m = k == MEMO_MASKS ? q->need : memo_mask_of(s, q, k);
     int i = p >> 6, b = p & 63;

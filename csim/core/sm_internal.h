@@ -120,6 +120,9 @@ typedef struct sm_sched {
    * rank 0: exited, waiting for fetch). pipe_any: bit c set when mask[c] may hold a warp. */
   uint64_t *need, *mask;
   uint32_t pipe_any;
+  /* With `need` empty and no open pipeline the stall follows from the masks alone (issue.c):
+   * that answer, or -1 since a change to them (each write to need, mask or pipe_any sets it). */
+  int8_t kept_stall;
   uint8_t last_wait;     /* the stall it counted in its last cycle (WAIT_NONE: it issued) */
 } sm_sched;
 
@@ -306,6 +309,7 @@ static inline void warp_recheck(sm *s, int slot) {
   sm_sched *q = &s->scheds[s->slot_sched[slot]];
   if (k >= 0) memo_bit_clear(memo_mask_of(s, q, k), p);
   memo_bit_set(q->need, p);
+  q->kept_stall = -1;
 }
 /* Its registers' ready times changed: check_issue's scoreboard answer is stale too. */
 static inline void warp_regs_changed(sm *s, int slot) {
