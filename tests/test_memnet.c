@@ -564,6 +564,23 @@ static void test_ipoly(void **state) {
   assert_int_equal(mem_ipoly(1 << 18, 0, 6), 17);  /* a[18] feeds index bits 0 and 4 */
   assert_int_equal(mem_ipoly(3, 1, 5), 5 ^ 10 ^ 1);
   assert_int_equal(mem_xor_index(0x15, 0x3, 16), 0x6);
+  /* Everywhere, against the definition: each folded bit j of `high` multiplies x^n mod P by x,
+   * j times, modulo P (P - x^n: 0x3, 0x5, 0x3), and the products are XORed into the index. */
+  static const uint32_t p_low[7] = {[4] = 0x3, [5] = 0x5, [6] = 0x3};
+  static const int fold[7] = {[4] = 13, [5] = 15, [6] = 19};
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int bits = 4; bits <= 6; bits++)
+    for (int k = 0; k < 20000; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      uint64_t high = k < 64 ? 1ull << k : x; /* each bit alone, then random */
+      uint32_t index = (uint32_t)(x >> 40), mask = (1u << bits) - 1, want = index & mask;
+      uint32_t v = p_low[bits];
+      for (int j = 0; j < fold[bits]; j++) {
+        if (high >> j & 1) want ^= v;
+        v = (v << 1 & mask) ^ (v >> (bits - 1) & 1 ? p_low[bits] : 0);
+      }
+      assert_int_equal(mem_ipoly(high, index, bits), want);
+    }
 }
 
 /* GPGPU-Sim's random slice indexing draws rand() after srand(1): glibc's first outputs. */

@@ -16,20 +16,21 @@ static inline int mem_ipoly_defined(int index_bits) {
   return index_bits >= 4 && index_bits <= 6;
 }
 
-/* `index` (index_bits wide) hashed with the bits above it. index_bits must be 4, 5 or 6. */
+/* `index` (index_bits wide) hashed with the bits above it. index_bits must be 4, 5 or 6. The
+ * reduction is linear: bit j of `high` (x^(n+j)) adds x^(n+j) mod P to the index, so each of
+ * the folded bits that is set XORs in its row of the table below (x^n mod P, times x each row:
+ * what multiplying by x modulo P gives; tests/test_memnet.c derives it that way). */
 static inline uint32_t mem_ipoly(uint64_t high, uint32_t index, int index_bits) {
-  static const uint32_t poly[7] = {0, 0, 0, 0, 0x3, 0x5, 0x3}; /* P - x^n */
+  static const uint8_t rows[7][19] = {
+      [4] = {0x03, 0x06, 0x0c, 0x0b, 0x05, 0x0a, 0x07, 0x0e, 0x0f, 0x0d, 0x09, 0x01, 0x02},
+      [5] = {0x05, 0x0a, 0x14, 0x0d, 0x1a, 0x11, 0x07, 0x0e, 0x1c, 0x1d, 0x1f, 0x1b, 0x13, 0x03,
+             0x06},
+      [6] = {0x03, 0x06, 0x0c, 0x18, 0x30, 0x23, 0x05, 0x0a, 0x14, 0x28, 0x13, 0x26, 0x0f, 0x1e,
+             0x3c, 0x3b, 0x35, 0x29, 0x11}};
   static const int fold[7] = {0, 0, 0, 0, 13, 15, 19};
-  uint32_t mask = (1u << index_bits) - 1;
-  uint32_t v = poly[index_bits]; /* x^n mod P */
-  uint32_t r = index & mask;
-  for (int j = 0; j < fold[index_bits]; j++) {
-    if (high >> j & 1) r ^= v;
-    /* v = v * x mod P */
-    uint32_t carry = v >> (index_bits - 1) & 1;
-    v = (v << 1) & mask;
-    if (carry) v ^= poly[index_bits];
-  }
+  uint32_t r = index & ((1u << index_bits) - 1);
+  for (uint64_t m = high & ((1ull << fold[index_bits]) - 1); m; m &= m - 1)
+    r ^= rows[index_bits][__builtin_ctzll(m)];
   return r;
 }
 
