@@ -201,8 +201,8 @@ static cache_outcome write_hit(cache_core *c, const mem_req *r, tag_line *line, 
     line->valid &= (uint8_t)~drop;
     line->unreadable &= (uint8_t)~drop;
     cache_tags_set_dirty(&c->tags, line, line->dirty & (uint8_t)~drop);
+    cache_tags_sectors_changed(&c->tags, line); /* (it may hold nothing now) */
   }
-  cache_tags_sectors_changed(&c->tags, line);
   if (p != 'B') {
     send(c, r);
     fx->write_sent = 1;

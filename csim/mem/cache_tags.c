@@ -75,13 +75,20 @@ void cache_tags_free(cache_tags *t) {
   t->empty = NULL;
 }
 
-/* Sets or clears line i's bit in one of the per-set way masks. */
-static void way_bit(const cache_tags *t, uint64_t *masks, int32_t i, int on) {
+/* Where line i's bit is in the per-set way masks: its word and the bit. */
+typedef struct way_pos {
+  size_t word;
+  uint64_t bit;
+} way_pos;
+
+static way_pos way_pos_of(const cache_tags *t, int32_t i) {
   uint32_t set = (uint32_t)i / (uint32_t)t->max_assoc;
   uint32_t way = (uint32_t)i - set * (uint32_t)t->max_assoc;
-  uint64_t *w = &masks[(size_t)set * (size_t)t->way_words + (way >> 6)];
-  uint64_t bit = 1ull << (way & 63);
-  *w = on ? *w | bit : *w & ~bit;
+  return (way_pos){(size_t)set * (size_t)t->way_words + (way >> 6), 1ull << (way & 63)};
+}
+
+static void way_bit(uint64_t *masks, way_pos p, int on) {
+  masks[p.word] = on ? masks[p.word] | p.bit : masks[p.word] & ~p.bit;
 }
 
 void cache_tags_set_assoc(cache_tags *t, int assoc) {
@@ -97,8 +104,10 @@ void cache_tags_set_assoc(cache_tags *t, int assoc) {
   size_t masks = (size_t)t->nsets * (size_t)t->way_words;
   for (size_t i = 0; i < 3 * masks; i++) t->empty[i] = 0;
   for (int set = 0; set < t->nsets; set++)
-    for (int way = 0; way < assoc; way++)
-      way_bit(t, t->empty, (int32_t)((size_t)set * (size_t)t->max_assoc + (size_t)way), 1);
+    for (int way = 0; way < assoc; way++) {
+      int32_t i = (int32_t)((size_t)set * (size_t)t->max_assoc + (size_t)way);
+      way_bit(t->empty, way_pos_of(t, i), 1);
+    }
   if (t->index.keys) tag_index_clear(&t->index);
   t->ndirty = 0;
 }
@@ -108,9 +117,9 @@ void cache_tags_touch(cache_tags *t, tag_line *l) {
 }
 
 void cache_tags_sectors_changed(cache_tags *t, tag_line *l) {
-  int32_t i = (int32_t)(l - t->lines);
-  way_bit(t, t->empty, i, tag_line_free(l));
-  way_bit(t, t->fetching, i, l->pending != 0);
+  way_pos p = way_pos_of(t, (int32_t)(l - t->lines));
+  way_bit(t->empty, p, tag_line_free(l));
+  way_bit(t->fetching, p, l->pending != 0);
 }
 
 /* GPGPU-Sim's Fermi set hash for 32 or 64 sets: the five index bits above the line offset
@@ -260,7 +269,7 @@ void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr,
 void cache_tags_set_dirty(cache_tags *t, tag_line *l, uint8_t dirty) {
   if (!l->dirty != !dirty) {
     t->ndirty += dirty ? 1 : -1;
-    way_bit(t, t->modified, (int32_t)(l - t->lines), dirty != 0);
+    way_bit(t->modified, way_pos_of(t, (int32_t)(l - t->lines)), dirty != 0);
   }
   l->dirty = dirty;
 }
