@@ -26,6 +26,9 @@ struct icnt {
   pkt_ring *in;         /* per input */
   int *inq;             /* per input: units not yet in the router's input buffer */
   int *vc;              /* per input: units in the router's input buffer, not crossed */
+  /* Bit per input: inq > 0, vc > 0. Pushes from several threads change inq and vc of their
+   * own inputs only; the bits, in shared words, are set when the pushes settle. */
+  uint64_t *inq_has, *vc_has;
   uint64_t *req;        /* per output: inputs whose head packet goes there */
   uint64_t *out_has;    /* outputs some input asks for */
   uint32_t *ptr;        /* per output: round-robin start (iSLIP) */
@@ -34,6 +37,8 @@ struct icnt {
   int *egress_units;
   tick_ring *flit_ready; /* BookSim: per output, when each of those flits may move on (each
                             flit goes through the router's pipeline on its own) */
+  uint64_t *eject_at;   /* BookSim: per output, its flit_ready head (valid where eject_has) */
+  uint64_t *eject_has;  /* BookSim: bit per output whose flit_ready is not empty */
   out_ring *boundary;   /* per output: what the receiver takes packets from */
   int *boundary_units;
   uint64_t *matched;    /* inputs that moved a unit this cycle */
@@ -68,6 +73,8 @@ icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d) {
   size_t ni = (size_t)p->n_in, no = (size_t)p->n_out;
   int ok = (n->in = rf_calloc(ni, sizeof *n->in, d)) && (n->inq = rf_calloc(ni, sizeof(int), d)) &&
            (n->vc = rf_calloc(ni, sizeof(int), d)) &&
+           (n->inq_has = rf_calloc((size_t)n->words, sizeof(uint64_t), d)) &&
+           (n->vc_has = rf_calloc((size_t)n->words, sizeof(uint64_t), d)) &&
            (n->req = rf_calloc(no * (size_t)n->words, sizeof(uint64_t), d)) &&
            (n->out_has = rf_calloc((no + 63) / 64, sizeof(uint64_t), d)) &&
            (n->ptr = rf_calloc(no, sizeof(uint32_t), d)) &&
@@ -75,6 +82,8 @@ icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d) {
            (n->egress = rf_calloc(no, sizeof *n->egress, d)) &&
            (n->egress_units = rf_calloc(no, sizeof(int), d)) &&
            (n->flit_ready = rf_calloc(no, sizeof *n->flit_ready, d)) &&
+           (n->eject_at = rf_calloc(no, sizeof(uint64_t), d)) &&
+           (n->eject_has = rf_calloc((no + 63) / 64, sizeof(uint64_t), d)) &&
            (n->boundary = rf_calloc(no, sizeof *n->boundary, d)) &&
            (n->boundary_units = rf_calloc(no, sizeof(int), d)) &&
            (n->matched = rf_calloc((size_t)n->words, sizeof(uint64_t), d)) &&
@@ -101,6 +110,8 @@ void icnt_destroy(icnt *n) {
   free(n->in);
   free(n->inq);
   free(n->vc);
+  free(n->inq_has);
+  free(n->vc_has);
   free(n->req);
   free(n->out_has);
   free(n->ptr);
@@ -108,6 +119,8 @@ void icnt_destroy(icnt *n) {
   free(n->egress);
   free(n->egress_units);
   free(n->flit_ready);
+  free(n->eject_at);
+  free(n->eject_has);
   free(n->boundary);
   free(n->boundary_units);
   free(n->matched);
@@ -152,6 +165,8 @@ int icnt_push_input(icnt *n, int src, int dst, const mem_req *r, int bytes) {
 
 void icnt_push_settle(icnt *n, int src, int pushed) {
   if (pushed < 1) return;
+  if (n->inq[src] > 0) bit_set(n->inq_has, src);
+  if (n->vc[src] > 0) bit_set(n->vc_has, src);
   /* the input had none before them: its first is its head now, and asks for its output */
   if (n->in[src].count == (uint32_t)pushed) request(n, src);
   n->count += (uint64_t)pushed;
@@ -183,13 +198,14 @@ uint64_t icnt_count(const icnt *n) { return n->count; }
 
 /* Appends one unit of packet p to stage ring q (a new entry for its first unit). */
 static int stage_add(out_ring *q, const icnt_pkt *p) {
-  if (!q->count || out_ring_at(q, q->count - 1)->arrived == out_ring_at(q, q->count - 1)->p.units) {
-    if (out_ring_reserve(q, 1, NULL)) return -1;
-    out_pkt e = {.p = *p, .arrived = 1};
-    out_ring_push(q, &e);
-  } else {
-    out_ring_at(q, q->count - 1)->arrived++;
+  out_pkt *tail = q->count ? out_ring_at(q, q->count - 1) : NULL;
+  if (tail && tail->arrived < tail->p.units) {
+    tail->arrived++;
+    return 0;
   }
+  if (out_ring_reserve(q, 1, NULL)) return -1;
+  out_pkt e = {.p = *p, .arrived = 1};
+  out_ring_push(q, &e);
   return 0;
 }
 
@@ -209,12 +225,16 @@ static void cross(icnt *n, int i, int o, uint64_t now) {
     if (tick_ring_reserve(&n->flit_ready[o], 1, NULL)) return; /* out of memory: retried */
     uint64_t ready = now + (uint64_t)(n->p.latency - 2);
     if (stage_add(stage, h)) return;
+    if (!n->flit_ready[o].count) {
+      n->eject_at[o] = ready;
+      bit_set(n->eject_has, o);
+    }
     tick_ring_push(&n->flit_ready[o], &ready);
   } else if (stage_add(stage, h)) {
     return; /* out of memory: the unit stays and retries */
   }
   h->crossed++;
-  n->vc[i]--;
+  if (--n->vc[i] == 0) bit_clear(n->vc_has, i);
   if (n->p.packet_mode) n->boundary_units[o]++;
   else n->egress_units[o]++;
   bit_set(n->matched, i);
@@ -224,7 +244,7 @@ static void cross(icnt *n, int i, int o, uint64_t now) {
     return;
   }
   n->lock[o] = -1;
-  n->ptr[o] = (uint32_t)(i + 1) % (uint32_t)n->p.n_in;
+  n->ptr[o] = i + 1 == n->p.n_in ? 0 : (uint32_t)(i + 1);
   uint64_t *rq = &n->req[(size_t)o * (size_t)n->words];
   bit_clear(rq, i);
   pkt_ring_pop(q);
@@ -234,23 +254,23 @@ static void cross(icnt *n, int i, int o, uint64_t now) {
   if (!any) bit_clear(n->out_has, o);
 }
 
-/* The first input at or after `from` (cyclically) that asks for o and can move a unit. In
- * BookSim mode an input moves one flit per round; the local crossbar, as GPGPU-Sim's, looks
- * at each input's current head again for every output, so an input whose next packet goes to
- * a later output may send it in the same cycle. */
+/* The first input at or after `from` (cyclically) that asks for o and can move a unit: its
+ * router input buffer holds a unit (vc_has) and, in BookSim mode, it moved none this round (an
+ * input moves one flit per round). The local crossbar, as GPGPU-Sim's, looks at each input's
+ * current head again for every output, so an input whose next packet goes to a later output
+ * may send it in the same cycle. Every asking head is whole: pick runs only for an output no
+ * packet holds (lock), and a head that has crossed in part holds its output. */
 static int pick(const icnt *n, int o, uint32_t from) {
   const uint64_t *rq = &n->req[(size_t)o * (size_t)n->words];
-  for (int pass = 0; pass < 2; pass++) {
-    int lo = pass ? 0 : (int)from, hi = pass ? (int)from : n->p.n_in;
-    for (int w = lo >> 6; w <= (hi - 1) >> 6 && hi > lo; w++) {
-      uint64_t bits = n->p.packet_mode ? rq[w] : rq[w] & ~n->matched[w];
-      if (w == lo >> 6) bits &= ~0ULL << (lo & 63);
-      for (; bits; bits &= bits - 1) {
-        int i = w * 64 + __builtin_ctzll(bits);
-        if (i >= hi) break;
-        if (n->vc[i] > 0 && pkt_ring_head(&n->in[i])->crossed == 0) return i;
-      }
-    }
+  int w0 = (int)(from >> 6), words = n->words;
+  uint64_t at_from = ~0ULL << (from & 63);
+  /* the first word from `from` on, the other words in order, the first word before `from` */
+  for (int k = 0, w = w0; k <= words; k++, w = w + 1 == words ? 0 : w + 1) {
+    uint64_t bits = rq[w] & n->vc_has[w];
+    if (!n->p.packet_mode) bits &= ~n->matched[w];
+    if (k == 0) bits &= at_from;
+    else if (k == words) bits &= ~at_from;
+    if (bits) return w * 64 + __builtin_ctzll(bits);
   }
   return -1;
 }
@@ -297,20 +317,26 @@ static void rr_round(icnt *n, uint64_t now) {
   }
 }
 
-/* BookSim: crossed flits move from the ejection to the boundary buffer, one a cycle. */
+/* BookSim: crossed flits move from the ejection to the boundary buffer, one a cycle. An
+ * output's oldest unmoved flit (eject_at) is its head packet's next one: flits leave in the
+ * order they crossed, and a packet holds its output until its last flit has crossed. */
 static void eject(icnt *n, uint64_t now) {
-  for (int o = 0; o < n->p.n_out; o++) {
-    out_ring *e = &n->egress[o];
-    if (!e->count || n->boundary_units[o] >= n->p.out_cap) continue;
-    out_pkt *h = out_ring_head(e);
-    if (h->moved >= h->arrived || *tick_ring_head(&n->flit_ready[o]) > now) continue;
-    if (stage_add(&n->boundary[o], &h->p)) continue;
-    tick_ring_pop(&n->flit_ready[o]);
-    h->moved++;
-    n->egress_units[o]--;
-    n->boundary_units[o]++;
-    if (h->moved == h->p.units) out_ring_pop(e);
-  }
+  for (int w = 0; w < (n->p.n_out + 63) / 64; w++)
+    for (uint64_t bits = n->eject_has[w]; bits; bits &= bits - 1) {
+      int o = w * 64 + __builtin_ctzll(bits);
+      if (n->eject_at[o] > now || n->boundary_units[o] >= n->p.out_cap) continue;
+      out_ring *e = &n->egress[o];
+      out_pkt *h = out_ring_head(e);
+      if (stage_add(&n->boundary[o], &h->p)) continue;
+      tick_ring *ready = &n->flit_ready[o];
+      tick_ring_pop(ready);
+      if (ready->count) n->eject_at[o] = *tick_ring_head(ready);
+      else bit_clear(n->eject_has, o);
+      h->moved++;
+      n->egress_units[o]--;
+      n->boundary_units[o]++;
+      if (h->moved == h->p.units) out_ring_pop(e);
+    }
 }
 
 void icnt_cycle(icnt *n, uint64_t now) {
@@ -322,11 +348,14 @@ void icnt_cycle(icnt *n, uint64_t now) {
     if (n->p.islip) islip_round(n, now);
     else rr_round(n, now);
   }
-  n->rr_next = (n->rr_next + 1) % (uint32_t)n->p.n_in;
+  n->rr_next = n->rr_next + 1 == (uint32_t)n->p.n_in ? 0 : n->rr_next + 1;
   if (n->p.packet_mode) return;
-  for (int i = 0; i < n->p.n_in; i++) /* the injection channel: one flit a cycle */
-    if (n->inq[i] > 0 && n->vc[i] < n->p.vc_cap) {
-      n->inq[i]--;
+  for (int w = 0; w < n->words; w++) /* the injection channel: one flit a cycle */
+    for (uint64_t bits = n->inq_has[w]; bits; bits &= bits - 1) {
+      int i = w * 64 + __builtin_ctzll(bits);
+      if (n->vc[i] >= n->p.vc_cap) continue;
+      if (--n->inq[i] == 0) bit_clear(n->inq_has, i);
       n->vc[i]++;
+      bit_set(n->vc_has, i);
     }
 }
