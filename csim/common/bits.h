@@ -13,6 +13,10 @@ static inline int rf_popcount32(uint32_t x) {
   return (int)((x * 0x01010101u) >> 24);
 }
 
+static inline int rf_popcount64(uint64_t x) {
+  return rf_popcount32((uint32_t)x) + rf_popcount32((uint32_t)(x >> 32));
+}
+
 /* The first set bit of the multi-word mask m (bit i of word i / 64) at or after `from` and
  * before `to`, or -1. */
 static inline int rf_next_bit(const uint64_t *m, int from, int to) {

@@ -88,7 +88,7 @@ static int emit_lines(const line_bytes *lines, int nl, int width, int sectors, m
 int mem_coalesce_strided(uint64_t base, uint64_t stride, uint32_t mask, int width, int sectors,
                          mem_access *out, int max_out) {
   if (width < 1) width = 1;
-  int n = __builtin_popcount(mask);
+  int n = rf_popcount32(mask);
   /* Lanes back to back (stride = width), all at one address (0), or one lane: together they
    * touch the bytes [base, base + span) and nothing else, the lines of that range from the
    * highest down. */
@@ -176,7 +176,7 @@ int mem_shared_passes_strided(uint64_t base, uint64_t stride, uint32_t mask, int
                               int banks) {
   if (!mask) return 0;
   clamp_shape(&width, &banks);
-  int n = __builtin_popcount(mask);
+  int n = rf_popcount32(mask);
   int passes = range_passes(base, n > 1 ? stride : 0, n, width, banks);
   if (passes >= 0) return passes;
   uint64_t addrs[TRACE_WARP_SIZE];
@@ -228,7 +228,7 @@ int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks
   int words_per_lane = (width + 3) / 4 + 1;
   if (words_per_lane > MAX_WORDS_PER_LANE) words_per_lane = MAX_WORDS_PER_LANE;
   uint32_t slots = 64;
-  while (slots < 2u * (uint32_t)__builtin_popcount(mask) * (uint32_t)words_per_lane) slots *= 2;
+  while (slots < 2u * (uint32_t)rf_popcount32(mask) * (uint32_t)words_per_lane) slots *= 2;
   if (slots > WORD_SET_SLOTS) slots = WORD_SET_SLOTS;
   uint64_t slot_word[WORD_SET_SLOTS];
   uint8_t slot_used[WORD_SET_SLOTS];

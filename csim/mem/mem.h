@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../common/bits.h"
 #include "../common/diag.h"
 #include "../config/config.h"
 
@@ -73,7 +74,7 @@ static inline uint8_t mem_split_mask(const mem_access *a) {
  * (`l2_splits`: the L2 is sectored), else one. */
 static inline int mem_acks(const mem_access *a, int l2_splits) {
   if (!l2_splits) return 1;
-  int n = __builtin_popcount(mem_split_mask(a));
+  int n = rf_popcount32(mem_split_mask(a));
   return n ? n : 1;
 }
 

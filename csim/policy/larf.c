@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bits.h"
 #include "../trace/trace_addrs.h"
 #include "counter_set.h"
 #include "larf_internal.h"
@@ -240,7 +241,7 @@ static int larf_load(policy *p, const policy_load *l, uint64_t now, int *ticket)
     return POLICY_LOAD_MEMORY;
   }
   uint32_t mask = in->mask;
-  int cnt = __builtin_popcount(mask);
+  int cnt = rf_popcount32(mask);
   if (mask == 0 || mask != (cnt == 32 ? 0xffffffffu : (1u << cnt) - 1)) {
     k->inel_mask++;
     return POLICY_LOAD_MEMORY;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bits.h"
+
 typedef struct live_slot {
   uint64_t pc;
   uint8_t used;
@@ -115,7 +117,7 @@ const live_vec *liveness_at(const liveness *l, uint64_t pc) {
 
 int live_vec_count(const live_vec *v) {
   int n = 0;
-  for (int k = 0; k < 4; k++) n += __builtin_popcountll(v->w[k]);
+  for (int k = 0; k < 4; k++) n += rf_popcount64(v->w[k]);
   return n;
 }
 
@@ -123,7 +125,7 @@ int live_vec_count_below(const live_vec *v, int nregs) {
   int n = 0;
   for (int k = 0; k < 4 && nregs > 0; k++, nregs -= 64) {
     uint64_t m = nregs >= 64 ? ~0ull : (1ull << nregs) - 1;
-    n += __builtin_popcountll(v->w[k] & m);
+    n += rf_popcount64(v->w[k] & m);
   }
   return n;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bits.h"
 #include "counter_set.h"
 
 int share_core_init(share_core *c, const policy *p, double t, rf_diag *d) {
@@ -120,7 +121,7 @@ static void share_core_flush_launches(share_core *c, int sm) {
   for (int i = 0; i < c->cta_slots; i++) {
     share_cta *t = &m->cta[i];
     if (!t->unwritten) continue;
-    t->pending -= __builtin_popcountll(t->unwritten);
+    t->pending -= rf_popcount64(t->unwritten);
     queue_warps(c, sm, i, t->unwritten, t->paired, t->owner);
     t->unwritten = 0;
   }
