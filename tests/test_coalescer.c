@@ -132,6 +132,37 @@ static void test_coalesce_strided_matches_lanes(void **state) {
   assert_true(ranges > 10000);
 }
 
+/* The accesses come line by line from the highest address down, whatever order the lanes
+ * touch the lines in: lanes ascending, descending, or scattered (random line per lane, 4-byte
+ * loads, whole warp). Each access lies in one line, and a line's accesses come together. */
+static void test_coalesce_line_order(void **state) {
+  (void)state;
+  uint64_t seed = 7;
+  for (int i = 0; i < 3000; i++) {
+    uint64_t a[32];
+    int order = i % 3, lines = 1 + i % 40;
+    for (int lane = 0; lane < 32; lane++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t line = order == 0 ? (uint64_t)lane : order == 1 ? (uint64_t)(31 - lane)
+                                                                : (seed >> 33) % (uint64_t)lines;
+      a[lane] = 0x20000 + 128 * line + 4 * ((seed >> 50) % 32);
+    }
+    mem_access out[64];
+    int n = mem_coalesce(a, 0xffffffffu, 4, 1, out, 64);
+    assert_true(n > 0);
+    for (int k = 1; k < n; k++)
+      if ((out[k - 1].addr & ~127ull) < (out[k].addr & ~127ull))
+        fail_msg("case %d: access %d at 0x%llx after 0x%llx", i, k,
+                 (unsigned long long)out[k].addr, (unsigned long long)out[k - 1].addr);
+    /* every lane's line is among them */
+    for (int lane = 0; lane < 32; lane++) {
+      int found = 0;
+      for (int k = 0; k < n && !found; k++) found = (out[k].addr & ~127ull) == (a[lane] & ~127ull);
+      assert_true(found);
+    }
+  }
+}
+
 /* ---- shared memory banks ---- */
 
 static int passes_stride(uint64_t stride_bytes, int width) {
@@ -216,6 +247,7 @@ int main(void) {
       cmocka_unit_test(test_coalesce_segments),
       cmocka_unit_test(test_coalesce_straddle_and_limits),
       cmocka_unit_test(test_coalesce_strided_matches_lanes),
+      cmocka_unit_test(test_coalesce_line_order),
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_bank_conflicts_match_reference),
   };

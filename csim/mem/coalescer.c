@@ -29,9 +29,26 @@ static uint32_t sector_word(const line_bytes *l, int s) {
   return (uint32_t)(half >> (32 * (s & 1)));
 }
 
-static int by_addr_desc(const void *a, const void *b) {
-  uint64_t x = ((const line_bytes *)a)->addr, y = ((const line_bytes *)b)->addr;
-  return (x < y) - (x > y);
+/* Sorts distinct lines by address from the highest. The lanes of a warp mostly go up through
+ * memory, so lines found in lane order are mostly ascending already: reversed, else inserted
+ * (qsort's call per comparison was more than the search that found the lines). */
+static void sort_addr_desc(line_bytes *l, int n) {
+  int ascending = 1;
+  for (int i = 1; i < n && ascending; i++) ascending = l[i - 1].addr < l[i].addr;
+  if (ascending) {
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+      line_bytes t = l[i];
+      l[i] = l[j];
+      l[j] = t;
+    }
+    return;
+  }
+  for (int i = 1; i < n; i++) {
+    line_bytes t = l[i];
+    int j = i;
+    for (; j > 0 && l[j - 1].addr < t.addr; j--) l[j] = l[j - 1];
+    l[j] = t;
+  }
 }
 
 /* Appends one segment of `size` bytes at sector `first` of line l (only the sectors the warp
@@ -143,7 +160,7 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
       if (line_end >= hi) break;
     }
   }
-  qsort(lines, (size_t)nl, sizeof lines[0], by_addr_desc);
+  sort_addr_desc(lines, nl);
   return emit_lines(lines, nl, width, sectors, out, max_out);
 }
 
