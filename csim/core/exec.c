@@ -96,9 +96,9 @@ int exec_stage(sm *s, uint64_t now, rf_diag *d) {
   int moved = 0;
   /* Pipelines with nothing collected have nothing to execute (nothing enters OC_EX before the
    * collector's cycle below). */
-  uint32_t busy = opcoll_ex_busy(s->oc);
-  for (int e = 0; e < UNIT_CTRL; e++) {
-    if (!(busy & (1u << e))) continue;
+  uint32_t busy = opcoll_ex_busy(s->oc) & ((1u << UNIT_CTRL) - 1);
+  for (; busy; busy &= busy - 1) {
+    int e = __builtin_ctz(busy);
     if (e == UNIT_MEM) {
       int r = execute_mem(s, now, d);
       if (r < 0) return -1;
