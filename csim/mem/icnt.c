@@ -40,6 +40,7 @@ struct icnt {
   uint64_t *eject_at;   /* BookSim: per output, its flit_ready head (valid where eject_has) */
   uint64_t *eject_has;  /* BookSim: bit per output whose flit_ready is not empty */
   out_ring *boundary;   /* per output: what the receiver takes packets from */
+  uint64_t *holding;    /* bit per output whose boundary buffer is not empty */
   int *boundary_units;
   uint64_t *matched;    /* inputs that moved a unit this cycle */
   uint8_t *issued;      /* outputs that took a unit this cycle */
@@ -85,6 +86,7 @@ icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d) {
            (n->eject_at = rf_calloc(no, sizeof(uint64_t), d)) &&
            (n->eject_has = rf_calloc((no + 63) / 64, sizeof(uint64_t), d)) &&
            (n->boundary = rf_calloc(no, sizeof *n->boundary, d)) &&
+           (n->holding = rf_calloc((no + 63) / 64, sizeof(uint64_t), d)) &&
            (n->boundary_units = rf_calloc(no, sizeof(int), d)) &&
            (n->matched = rf_calloc((size_t)n->words, sizeof(uint64_t), d)) &&
            (n->issued = rf_calloc(no, 1, d));
@@ -122,6 +124,7 @@ void icnt_destroy(icnt *n) {
   free(n->eject_at);
   free(n->eject_has);
   free(n->boundary);
+  free(n->holding);
   free(n->boundary_units);
   free(n->matched);
   free(n->issued);
@@ -191,10 +194,13 @@ void icnt_pop(icnt *n, int dst) {
   if (!icnt_peek(n, dst, &r)) return;
   n->boundary_units[dst] -= out_ring_head(&n->boundary[dst])->p.units;
   out_ring_pop(&n->boundary[dst]);
+  if (!n->boundary[dst].count) bit_clear(n->holding, dst);
   n->count--;
 }
 
 uint64_t icnt_count(const icnt *n) { return n->count; }
+
+const uint64_t *icnt_holding(const icnt *n) { return n->holding; }
 
 /* Appends one unit of packet p to stage ring q (a new entry for its first unit). */
 static int stage_add(out_ring *q, const icnt_pkt *p) {
@@ -234,6 +240,7 @@ static void cross(icnt *n, int i, int o, uint64_t now) {
     return; /* out of memory: the unit stays and retries */
   }
   h->crossed++;
+  if (n->p.packet_mode) bit_set(n->holding, o);
   if (--n->vc[i] == 0) bit_clear(n->vc_has, i);
   if (n->p.packet_mode) n->boundary_units[o]++;
   else n->egress_units[o]++;
@@ -328,6 +335,7 @@ static void eject(icnt *n, uint64_t now) {
       out_ring *e = &n->egress[o];
       out_pkt *h = out_ring_head(e);
       if (stage_add(&n->boundary[o], &h->p)) continue;
+      bit_set(n->holding, o);
       tick_ring *ready = &n->flit_ready[o];
       tick_ring_pop(ready);
       if (ready->count) n->eject_at[o] = *tick_ring_head(ready);

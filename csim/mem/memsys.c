@@ -76,6 +76,7 @@ struct memsys {
   dram_channel **chans;
   dram_port *ports;
   req_ring *eject;    /* per cluster */
+  uint64_t *ejecting; /* bit per cluster whose ejection buffer is not empty */
   req_ring *resp;     /* per SM: data replies for the LD/ST unit */
   access_ring *fetch; /* per SM: instruction-fetch replies */
   clock_domain icnt_clk, l2_clk, dram_clk;
@@ -256,6 +257,7 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
        (m->chans = rf_calloc((size_t)m->n_mem, sizeof *m->chans, d)) &&
        (m->ports = rf_calloc((size_t)m->n_mem, sizeof *m->ports, d)) &&
        (m->eject = rf_calloc((size_t)m->n_clusters, sizeof *m->eject, d)) &&
+       (m->ejecting = rf_calloc(((size_t)m->n_clusters + 63) / 64, sizeof(uint64_t), d)) &&
        (m->resp = rf_calloc((size_t)n_sms, sizeof *m->resp, d)) &&
        (m->fetch = rf_calloc((size_t)n_sms, sizeof *m->fetch, d)) &&
        (m->logs = rf_calloc((size_t)n_sms, sizeof *m->logs, d)) &&
@@ -299,6 +301,7 @@ void memsys_destroy(memsys *m) {
   free(m->chans);
   free(m->ports);
   free(m->eject);
+  free(m->ejecting);
   free(m->resp);
   free(m->fetch);
   free(m);
@@ -449,32 +452,38 @@ int memsys_pop_fetch_reply(memsys *m, int sm, mem_access *out) {
   return 1;
 }
 
-/* Core clock: each cluster hands its oldest reply to its SM, then takes one from the network. */
+/* Core clock: each cluster hands its oldest reply to its SM, then takes one from the network.
+ * Only clusters with a reply in their ejection buffer or at their network output can. */
 static void clusters_cycle(memsys *m) {
-  for (int c = 0; c < m->n_clusters; c++) {
-    req_ring *q = &m->eject[c];
-    if (q->count) {
-      const mem_req *r = req_ring_head(q);
-      int sm = r->a.sm;
-      int moved = 0;
-      if (r->a.space == SPACE_INST) {
-        moved = !access_ring_reserve(&m->fetch[sm], 1, NULL);
-        if (moved) access_ring_push(&m->fetch[sm], &r->a);
-      } else if (!req_ring_full(&m->resp[sm])) {
-        req_ring_push(&m->resp[sm], r);
-        m->stats.mf_total_latency += m->now - r->t_created;
-        m->stats.icnt2sh_latency += m->now - r->t_ready;
-        m->stats.num_mfs++;
-        moved = 1;
+  const uint64_t *holding = icnt_holding(m->reply_net);
+  for (int w = 0; w < (m->n_clusters + 63) / 64; w++)
+    for (uint64_t bits = m->ejecting[w] | holding[w]; bits; bits &= bits - 1) {
+      int c = w * 64 + __builtin_ctzll(bits);
+      req_ring *q = &m->eject[c];
+      if (q->count) {
+        const mem_req *r = req_ring_head(q);
+        int sm = r->a.sm;
+        int moved = 0;
+        if (r->a.space == SPACE_INST) {
+          moved = !access_ring_reserve(&m->fetch[sm], 1, NULL);
+          if (moved) access_ring_push(&m->fetch[sm], &r->a);
+        } else if (!req_ring_full(&m->resp[sm])) {
+          req_ring_push(&m->resp[sm], r);
+          m->stats.mf_total_latency += m->now - r->t_created;
+          m->stats.icnt2sh_latency += m->now - r->t_ready;
+          m->stats.num_mfs++;
+          moved = 1;
+        }
+        if (moved) req_ring_pop(q);
       }
-      if (moved) req_ring_pop(q);
+      mem_req r;
+      if (!req_ring_full(q) && icnt_peek(m->reply_net, c, &r)) {
+        icnt_pop(m->reply_net, c);
+        req_ring_push(q, &r);
+      }
+      if (q->count) m->ejecting[w] |= 1ull << (c & 63);
+      else m->ejecting[w] &= ~(1ull << (c & 63));
     }
-    mem_req r;
-    if (!req_ring_full(q) && icnt_peek(m->reply_net, c, &r)) {
-      icnt_pop(m->reply_net, c);
-      req_ring_push(q, &r);
-    }
-  }
 }
 
 /* Icnt clock: each slice offers its oldest reply to the reply network. */
@@ -555,8 +564,8 @@ static void l2_phase(memsys *m, uint64_t t) {
 
 /* Whether the clusters' side holds anything: their ejection buffers, the SMs' queues. */
 static int sm_side_busy(const memsys *m) {
-  for (int c = 0; c < m->n_clusters; c++)
-    if (m->eject[c].count) return 1;
+  for (int w = 0; w < (m->n_clusters + 63) / 64; w++)
+    if (m->ejecting[w]) return 1;
   for (int sm = 0; sm < m->n_sms; sm++)
     if (m->resp[sm].count || m->fetch[sm].count) return 1;
   return 0;
