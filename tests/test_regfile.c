@@ -42,6 +42,20 @@ static void test_bank_mapping(void **state) {
   assert_int_equal(rf_bank_of(b, 1, 6, 2), 8 + (1 + 6) % 4);
   assert_int_equal(rf_bank_of(b, 4, 0, 3), 12);
   rf_banks_destroy(b);
+  /* Bank counts that are not powers of two (a mask serves the others): every register and
+   * warp against the definition. */
+  static const int shapes[][3] = {{12, 0, 2}, {12, 1, 2}, {12, 1, 3}, {6, 1, 2}, {5, 0, 1}};
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+    int n = shapes[k][0], sub = shapes[k][1], nsched = shapes[k][2], per = sub ? n / nsched : n;
+    b = banks(n, 1, sub, nsched, &cnt);
+    for (int reg = 0; reg < 256; reg++)
+      for (int warp = 0; warp < 64; warp++) {
+        int sched = warp % nsched;
+        int want = (reg + warp) % per + (sub ? sched * per : 0);
+        assert_int_equal(rf_bank_of(b, reg, warp, sched), want);
+      }
+    rf_banks_destroy(b);
+  }
   rf_diag d;
   assert_null(rf_banks_create(6, 1, 1, 4, 8, 8, &cnt, &d)); /* 6 banks over 4 schedulers */
   assert_non_null(strstr(d.msg, "multiple of the 4 schedulers"));

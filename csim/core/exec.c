@@ -33,7 +33,7 @@ int exec_init(sm *s, rf_diag *d) {
 
 void exec_issue(sm *s, int slot, const trace_inst *in) {
   sm_warp *w = &s->warps[slot];
-  oc_inst oi = {.payload = in, .warp = slot, .sched = slot % s->cfg->num_sched_per_core,
+  oc_inst oi = {.payload = in, .warp = slot, .sched = s->slot_sched[slot],
                 .cls = s->pipe_cls[in->op->unit], .nsrc = in->op->nsrc};
   memcpy(oi.src, in->op->src, in->op->nsrc);
   /* (its pc moved on: check_issue's answer, kept for the old pc, is not used again) */

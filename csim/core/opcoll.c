@@ -303,7 +303,8 @@ static int dispatch(opcoll *o) {
     seen |= bit;
     none_ready |= bit; /* cleared below if a unit moves */
     int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
-    int start = (du->last + inc) % s->n;
+    int start = du->last + inc; /* last < n, inc <= n */
+    if (start >= s->n) start -= s->n;
     /* the units to try at start.. then ..start-1, in that order */
     uint64_t try = s->collected & ~blocked[du->set];
     uint64_t hi = try & (~0ull << start), lo = try & ~(~0ull << start);

@@ -18,6 +18,9 @@ typedef struct rf_queue {
 
 struct rf_banks {
   int nbanks, use_warp_id, sub_core, nsched, banks_per_sched, cap;
+  /* the modulus of the bank mapping (banks_per_sched in the sub-core model, else nbanks) less
+   * one when it is a power of two, else -1: most configs' are, and a mask is no division */
+  int bank_mask;
   rf_queue *q;
   uint64_t pending;     /* bit i: bank i has queued reads */
   int queued;
@@ -46,6 +49,8 @@ rf_banks *rf_banks_create(int nbanks, int use_warp_id, int sub_core, int nsched,
   b->sub_core = sub_core;
   b->nsched = nsched;
   b->banks_per_sched = nbanks / nsched;
+  int modulus = sub_core ? b->banks_per_sched : nbanks;
+  b->bank_mask = (modulus & (modulus - 1)) == 0 ? modulus - 1 : -1;
   b->cap = max_queued;
   b->cnt = cnt;
   b->wheel_size = 8;
@@ -82,8 +87,9 @@ int rf_queued(const rf_banks *b) { return b->queued; }
 
 int rf_bank_of(const rf_banks *b, int reg, int warp, int sched) {
   int bank = reg + (b->use_warp_id ? warp : 0);
-  if (b->sub_core) return bank % b->banks_per_sched + sched * b->banks_per_sched;
-  return bank % b->nbanks;
+  if (b->bank_mask >= 0) bank &= b->bank_mask;
+  else bank %= b->sub_core ? b->banks_per_sched : b->nbanks;
+  return b->sub_core ? bank + sched * b->banks_per_sched : bank;
 }
 
 static uint64_t writes_at(const rf_banks *b, uint64_t now) {
@@ -98,7 +104,8 @@ void rf_read_request(rf_banks *b, int bank, int cu) {
   /* The bank already has a read waiting: this one cannot be served in its first step. */
   uint8_t waited = q->count > 0;
   if (waited) b->cnt->bank_conflicts++;
-  q->ring[(q->head + q->count) % b->cap] = (rf_req){(uint16_t)cu, waited};
+  int tail = q->head + q->count; /* head < cap, count < cap */
+  q->ring[tail >= b->cap ? tail - b->cap : tail] = (rf_req){(uint16_t)cu, waited};
   q->count++;
   b->queued++;
   b->pending |= 1ull << bank;
@@ -133,7 +140,7 @@ int rf_arbitrate(rf_banks *b, uint64_t now, int writes_block, uint16_t *served) 
       continue;
     }
     served[n++] = head->cu;
-    q->head = (q->head + 1) % b->cap;
+    q->head = q->head + 1 == b->cap ? 0 : q->head + 1;
     q->count--;
     b->queued--;
     b->cnt->reads++;

@@ -81,7 +81,7 @@ static void masks_insert(const sm *s, sm_sched *q, int p) {
 }
 
 static sm_sched *sched_of(sm *s, int slot) {
-  return &s->scheds[slot % s->cfg->num_sched_per_core];
+  return &s->scheds[s->slot_sched[slot]];
 }
 
 /* New warps are the youngest, so appending keeps the list in age order. A warp that enters a

@@ -240,7 +240,7 @@ int exec_init(sm *s, rf_diag *d);
 /* May the warp in `slot` issue `in` into its pipeline's ID_OC register? (One bit test: this
  * runs for every ready warp every cycle.) */
 static inline int exec_can_issue(const sm *s, int slot, const trace_inst *in) {
-  return !(s->oc_blocked[slot % s->cfg->num_sched_per_core] & (1u << s->pipe_cls[in->op->unit]));
+  return !(s->oc_blocked[s->slot_sched[slot]] & (1u << s->pipe_cls[in->op->unit]));
 }
 void exec_issue(sm *s, int slot, const trace_inst *in);
 int exec_stage(sm *s, uint64_t now, rf_diag *d);

@@ -60,7 +60,7 @@ void warp_load_done(sm *s, int load, uint64_t now) {
   warp_regs_changed(s, l->warp);
   /* the registers written back claim their bank ports */
   if (l->ndst > 0)
-    opcoll_write(s->oc, l->warp, l->warp % s->cfg->num_sched_per_core, l->dst, l->ndst, now);
+    opcoll_write(s->oc, l->warp, s->slot_sched[l->warp], l->dst, l->ndst, now);
   w->pending_loads--;
   w->long_loads -= l->is_long;
   int slot = l->warp;
