@@ -253,6 +253,27 @@ static void test_icnt_bad_params(void **state) {
   assert_non_null(strstr(d.msg, "ports"));
 }
 
+/* Flits of a packet: ceil(bytes / flit size), at least one, for sizes inside and beyond the
+ * table that serves the usual ones; one per packet in packet mode. */
+static void test_icnt_units(void **state) {
+  (void)state;
+  static const int flit_sizes[] = {1, 7, 32, 40, 255, 256, 300};
+  for (size_t k = 0; k < sizeof flit_sizes / sizeof flit_sizes[0]; k++)
+    for (int mode = 0; mode < 2; mode++) {
+      icnt_params p = {.n_in = 1, .n_out = 1, .packet_mode = mode, .flit_bytes = flit_sizes[k],
+                       .in_cap = 9, .vc_cap = 64, .eject_cap = 64, .out_cap = 16,
+                       .latency = 5, .speedup = 1};
+      rf_diag d = {{0}, 0};
+      icnt *n = icnt_create(&p, "net", &d);
+      if (!n) fail_msg("%s", d.msg);
+      for (int bytes = 0; bytes <= 700; bytes++) {
+        int want = mode ? 1 : (bytes + flit_sizes[k] - 1) / flit_sizes[k];
+        assert_int_equal(icnt_units(n, bytes), want < 1 ? 1 : want);
+      }
+      icnt_destroy(n);
+    }
+}
+
 /* ---- one L2 slice ---- */
 
 /* GTX 480's slice (config_defaults): sectored, write-back, lazy fetch on read, 256 MSHRs
@@ -639,6 +660,7 @@ int main(void) {
       cmocka_unit_test(test_icnt_local_crossbar),
       cmocka_unit_test(test_icnt_push_in_parts),
       cmocka_unit_test(test_icnt_bad_params),
+      cmocka_unit_test(test_icnt_units),
       cmocka_unit_test(test_l2_sector_split_and_rop),
       cmocka_unit_test(test_l2_queues_and_merge_limit),
       cmocka_unit_test(test_l2_write_acks),

@@ -71,7 +71,8 @@ void fetch_stage(sm *s, memsys *m, uint64_t now) {
    * the hardware's slots) over every slot ever used, since slots above warp_hwm hold nothing. */
   int nslots = s->cfg->max_threads_per_sm / s->cfg->warp_size;
   if (s->warp_hwm > nslots) nslots = s->warp_hwm;
-  int start = s->fetch_next % nslots; /* nslots grows when switching raises warp_hwm */
+  /* (nslots grows when switching raises warp_hwm) */
+  int start = s->fetch_next < nslots ? s->fetch_next : s->fetch_next % nslots;
   /* Slots start..nslots-1, then 0..start-1; only candidates (fetch_cand) can want a fetch.
    * fetch_next moves on after each fetch, but the scan goes on from where it is, as before. */
   for (int pass = 0; pass < 2 && budget > 0; pass++) {

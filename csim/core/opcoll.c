@@ -28,7 +28,9 @@ typedef struct oc_set {
 } oc_set;
 
 typedef struct oc_dispatch {
-  int set, last;
+  int set;
+  int start; /* the unit its round robin tries first: after the one it sent last (sub-core:
+                the first of the next scheduler's units) */
 } oc_dispatch;
 
 typedef struct oc_port {
@@ -144,8 +146,17 @@ static int add_set(opcoll *o, int s, int n) {
   return 0;
 }
 
+/* Where a port of set s starts after sending unit `last`. */
+static int start_after(const opcoll *o, int s, int last) {
+  const oc_set *set = &o->set[s];
+  if (set->n < 1) return 0; /* (a set without units has nothing to send) */
+  int per = o->sub_core && set->per_sched > 0 ? set->per_sched : 1;
+  int start = last + per - last % per;
+  return start >= set->n ? start - set->n : start;
+}
+
 static void add_dispatch(opcoll *o, int s, int n) {
-  for (int i = 0; i < n; i++) o->disp[o->ndisp++] = (oc_dispatch){s, 0};
+  for (int i = 0; i < n; i++) o->disp[o->ndisp++] = (oc_dispatch){s, start_after(o, s, 0)};
 }
 
 opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt, rf_diag *d) {
@@ -302,9 +313,7 @@ static int dispatch(opcoll *o) {
     if (!(seen & bit)) blocked[du->set] = 0;
     seen |= bit;
     none_ready |= bit; /* cleared below if a unit moves */
-    int inc = o->sub_core ? s->per_sched - du->last % s->per_sched : 1;
-    int start = du->last + inc; /* last < n, inc <= n */
-    if (start >= s->n) start -= s->n;
+    int start = du->start;
     /* the units to try at start.. then ..start-1, in that order */
     uint64_t try = s->collected & ~blocked[du->set];
     uint64_t hi = try & (~0ull << start), lo = try & ~(~0ull << start);
@@ -321,7 +330,7 @@ static int dispatch(opcoll *o) {
         blocked[du->set] |= 1ull << c;
         continue;
       }
-      du->last = c;
+      du->start = start_after(o, du->set, c);
       reg_put(r, slot, &u->in);
       o->in_oc_ex++;
       o->oc_ex_busy |= 1u << u->out_cls;

@@ -522,6 +522,9 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     feed.ahead = trace_ahead_start(kt, TRACE_AHEAD_BYTES, NULL);
   g->feed = &feed;
   uint64_t last_progress = g->now;
+  /* the next cycle, counted from the kernel's start, whose multiples of -gpgpu_runtime_stat
+   * flush the latency window (kept, not divided for, every cycle) */
+  uint64_t sample_every = (uint64_t)g->cfg->stat_sample_cycles, sample_at = start + sample_every;
   /* The driver's launch overhead (GPGPU-Sim's -gpgpu_kernel_launch_latency) counts in the
    * kernel's cycles, as it does in GPGPU-Sim. */
   uint64_t dispatch_from = g->now + (uint64_t)g->cfg->kernel_launch_latency;
@@ -563,7 +566,11 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     if (g->obs.cycle) g->obs.cycle(g->obs.ctx, g, g->now);
     if (g->ticker.tick && (g->now & 1023) == 0) g->ticker.tick(g->ticker.ctx, g);
     g->now++;
-    if ((g->now - start) % (uint64_t)g->cfg->stat_sample_cycles == 0) memsys_flush_latency(g->mem);
+    if (g->now >= sample_at) { /* (past it only after a jump over idle cycles) */
+      sample_at += (g->now - sample_at) / sample_every * sample_every;
+      if (g->now == sample_at) memsys_flush_latency(g->mem);
+      sample_at += sample_every;
+    }
     if (progress || g->now <= dispatch_from) {
       last_progress = g->now;
     } else if (g->now - last_progress > (uint64_t)g->cfg->watchdog_cycles) {

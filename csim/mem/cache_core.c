@@ -36,6 +36,7 @@ int cache_core_init(cache_core *c, const cache_config *cfg, int max_assoc, int d
   c->full_mask = mem_full_sector_mask(cfg->line_size);
   c->line_shift = mem_log2((uint64_t)cfg->line_size);
   c->port_width = cfg->data_port_width ? cfg->data_port_width : cfg->line_size;
+  chunk_count_init(&c->port_cycles, c->port_width);
   return 0;
 }
 
@@ -102,7 +103,7 @@ static int tag_access(cache_core *c, tag_status st, tag_line **line, uint64_t ke
 }
 
 static void use_data_port(cache_core *c, int bytes) {
-  if (bytes > 0) c->data_busy += (bytes + c->port_width - 1) / c->port_width;
+  if (bytes > 0) c->data_busy += chunk_count_of(&c->port_cycles, bytes);
 }
 
 static cache_outcome fail(cache_core *c, cache_fail why) {

@@ -56,6 +56,7 @@ typedef struct cache_core {
   uint8_t full_mask;
   int line_shift;
   int port_width;    /* data port bytes per cycle */
+  chunk_count port_cycles; /* of port_width */
   int data_busy;     /* cycles the data port stays occupied */
   int fill_busy;     /* cycles the fill port stays occupied */
   uint16_t owner;    /* SM id stamped on write-backs (L1); 0 for L2 slices */

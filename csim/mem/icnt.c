@@ -22,6 +22,7 @@ RING_DEFINE(tick_ring, uint64_t)
 
 struct icnt {
   icnt_params p;
+  chunk_count flits;     /* of p.flit_bytes */
   int words;            /* 64-bit words of an input bitmap */
   pkt_ring *in;         /* per input */
   int *inq;             /* per input: units not yet in the router's input buffer */
@@ -70,6 +71,7 @@ icnt *icnt_create(const icnt_params *p, const char *what, rf_diag *d) {
   icnt *n = rf_calloc(1, sizeof *n, d);
   if (!n) return NULL;
   n->p = *p;
+  chunk_count_init(&n->flits, p->flit_bytes);
   n->words = (p->n_in + 63) / 64;
   size_t ni = (size_t)p->n_in, no = (size_t)p->n_out;
   int ok = (n->in = rf_calloc(ni, sizeof *n->in, d)) && (n->inq = rf_calloc(ni, sizeof(int), d)) &&
@@ -133,7 +135,7 @@ void icnt_destroy(icnt *n) {
 
 int icnt_units(const icnt *n, int bytes) {
   if (n->p.packet_mode) return 1;
-  int u = (bytes + n->p.flit_bytes - 1) / n->p.flit_bytes;
+  int u = chunk_count_of(&n->flits, bytes);
   return u < 1 ? 1 : u;
 }
 

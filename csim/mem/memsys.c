@@ -70,7 +70,7 @@ struct memsys {
   addr_map map;
   slice_table random;  /* -gpgpu_memory_partition_indexing 4 */
   int perf_memcpy;     /* -gpgpu_perf_sim_memcpy */
-  int flit_bytes;      /* -icnt_flit_size (the flit statistics) */
+  chunk_count flits;    /* of -icnt_flit_size (the flit statistics) */
   icnt *req_net, *reply_net;
   l2_slice **slices;
   dram_channel **chans;
@@ -200,7 +200,7 @@ static int check_geometry(const gpu_config *c, int n_sms, rf_diag *d) {
 }
 
 static int packet_flits(const memsys *m, int bytes) {
-  return (bytes + m->flit_bytes - 1) / m->flit_bytes;
+  return chunk_count_of(&m->flits, bytes);
 }
 
 static icnt *make_net(const gpu_config *c, int n_in, int n_out, const char *what, rf_diag *d) {
@@ -244,7 +244,7 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
                                       mem_log2((uint64_t)m->n_sub),
                       .random = &m->random};
   m->perf_memcpy = c->perf_sim_memcpy;
-  m->flit_bytes = c->icnt_flit_size;
+  chunk_count_init(&m->flits, c->icnt_flit_size);
   int ok = !check_clock(c->clk_core, "core", d) &&
            !make_clock(&m->icnt_clk, c->clk_icnt, c->clk_core, "interconnect", d) &&
            !make_clock(&m->l2_clk, c->clk_l2, c->clk_core, "L2", d) &&
@@ -530,7 +530,8 @@ static void dram_channel_cycle(memsys *m, int ch, uint64_t t) {
   }
   dram_tick(dc, t);
   for (int k = 0; k < m->n_sub; k++) {
-    int sub = (port->last + 1 + k) % m->n_sub;
+    int sub = port->last + 1 + k; /* last and k below n_sub */
+    if (sub >= m->n_sub) sub -= m->n_sub;
     int s = ch * m->n_sub + sub;
     req_ring *q = l2_to_dram(m->slices[s]);
     if (!q->count || !has_credit(m, port, sub) || l2_from_dram_full(m->slices[s])) continue;
