@@ -522,8 +522,8 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     feed.ahead = trace_ahead_start(kt, TRACE_AHEAD_BYTES, NULL);
   g->feed = &feed;
   uint64_t last_progress = g->now;
-  /* the next cycle, counted from the kernel's start, whose multiples of -gpgpu_runtime_stat
-   * flush the latency window (kept, not divided for, every cycle) */
+  /* The next cycle that flushes the latency window: every -gpgpu_runtime_stat cycles from the
+   * kernel's start (a compare each cycle, not a division). */
   uint64_t sample_every = (uint64_t)g->cfg->stat_sample_cycles, sample_at = start + sample_every;
   /* The driver's launch overhead (GPGPU-Sim's -gpgpu_kernel_launch_latency) counts in the
    * kernel's cycles, as it does in GPGPU-Sim. */
