@@ -284,23 +284,15 @@ static int pick(const icnt *n, int o, uint32_t from) {
   return -1;
 }
 
-/* The first output at or after o that some input asks for, or -1 (read live: a move may
- * make an input ask for a later output in the same pass). */
-static int next_output(const icnt *n, int o) {
-  for (int w = o >> 6; w < (n->p.n_out + 63) / 64; w++) {
-    uint64_t bits = n->out_has[w];
-    if (w == o >> 6) bits &= ~0ULL << (o & 63);
-    if (bits) return w * 64 + __builtin_ctzll(bits);
-  }
-  return -1;
-}
-
 /* Outputs in index order, each granting one input (GPGPU-Sim's and BookSim's iSLIP with one
  * iteration). A later round (BookSim's internal speedup) matches what the earlier ones left:
  * a port still moves at most one unit a cycle, since every packet needs its own virtual
  * channel and switch allocation. */
 static void islip_round(icnt *n, uint64_t now) {
-  for (int o = next_output(n, 0); o >= 0; o = next_output(n, o + 1)) {
+  /* (out_has read live: a move may make an input ask for a later output in the same pass) */
+  int n_out = n->p.n_out;
+  for (int o = rf_next_bit(n->out_has, 0, n_out); o >= 0;
+       o = rf_next_bit(n->out_has, o + 1, n_out)) {
     if (n->issued[o] || !out_room(n, o)) continue;
     int i = n->lock[o];
     if (i >= 0) {
