@@ -91,6 +91,12 @@ static void way_bit(uint64_t *masks, way_pos p, int on) {
   masks[p.word] = on ? masks[p.word] | p.bit : masks[p.word] & ~p.bit;
 }
 
+/* The ways in use in word w of a set's masks. */
+static uint64_t in_use(const cache_tags *t, int w) {
+  int left = t->assoc - w * 64;
+  return left >= 64 ? ~0ull : left > 0 ? (1ull << left) - 1 : 0;
+}
+
 void cache_tags_set_assoc(cache_tags *t, int assoc) {
   if (assoc < 1) assoc = 1;
   if (assoc > t->max_assoc) assoc = t->max_assoc;
@@ -103,11 +109,8 @@ void cache_tags_set_assoc(cache_tags *t, int assoc) {
   }
   size_t masks = (size_t)t->nsets * (size_t)t->way_words;
   for (size_t i = 0; i < 3 * masks; i++) t->empty[i] = 0;
-  for (int set = 0; set < t->nsets; set++)
-    for (int way = 0; way < assoc; way++) {
-      int32_t i = (int32_t)((size_t)set * (size_t)t->max_assoc + (size_t)way);
-      way_bit(t->empty, way_pos_of(t, i), 1);
-    }
+  for (size_t set = 0; set < masks; set += (size_t)t->way_words) /* every way in use: empty */
+    for (int w = 0; w < t->way_words; w++) t->empty[set + (size_t)w] = in_use(t, w);
   if (t->index.keys) tag_index_clear(&t->index);
   t->ndirty = 0;
 }
@@ -187,18 +190,14 @@ static int dirty_ok(const cache_tags *t) {
   return (long)t->ndirty * 100 >= (long)t->dirty_percent * t->nsets * t->assoc;
 }
 
-/* Word w of set `set`'s mask of lines that may be replaced: those holding something, with
- * nothing being fetched into them, dirty ones only while dirty lines may go (`ok`). */
+/* Word `word` of the masks (a set's words follow each other) as a mask of the lines that may
+ * be replaced: those holding something, with nothing being fetched into them, dirty ones only
+ * while dirty lines may go (`ok`). */
 static uint64_t replaceable(const cache_tags *t, size_t word, int ok) {
   uint64_t m = ~t->empty[word] & ~t->fetching[word];
   return ok ? m : m & ~t->modified[word];
 }
 
-/* The ways in use in word w of a set's masks. */
-static uint64_t in_use(const cache_tags *t, int w) {
-  int left = t->assoc - w * 64;
-  return left >= 64 ? ~0ull : left > 0 ? (1ull << left) - 1 : 0;
-}
 
 /* The replacement candidate of set `set`: an empty way first (the lowest), else the least
  * recently used (FIFO: oldest) line that may be replaced, else NULL. */
