@@ -4,7 +4,8 @@
 # binary trace cache while reading the text (cold) and reading the cache (warm), and with the
 # first config also reading the text only (text) and the same trace xz-compressed (xz), and the
 # reader alone on the text and the archive; warm again with the SMs stepped on 2 and 4 threads
-# (-threads; BENCH_THREADS), with the speed-up over one thread and the cores this machine has;
+# (-threads; BENCH_THREADS), with the speed-up over one thread, the cores this machine has and
+# the ceiling they offer (as many one-thread runs at once);
 # then the co-simulation overhead: a
 # WarpMan workload (BENCH_HW_TRACE, default warpman_ray, 30 units: wm_check and wm_wlbuf on 15 SMs) with the
 # units as the C reference (-hw c), as Verilated RTL (-hw rtl) and both compared every cycle
@@ -62,24 +63,39 @@ speed() {
 # median of the pairs' ratios, so that the load of a shared machine, which drifts over seconds,
 # weighs on both sides of each ratio alike (two medians taken a minute apart differed by more
 # than the effects measured).
+# With each pair, the ceiling the machine offers right then: as many one-thread runs at once as
+# the team has threads (at most the cores), their rates against the pair's one-thread run,
+# summed. A host that gives its virtual cores less than a whole core each (their speed here
+# drifted by 20-30% over minutes) lowers the ceiling and the speed-up alike; the ceiling tells
+# the two apart.
 paired() {
-  local cfg=$1 n=$2 one many
+  local cfg=$1 n=$2 one many copies=$2 i
+  [ "$copies" -gt "$(nproc)" ] && copies=$(nproc)
   : > "$tmp/pairs"
+  : > "$tmp/ceilings"
   for _ in $(seq "$runs"); do
     one=$(run_once "$cfg" 1 on "$trace") many=$(run_once "$cfg" "$n" on "$trace")
     echo "$many $one" >> "$tmp/pairs"
+    for i in $(seq "$copies"); do run_once "$cfg" 1 on "$trace" > "$tmp/copy.$i" & done
+    wait
+    cat "$tmp"/copy.* | awk -v one="${one##* }" '{ sum += one / $6 } END { print sum }' \
+      >> "$tmp/ceilings"
+    rm -f "$tmp"/copy.*
   done
   # (mawk has no asort: sort each column on its own)
   col() { awk -v c="$1" '{ print $c }' "$tmp/pairs" | sort -g | tr '\n' ' '; }
   awk -v cfg="$cfg" -v th="$n" -v rate="$(col 1)" -v cps="$(col 2)" -v rss="$(col 3)" \
-      -v wall="$(col 6)" -v ratio="$(awk '{ print $12 / $6 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" '
+      -v wall="$(col 6)" -v ratio="$(awk '{ print $12 / $6 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" \
+      -v ceil="$(sort -g "$tmp/ceilings" | tr '\n' ' ')" -v copies="$copies" '
     BEGIN {
       n = split(rate, r); split(cps, c); split(rss, m); split(wall, w); split(ratio, x)
+      split(ceil, e)
       k = int((n + 1) / 2)
       printf "bench: %-7s -hw c, warm -threads %d %6.2f M warp-inst/s (min %.2f, max %.2f), " \
              "%6.3f s wall, %.1f K cycles/s, peak RSS %.1f MB, %.2fx one thread " \
-             "(median of %d pairs, min %.2fx, max %.2fx)\n", cfg, th, r[k] / 1e6, r[1] / 1e6,
-             r[n] / 1e6, w[k], c[k] / 1e3, m[n], x[k], n, x[1], x[n]
+             "(median of %d pairs, min %.2fx, max %.2fx); ceiling %.2fx (%d one-thread runs " \
+             "at once, min %.2fx, max %.2fx)\n", cfg, th, r[k] / 1e6, r[1] / 1e6,
+             r[n] / 1e6, w[k], c[k] / 1e3, m[n], x[k], n, x[1], x[n], e[k], copies, e[1], e[n]
     }'
 }
 
