@@ -125,10 +125,11 @@ static const uint8_t wait_rank[WAIT_COUNT] = {
  * cannot start to hold without an issue, and a warp that waits for any of them never reaches
  * the policy check (whose answer may change every cycle and is never kept). The memo masks
  * (sm_internal.h) follow: a kept answer moves the warp out of memo_need into its mask. */
-static warp_wait visit(sm *s, int slot, sm_warp *w, uint64_t now, const trace_inst **inp) {
+static inline __attribute__((always_inline)) warp_wait visit(sm *s, int slot, sm_warp *w,
+                                                             uint64_t now, const trace_inst **inp) {
   sm_sched *q = &s->scheds[s->slot_sched[slot]];
   int p = s->pos_of[slot];
-  int old = memo_index((warp_wait)w->skip_why, w->skip_cls);
+  int old = w->skip_mask - 1;
   if (old >= 0) memo_bit_clear(memo_mask_of(s, q, old), p);
   warp_wait why;
   uint64_t until = UINT64_MAX;
@@ -149,6 +150,7 @@ static warp_wait visit(sm *s, int slot, sm_warp *w, uint64_t now, const trace_in
   w->skip_until = until;
   w->skip_why = (uint8_t)why;
   int k = memo_index(why, w->skip_cls);
+  w->skip_mask = (uint8_t)(k + 1);
   if (k >= 0) memo_bit_set(memo_mask_of(s, q, k), p);
   if (why == WAIT_PIPELINE) q->pipe_any |= 1u << w->skip_cls;
   if (k >= 0 || why == WAIT_EMPTY) memo_bit_clear(q->need, p);

@@ -39,6 +39,8 @@ typedef struct sm_warp {
   uint8_t policy_held;   /* its last issue check was refused by the policy (a lock): the
                           * two-level scheduler lets others take its active slot (sched.c) */
   uint8_t skip_cls;      /* skip_why WAIT_PIPELINE: the pipeline whose ID_OC is full */
+  uint8_t skip_mask;     /* memo_index of the kept answer + 1 (0: in no memo mask), kept so
+                          * that each visit and recheck need not work it out again */
   uint8_t sb_mem;
   uint8_t fetching;      /* an L1I access for this warp is outstanding */
   uint8_t fetch_count;   /* instructions that access brings */
@@ -302,9 +304,10 @@ static inline int memo_index(warp_wait why, int cls) {
  * `slot`: a barrier opened, a fetch completed, a memory counter dropped, it issued. */
 static inline void warp_recheck(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
-  int k = memo_index((warp_wait)w->skip_why, w->skip_cls), p = s->pos_of[slot];
+  int k = w->skip_mask - 1, p = s->pos_of[slot];
   w->skip_until = 0;
   w->skip_why = WAIT_NONE;
+  w->skip_mask = 0;
   if (p < 0) return;
   sm_sched *q = &s->scheds[s->slot_sched[slot]];
   if (k >= 0) memo_bit_clear(memo_mask_of(s, q, k), p);
