@@ -35,7 +35,7 @@ void exec_issue(sm *s, int slot, const trace_inst *in) {
   sm_warp *w = &s->warps[slot];
   oc_inst oi = {.payload = in, .warp = slot, .sched = s->slot_sched[slot],
                 .cls = s->pipe_cls[in->op->unit], .nsrc = in->op->nsrc};
-  memcpy(oi.src, in->op->src, in->op->nsrc);
+  memcpy(oi.src, in->op->src, sizeof oi.src); /* (all of it: one move, not a call) */
   /* (its pc moved on: check_issue's answer, kept for the old pc, is not used again) */
   for (int i = 0; i < in->op->ndst; i++) reg_wait(w, in->op->dst[i], REG_IN_PIPELINE);
   w->in_oc++;
