@@ -257,14 +257,21 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
    * cycle its pipeline was full, half of all looks). A visit changes only its own warp's bits,
    * so the walk may go over a copy. */
   uint32_t open = sq->pipe_any & ~s->oc_blocked[q];
-  /* Nothing to look at (every warp waits on something its memo keeps, the typical cycle of a
-   * memory-bound SM that cannot sleep): the masks alone give the stall, the same until they
-   * change (kept_stall). */
-  if (!open && !any_bit(sq->need, words)) {
-    if (sq->kept_stall < 0)
+  if (!open) {
+    /* The last walk's answer, while no warp's kept answer has ended and nothing changed. */
+    if (sq->kept_stall >= 0 && now < sq->kept_until) {
+      *worst = (warp_wait)sq->kept_stall;
+      return 0;
+    }
+    /* Nothing to look at (every warp waits on something its memo keeps, the typical cycle of
+     * a memory-bound SM that cannot sleep): the masks alone give the stall, the same until
+     * they change. */
+    if (!any_bit(sq->need, words)) {
       sq->kept_stall = (int8_t)masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, -1, 0);
-    *worst = (warp_wait)sq->kept_stall;
-    return 0;
+      sq->kept_until = UINT64_MAX;
+      *worst = (warp_wait)sq->kept_stall;
+      return 0;
+    }
   }
   uint64_t *look_at = s->memo_scratch;
   for (int i = 0; i < words; i++) look_at[i] = sq->need[i];
@@ -302,8 +309,17 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   /* Nothing issued, so every warp of the open pipelines' masks was visited and has left them
    * (a visit finds a pipeline full only if it is: not an open one). */
   sq->pipe_any &= ~open;
-  if (open) sq->kept_stall = -1;
   *worst = masks_stall(s, sq, best_rank, best_key, best, pfirst, start);
+  /* Every warp of `need` was looked at: the answer holds until the first of their kept
+   * answers ends (0 for an answer not kept, such as the policy's), or something changes
+   * (which resets kept_stall). */
+  uint64_t until = UINT64_MAX;
+  for (int p = rf_next_bit(sq->need, 0, n); p >= 0; p = rf_next_bit(sq->need, p + 1, n)) {
+    uint64_t u = s->warps[sq->warps[p]].skip_until;
+    if (u < until) until = u;
+  }
+  sq->kept_stall = (int8_t)*worst;
+  sq->kept_until = until;
   return 0;
 }
 
