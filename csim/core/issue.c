@@ -2,6 +2,8 @@
  * instruction whose operands are ready, whose pipeline's ID_OC register has room and which the
  * policy allows; a scheduler that issues nothing counts the wait closest to issuing as its
  * stall reason (GPGPU-Sim's classification). */
+#include <stddef.h>
+
 #include "../common/bits.h"
 #include "../trace/trace_addrs.h"
 #include "sm_internal.h"
@@ -96,17 +98,21 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   return 0;
 }
 
+/* The counter of each wait as a scheduler's stall (GPGPU-Sim's classes): a table, not a
+ * switch, as every scheduler that issues nothing counts one each cycle. */
+#define STALL_OF(field) offsetof(sm_counters, field)
+static const size_t stall_counter[WAIT_COUNT] = {
+    [WAIT_NONE] = STALL_OF(stall_idle),          [WAIT_EMPTY] = STALL_OF(stall_idle),
+    [WAIT_SCOREBOARD] = STALL_OF(stall_scoreboard), [WAIT_MEMORY] = STALL_OF(stall_scoreboard),
+    [WAIT_PIPELINE] = STALL_OF(stall_pipeline),  [WAIT_BARRIER] = STALL_OF(stall_barrier),
+    [WAIT_MEMBAR] = STALL_OF(stall_barrier),     [WAIT_POLICY] = STALL_OF(stall_policy),
+    [WAIT_EXITED] = STALL_OF(stall_idle),        [WAIT_NOT_LAUNCHED] = STALL_OF(stall_idle),
+    [WAIT_FETCH] = STALL_OF(stall_idle)};
+_Static_assert(WAIT_COUNT == 11, "stall_counter names every wait");
+
 /* Counts `worst` as the stall of n scheduler cycles. */
 static void count_stall(sm *s, warp_wait worst, uint64_t n) {
-  switch (worst) {
-    case WAIT_PIPELINE: s->cnt.stall_pipeline += n; break;
-    case WAIT_POLICY: s->cnt.stall_policy += n; break;
-    case WAIT_SCOREBOARD:
-    case WAIT_MEMORY: s->cnt.stall_scoreboard += n; break;
-    case WAIT_BARRIER:
-    case WAIT_MEMBAR: s->cnt.stall_barrier += n; break;
-    default: s->cnt.stall_idle += n; break;
-  }
+  *(uint64_t *)((char *)&s->cnt + stall_counter[worst]) += n;
 }
 
 /* Which wait best explains a scheduler's idle cycle: the one closest to issuing (the first
@@ -257,21 +263,15 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
    * cycle its pipeline was full, half of all looks). A visit changes only its own warp's bits,
    * so the walk may go over a copy. */
   uint32_t open = sq->pipe_any & ~s->oc_blocked[q];
-  if (!open) {
-    /* The last walk's answer, while no warp's kept answer has ended and nothing changed. */
-    if (sq->kept_stall >= 0 && now < sq->kept_until) {
-      *worst = (warp_wait)sq->kept_stall;
-      return 0;
-    }
-    /* Nothing to look at (every warp waits on something its memo keeps, the typical cycle of
-     * a memory-bound SM that cannot sleep): the masks alone give the stall, the same until
-     * they change. */
-    if (!any_bit(sq->need, words)) {
-      sq->kept_stall = (int8_t)masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, -1, 0);
-      sq->kept_until = UINT64_MAX;
-      *worst = (warp_wait)sq->kept_stall;
-      return 0;
-    }
+  /* Nothing to look at (every warp waits on something its memo keeps, the typical cycle of a
+   * memory-bound SM that cannot sleep): the masks alone give the stall, the same until they
+   * change. (While the last walk's answer holds, issue_stage takes it without calling here:
+   * kept.) */
+  if (!open && !any_bit(sq->need, words)) {
+    sq->kept_stall = (int8_t)masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, -1, 0);
+    sq->kept_until = UINT64_MAX;
+    *worst = (warp_wait)sq->kept_stall;
+    return 0;
   }
   uint64_t *look_at = s->memo_scratch;
   for (int i = 0; i < words; i++) look_at[i] = sq->need[i];
@@ -323,6 +323,12 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   return 0;
 }
 
+/* Whether scheduler q's last walk_memo answer holds this cycle: nothing it follows from changed,
+ * no warp's kept answer has ended and no pipeline it waits for has room again. */
+static inline int kept(const sm *s, const sm_sched *sq, int q, uint64_t now) {
+  return sq->kept_stall >= 0 && now < sq->kept_until && !(sq->pipe_any & ~s->oc_blocked[q]);
+}
+
 int issue_memoized(const sm *s) {
   return (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
          !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
@@ -341,12 +347,15 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   s->issue_prio = first + 1 == nsched ? 0 : first + 1;
   for (int k = 0; k < nsched; k++) {
     int q = first + k < nsched ? first + k : first + k - nsched;
+    sm_sched *sq = &s->scheds[q];
     warp_wait worst = WAIT_EMPTY;
-    int issued = memo ? walk_memo(s, q, now, &worst, d) : walk_all(s, q, now, &worst, d);
+    int issued = 0;
+    if (memo && kept(s, sq, q, now)) worst = (warp_wait)sq->kept_stall;
+    else issued = memo ? walk_memo(s, q, now, &worst, d) : walk_all(s, q, now, &worst, d);
     if (issued < 0) return -1;
     if (issued) issued_any = 1;
     else count_stall(s, worst, 1);
-    s->scheds[q].last_wait = (uint8_t)(issued ? WAIT_NONE : worst);
+    sq->last_wait = (uint8_t)(issued ? WAIT_NONE : worst);
     if (q == 0) s->last_stall = issued ? WAIT_NONE : worst;
   }
   return issued_any;
