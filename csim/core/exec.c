@@ -72,8 +72,11 @@ static int execute_alu(sm *s, int e, uint64_t now) {
 
 /* The LD/ST unit takes one collected memory instruction per cycle when its queue has room. */
 static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
+  /* (a full queue first: the oldest instruction is a search, and a memory-bound SM finds the
+   * queue full for most cycles) */
+  if (!ldst_can_accept(s)) return 0;
   int slot = opcoll_ex_ready(s->oc, UNIT_MEM, -1);
-  if (slot < 0 || !ldst_can_accept(s)) return 0;
+  if (slot < 0) return 0;
   const oc_inst *oi = opcoll_ex_inst(s->oc, UNIT_MEM, slot);
   const trace_inst *in = oi->payload;
   int warp = oi->warp;
