@@ -161,7 +161,7 @@ static inline __attribute__((always_inline)) warp_wait visit(sm *s, int slot, sm
   if (why == WAIT_PIPELINE) q->pipe_any |= 1u << w->skip_cls;
   if (k >= 0 || why == WAIT_EMPTY) memo_bit_clear(q->need, p);
   else memo_bit_set(q->need, p);
-  q->kept_stall = -1;
+  memo_forget(s, q);
   return why;
 }
 
@@ -179,7 +179,7 @@ static inline warp_wait look(sm *s, int q, int slot, uint64_t now, const trace_i
   memo_bit_clear(sq->need, p);
   memo_bit_set(memo_mask_of(s, sq, w->skip_cls), p);
   sq->pipe_any |= 1u << w->skip_cls;
-  sq->kept_stall = -1;
+  memo_forget(s, sq);
   return why;
 }
 
@@ -329,6 +329,14 @@ static inline int kept(const sm *s, const sm_sched *sq, int q, uint64_t now) {
   return sq->kept_stall >= 0 && now < sq->kept_until && !(sq->pipe_any & ~s->oc_blocked[q]);
 }
 
+/* Whether a pipeline some scheduler's warps wait for has room again. */
+static inline int any_open(const sm *s) {
+  uint32_t open = 0;
+  for (int q = 0; q < s->cfg->num_sched_per_core; q++)
+    open |= s->scheds[q].pipe_any & ~s->oc_blocked[q];
+  return open != 0;
+}
+
 int issue_memoized(const sm *s) {
   return (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
          !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
@@ -345,6 +353,12 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   int nsched = s->cfg->num_sched_per_core;
   int first = s->issue_prio;
   s->issue_prio = first + 1 == nsched ? 0 : first + 1;
+  if (memo && now < s->stage_kept_until && !any_open(s)) {
+    /* every scheduler's kept stall holds: the cycles of a memory-bound SM that cannot sleep */
+    for (int q = 0; q < nsched; q++) count_stall(s, (warp_wait)s->scheds[q].kept_stall, 1);
+    s->last_stall = (warp_wait)s->scheds[0].kept_stall; /* (last_wait holds it already) */
+    return 0;
+  }
   for (int k = 0; k < nsched; k++) {
     int q = first + k < nsched ? first + k : first + k - nsched;
     sm_sched *sq = &s->scheds[q];
@@ -358,6 +372,14 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
     sq->last_wait = (uint8_t)(issued ? WAIT_NONE : worst);
     if (q == 0) s->last_stall = issued ? WAIT_NONE : worst;
   }
+  /* (after every walk: an issue may change another scheduler's memo) */
+  uint64_t all_kept_until = memo && !issued_any ? UINT64_MAX : 0;
+  for (int q = 0; q < nsched && all_kept_until; q++) {
+    const sm_sched *sq = &s->scheds[q];
+    if (sq->kept_stall < 0) all_kept_until = 0;
+    else if (sq->kept_until < all_kept_until) all_kept_until = sq->kept_until;
+  }
+  s->stage_kept_until = all_kept_until;
   return issued_any;
 }
 

@@ -54,9 +54,9 @@ void sched_free(sm *s) {
 
 /* The memo masks follow the list: a warp leaving position p moves the bits above it down, a
  * warp entering at p moves them up (the list is shorter than the masks before it enters). */
-static void masks_remove(const sm *s, sm_sched *q, int p) {
+static void masks_remove(sm *s, sm_sched *q, int p) {
   int words = s->memo_words;
-  q->kept_stall = -1;
+  memo_forget(s, q);
   for (int k = 0; k <= MEMO_MASKS; k++) {
     uint64_t *m = k == MEMO_MASKS ? q->need : memo_mask_of(s, q, k);
     int i = p >> 6, b = p & 63;
@@ -68,9 +68,9 @@ static void masks_remove(const sm *s, sm_sched *q, int p) {
   }
 }
 
-static void masks_insert(const sm *s, sm_sched *q, int p) {
+static void masks_insert(sm *s, sm_sched *q, int p) {
   int words = s->memo_words;
-  q->kept_stall = -1;
+  memo_forget(s, q);
   for (int k = 0; k <= MEMO_MASKS; k++) {
     uint64_t *m = k == MEMO_MASKS ? q->need : memo_mask_of(s, q, k);
     int i = p >> 6, b = p & 63;

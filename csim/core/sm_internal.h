@@ -123,8 +123,8 @@ typedef struct sm_sched {
   uint64_t *need, *mask;
   uint32_t pipe_any;
   /* With no open pipeline, the stall a cycle counts while nothing it follows from changes
-   * (issue.c): that answer, or -1 since a change (each write to need, mask or pipe_any sets
-   * it). With `need` empty it follows from the masks alone and holds until such a change;
+   * (issue.c): that answer, or -1 since a change (each write to need, mask or pipe_any
+   * calls memo_forget). With `need` empty it follows from the masks alone and holds until such a change;
    * else from them and the answers `need`'s warps keep until a cycle: it holds until the
    * first of those cycles (kept_until). */
   uint64_t kept_until;
@@ -174,6 +174,9 @@ struct sm {
   int *pos_of;            /* per warp slot: its position in its scheduler's list, -1 if none */
   uint8_t *slot_sched;    /* per warp slot: its scheduler (slot % schedulers) */
   int issue_prio;        /* scheduler that goes first this cycle (issue_stage) */
+  /* issue_stage: every scheduler's kept stall (sm_sched) holds before this cycle, while no
+   * pipeline opens; 0 since any of them changed (memo_forget). */
+  uint64_t stage_kept_until;
   int *order;            /* scratch for sched_order, n_warp_slots entries */
   int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
@@ -304,6 +307,12 @@ static inline int memo_index(warp_wait why, int cls) {
   }
 }
 
+/* Scheduler q's memo changed: its kept stall, and the stage's, no longer hold. */
+static inline void memo_forget(sm *s, sm_sched *q) {
+  q->kept_stall = -1;
+  s->stage_kept_until = 0;
+}
+
 /* Something that can end a wait the issue stage keeps (issue.c) happened to the warp in
  * `slot`: a barrier opened, a fetch completed, a memory counter dropped, it issued. */
 static inline void warp_recheck(sm *s, int slot) {
@@ -316,7 +325,7 @@ static inline void warp_recheck(sm *s, int slot) {
   sm_sched *q = &s->scheds[s->slot_sched[slot]];
   if (k >= 0) memo_bit_clear(memo_mask_of(s, q, k), p);
   memo_bit_set(q->need, p);
-  q->kept_stall = -1;
+  memo_forget(s, q);
 }
 /* Its registers' ready times changed: check_issue's scoreboard answer is stale too. */
 static inline void warp_regs_changed(sm *s, int slot) {
