@@ -207,7 +207,7 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
  * was written. */
 static int writeback(sm *s, uint64_t now) {
   for (int k = 0; k < WB_CLIENTS; k++) {
-    int c = (s->wb_next + k) % WB_CLIENTS;
+    int c = s->wb_next + k < WB_CLIENTS ? s->wb_next + k : s->wb_next + k - WB_CLIENTS;
     uint32_t token = LDST_NO_TOKEN;
     if (c == WB_SHARED) {
       if (!s->nevents || s->events[0].at > now) continue;
@@ -224,7 +224,7 @@ static int writeback(sm *s, uint64_t now) {
       if (token & CS_TOKEN) cs_mem_done(s, token);
       else warp_load_done(s, (int)token, now);
     }
-    s->wb_next = (c + 1) % WB_CLIENTS;
+    s->wb_next = c + 1 == WB_CLIENTS ? 0 : c + 1;
     return 1;
   }
   return 0;
