@@ -66,11 +66,11 @@ static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
 }
 
 void fetch_stage(sm *s, memsys *m, uint64_t now) {
+  if (!fetch_wanted(s)) return;
   int budget = s->cfg->inst_fetch_throughput;
   /* Round robin over the hardware's warp slots; with CTA switching (more resident warps than
    * the hardware's slots) over every slot ever used, since slots above warp_hwm hold nothing. */
-  int nslots = s->cfg->max_threads_per_sm / s->cfg->warp_size;
-  if (s->warp_hwm > nslots) nslots = s->warp_hwm;
+  int nslots = s->warp_hwm > s->hw_warp_slots ? s->warp_hwm : s->hw_warp_slots;
   /* (nslots grows when switching raises warp_hwm) */
   int start = s->fetch_next < nslots ? s->fetch_next : s->fetch_next % nslots;
   /* Slots start..nslots-1, then 0..start-1; only candidates (fetch_cand) can want a fetch.

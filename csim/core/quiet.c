@@ -22,8 +22,7 @@ uint64_t quiet_until(const sm *s, uint64_t now) {
   if (!s->can_sleep || s->resident_ctas == 0) return 0;
   if (opcoll_in_flight(s->oc) || s->ldst_count || s->has_wb_global) return 0;
   if (!l1d_idle(s->l1) || (s->l1i && !l1d_idle(s->l1i))) return 0;
-  for (int i = 0; i <= s->n_warp_slots / 64; i++)
-    if (s->fetch_cand[i]) return 0; /* a warp may still fetch (or could not, the L1I full) */
+  if (fetch_wanted(s)) return 0; /* a warp may still fetch (or could not, the L1I full) */
   for (int q = 0; q < s->cfg->num_sched_per_core; q++)
     if (s->scheds[q].pipe_any) return 0; /* (their pipelines' ID_OC are empty by now) */
   uint64_t until = s->nevents ? s->events[0].at : UINT64_MAX;

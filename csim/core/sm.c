@@ -17,8 +17,8 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->cfg = c;
   s->pol = p;
   /* a policy with CTA switching holds more CTAs and warps than the hardware runs at once */
-  s->n_warp_slots =
-      p->sm_warp_slots > 0 ? p->sm_warp_slots : c->max_threads_per_sm / c->warp_size;
+  s->hw_warp_slots = c->max_threads_per_sm / c->warp_size;
+  s->n_warp_slots = p->sm_warp_slots > 0 ? p->sm_warp_slots : s->hw_warp_slots;
   s->n_cta_slots = p->sm_cta_slots > 0 ? p->sm_cta_slots : c->shader_cta;
   s->last_issued = -1;
   s->free_load = -1;
@@ -33,7 +33,8 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
-  s->fetch_cand = rf_calloc((size_t)s->n_warp_slots / 64 + 1, sizeof(uint64_t), d);
+  s->fetch_words = s->n_warp_slots / 64 + 1;
+  s->fetch_cand = rf_calloc((size_t)s->fetch_words, sizeof(uint64_t), d);
   if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool ||
       !s->warp_age || !s->ctas || !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 ||
       cs_create(s, d) < 0) {

@@ -138,6 +138,8 @@ struct sm {
   policy *pol;
   int n_warp_slots, n_cta_slots;
   int warp_hwm;          /* 1 + highest warp slot ever used: slots above never hold a warp */
+  int hw_warp_slots;     /* the hardware's: max_threads_per_sm / warp_size */
+  int fetch_words;       /* of fetch_cand (below) */
   sm_warp *warps;
   uint64_t *reg_ready_pool;
   sm_cta *ctas;
@@ -260,6 +262,12 @@ void fetch_done(sm *s, int slot);
 /* The warp in `slot` may want a fetch now (its pc moved, it was launched or a fetch ended). */
 static inline void fetch_wake(sm *s, int slot) {
   s->fetch_cand[slot >> 6] |= 1ull << (slot & 63);
+}
+/* Whether any warp may want a fetch (none: the usual cycle of a memory-bound SM). */
+static inline int fetch_wanted(const sm *s) {
+  uint64_t any = s->fetch_cand[0];
+  for (int i = 1; i < s->fetch_words; i++) any |= s->fetch_cand[i];
+  return any != 0;
 }
 
 /* cta_switch.c: CTA switching. L1 tokens with CS_TOKEN set belong to a switch's transfer. */
