@@ -27,6 +27,7 @@ int exec_init(sm *s, rf_diag *d) {
   s->oc = opcoll_create(s->cfg, ahead + WB_DELAY, &s->cnt.rf, d);
   if (!s->oc) return -1;
   s->oc_blocked = opcoll_issue_blocked(s->oc);
+  s->oc_unblocked = opcoll_unblocked(s->oc);
   for (int u = 0; u < UNIT_COUNT; u++) s->pipe_cls[u] = (uint8_t)pipe_class(s, (op_unit)u);
   return 0;
 }

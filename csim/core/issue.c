@@ -329,14 +329,6 @@ static inline int kept(const sm *s, const sm_sched *sq, int q, uint64_t now) {
   return sq->kept_stall >= 0 && now < sq->kept_until && !(sq->pipe_any & ~s->oc_blocked[q]);
 }
 
-/* Whether a pipeline some scheduler's warps wait for has room again. */
-static inline int any_open(const sm *s) {
-  uint32_t open = 0;
-  for (int q = 0; q < s->cfg->num_sched_per_core; q++)
-    open |= s->scheds[q].pipe_any & ~s->oc_blocked[q];
-  return open != 0;
-}
-
 int issue_memoized(const sm *s) {
   return (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
          !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
@@ -353,7 +345,10 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   int nsched = s->cfg->num_sched_per_core;
   int first = s->issue_prio;
   s->issue_prio = first + 1 == nsched ? 0 : first + 1;
-  if (memo && now < s->stage_kept_until && !any_open(s)) {
+  /* (no pipeline a warp waits for is open when the stage ends: a walk takes the open ones out
+   * of pipe_any, and issuing only fills ID_OC; so one opens later only if a bit of oc_blocked
+   * clears, which oc_unblocked counts) */
+  if (memo && now < s->stage_kept_until && *s->oc_unblocked == s->stage_kept_unblocked) {
     /* every scheduler's kept stall holds: the cycles of a memory-bound SM that cannot sleep */
     for (int q = 0; q < nsched; q++) count_stall(s, (warp_wait)s->scheds[q].kept_stall, 1);
     s->last_stall = (warp_wait)s->scheds[0].kept_stall; /* (last_wait holds it already) */
@@ -380,6 +375,7 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
     else if (sq->kept_until < all_kept_until) all_kept_until = sq->kept_until;
   }
   s->stage_kept_until = all_kept_until;
+  s->stage_kept_unblocked = *s->oc_unblocked;
   return issued_any;
 }
 

@@ -63,6 +63,7 @@ struct opcoll {
    * Kept up to date when ID_OC changes, so the issue stage tests a bit per warp instead of
    * searching the register. */
   uint32_t *blocked;
+  uint64_t unblocked;      /* bits of `blocked` cleared so far (opcoll_unblocked) */
   /* Bit cls: ID_OC / OC_EX of pipeline cls holds an instruction. Allocation looks only at
    * ports with work; the execute stage only at pipelines with collected instructions. */
   uint32_t id_oc_busy, oc_ex_busy;
@@ -112,11 +113,16 @@ static inline void update_blocked(opcoll *o, int cls, int sched) {
   const oc_reg *r = &o->id_oc[cls];
   uint32_t bit = 1u << cls;
   if (o->sub_core) {
-    if (reg_free_slot(r, 1, sched) >= 0) o->blocked[sched] &= ~bit;
-    else o->blocked[sched] |= bit;
+    if (reg_free_slot(r, 1, sched) < 0) {
+      o->blocked[sched] |= bit;
+    } else if (o->blocked[sched] & bit) {
+      o->blocked[sched] &= ~bit;
+      o->unblocked++;
+    }
     return;
   }
   int full = r->used >= r->width;
+  if (!full && (o->blocked[0] & bit)) o->unblocked++; /* (the same bit for every scheduler) */
   for (int q = 0; q < o->nsched; q++) {
     if (full) o->blocked[q] |= bit;
     else o->blocked[q] &= ~bit;
@@ -260,6 +266,7 @@ int opcoll_can_issue(const opcoll *o, int cls, int sched) {
 }
 
 const uint32_t *opcoll_issue_blocked(const opcoll *o) { return o->blocked; }
+const uint64_t *opcoll_unblocked(const opcoll *o) { return &o->unblocked; }
 
 void opcoll_issue(opcoll *o, const oc_inst *in) {
   oc_reg *r = &o->id_oc[in->cls];

@@ -46,6 +46,9 @@ int opcoll_can_issue(const opcoll *o, int cls, int sched);
 /* The same answer for every pipeline at once: per scheduler, bit cls set = cannot issue into
  * cls. The array belongs to the collector and stays current (the SM keeps the pointer). */
 const uint32_t *opcoll_issue_blocked(const opcoll *o);
+/* How many times a bit of those masks has cleared (a pipeline's ID_OC had room again); the
+ * counter belongs to the collector and stays current, like the masks. */
+const uint64_t *opcoll_unblocked(const opcoll *o);
 /* Issues into ID_OC (after opcoll_can_issue said yes). */
 void opcoll_issue(opcoll *o, const oc_inst *in);
 /* A writeback of a warp's registers at cycle at (see rf_write). */

@@ -158,6 +158,7 @@ struct sm {
   int wb_next;           /* writeback stage: client served first (round robin) */
   opcoll *oc;            /* register file and operand collectors (exec.c) */
   const uint32_t *oc_blocked; /* opcoll_issue_blocked(oc): per scheduler, full ID_OC pipelines */
+  const uint64_t *oc_unblocked; /* opcoll_unblocked(oc) */
   uint8_t pipe_cls[UNIT_COUNT]; /* per instruction unit, its pipeline (exec.c's pipe_class) */
   l1d *l1;
   l1d *l1i;              /* NULL with -gpgpu_perfect_inst_const_cache 1 */
@@ -177,8 +178,9 @@ struct sm {
   uint8_t *slot_sched;    /* per warp slot: its scheduler (slot % schedulers) */
   int issue_prio;        /* scheduler that goes first this cycle (issue_stage) */
   /* issue_stage: every scheduler's kept stall (sm_sched) holds before this cycle, while no
-   * pipeline opens; 0 since any of them changed (memo_forget). */
-  uint64_t stage_kept_until;
+   * pipeline opens (*oc_unblocked still stage_kept_unblocked); 0 since any of them changed
+   * (memo_forget). */
+  uint64_t stage_kept_until, stage_kept_unblocked;
   int *order;            /* scratch for sched_order, n_warp_slots entries */
   int *order_tmp;        /* scratch for sched_order's class sort, 2 * n_warp_slots entries */
   warp_wait last_stall;
