@@ -1,6 +1,7 @@
 /* The issue stage's memos (csim/core/issue.c): with LRR and GTO it looks only at the warps whose
- * kept answer may have ended and takes the others' answers from masks; any other order (a
- * policy's warp classes, two-level) looks at every warp. Both must give the same run. A policy
+ * kept answer may have ended and takes the others' answers from masks, and while no answer can
+ * have changed it takes a scheduler's stall, or the whole stage's, as it was; any other order
+ * (a policy's warp classes, two-level) looks at every warp. Both must give the same run. A policy
  * that puts every warp in the same class keeps the baseline's order but takes the second path,
  * so its runs must match the baseline's byte for byte: on hand-written kernels that exercise
  * every kind of wait (barriers, MEMBAR, loads, dependent chains, dual issue, full pipelines) and
@@ -63,30 +64,34 @@ static void load_config(gpu_config *c, const char *file, const char *const (*opt
 typedef struct watch {
   uint64_t hash;
   uint64_t slept; /* cycles slept, summed over the SMs, at the last cycle seen */
+  uint64_t kept;  /* cycles whose issue stage took its kept stall, likewise */
 } watch;
 
 /* Every cycle, each SM's issued warp and first scheduler's stall reason (what waveforms show;
  * the stats count SCOREBOARD and MEMORY alike), folded into a hash. */
 static void hash_cycle(void *ctx, const gpu *g, uint64_t now) {
   watch *wt = ctx;
-  uint64_t slept = 0;
+  uint64_t slept = 0, kept = 0;
   for (int i = 0; i < gpu_num_sms(g); i++) {
     const struct sm *s = gpu_sm(g, i);
     uint64_t v = (uint64_t)(sm_last_issued_warp(s) + 1) << 8 | (uint64_t)sm_last_stall(s);
     wt->hash = (wt->hash ^ (v + now)) * 0x100000001b3ull;
     slept += sm_slept_cycles(s);
+    kept += sm_stage_kept_cycles(s);
   }
   wt->slept = slept;
+  wt->kept = kept;
 }
 
 /* Every kernel of a kernelslist and the total as stats text, then the hash (malloc'd); the
- * cycles slept in *slept. */
+ * cycles slept in *slept, those of a kept issue stage in *kept. */
 static char *run_list(const gpu_config *c, const policy_ops *ops, const char *list_path,
-                      uint64_t *slept) {
-  watch wt = {0xcbf29ce484222325ull, 0};
+                      uint64_t *slept, uint64_t *kept) {
+  watch wt = {0xcbf29ce484222325ull, 0, 0};
   stats_record total;
   char *text = tu_run_list_with(c, HW_C, ops, hash_cycle, &wt, list_path, &total);
   *slept = wt.slept;
+  *kept = wt.kept;
   uint64_t hash = wt.hash;
   stats_free(&total);
   size_t n = strlen(text);
@@ -105,17 +110,20 @@ static void differ(const char *list_path, const char *what, const char *a, const
 }
 
 /* The baseline, the one-class policy and the baseline awake on one list: identical stats, some
- * instructions, and the baseline slept (the others never do). Returns the cycles it slept. */
-static uint64_t expect_same(const gpu_config *c, const char *list_path) {
-  uint64_t slept, slept_one_class, slept_awake;
-  char *a = run_list(c, &policy_baseline, list_path, &slept);
-  char *b = run_list(c, &one_class_ops, list_path, &slept_one_class);
-  char *w = run_list(c, &awake_ops, list_path, &slept_awake);
+ * instructions, and the baseline slept (the others never do). Returns the cycles it slept; adds
+ * those of a kept issue stage, awake (the one-class policy never keeps one), to *kept. */
+static uint64_t expect_same(const gpu_config *c, const char *list_path, uint64_t *kept) {
+  uint64_t slept, slept_one_class, slept_awake, kept_base, kept_one_class, kept_awake;
+  char *a = run_list(c, &policy_baseline, list_path, &slept, &kept_base);
+  char *b = run_list(c, &one_class_ops, list_path, &slept_one_class, &kept_one_class);
+  char *w = run_list(c, &awake_ops, list_path, &slept_awake, &kept_awake);
   if (strcmp(a, b) != 0) differ(list_path, "the memo path and the full walk", a, b);
   if (strcmp(a, w) != 0) differ(list_path, "the SMs sleeping and awake", a, w);
   assert_null(strstr(a, "gpgpu_n_tot_w_icount = 0\n"));
   assert_int_equal(slept_one_class, 0);
   assert_int_equal(slept_awake, 0);
+  assert_int_equal(kept_one_class, 0);
+  *kept += kept_awake;
   free(a);
   free(b);
   free(w);
@@ -149,7 +157,8 @@ static void hand_written(const char *file, const char *const (*opts)[2], int nop
   assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
   free(text);
   snprintf(list, sizeof list, "%s/kernelslist.g", dir);
-  assert_true(expect_same(&c, list) > 0);
+  uint64_t kept = 0;
+  assert_true(expect_same(&c, list, &kept) > 0);
   tu_rmtree(dir);
 }
 
@@ -187,7 +196,7 @@ static void test_workloads(void **state) {
                                        "finereg_km", "larf_conv"};
   static const char *const configs[] = {"configs/gtx480.config", "configs/titanv.config",
                                         "configs/gtx980.config"};
-  uint64_t slept = 0;
+  uint64_t slept = 0, kept = 0;
   for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
     char list[256];
     snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", traces[t]);
@@ -196,10 +205,11 @@ static void test_workloads(void **state) {
       if ((t + k) % PAIR_STRIDE) continue;
       gpu_config c;
       load_config(&c, configs[k], NULL, 0);
-      slept += expect_same(&c, list);
+      slept += expect_same(&c, list, &kept);
     }
   }
   assert_true(slept > 0);
+  assert_true(kept > 0); /* else the comparison says nothing about the kept stalls */
 }
 
 int main(void) {

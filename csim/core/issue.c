@@ -352,6 +352,7 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
     /* every scheduler's kept stall holds: the cycles of a memory-bound SM that cannot sleep */
     for (int q = 0; q < nsched; q++) count_stall(s, (warp_wait)s->scheds[q].kept_stall, 1);
     s->last_stall = (warp_wait)s->scheds[0].kept_stall; /* (last_wait holds it already) */
+    s->stage_kept++;
     return 0;
   }
   for (int k = 0; k < nsched; k++) {

@@ -91,6 +91,7 @@ int sm_resident_ctas(const sm *s) { return s->resident_ctas; }
 int sm_resident_warps(const sm *s) { return s->resident_warps; }
 int sm_last_issued_warp(const sm *s) { return s->last_issued; }
 uint64_t sm_slept_cycles(const sm *s) { return s->slept; }
+uint64_t sm_stage_kept_cycles(const sm *s) { return s->stage_kept; }
 warp_wait sm_last_stall(const sm *s) { return s->last_stall; }
 const l1d *sm_get_l1d(const sm *s) { return s->l1; }
 int sm_resize_l1d(sm *s, int assoc, rf_diag *d) {

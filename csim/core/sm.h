@@ -83,6 +83,8 @@ int sm_last_issued_warp(const sm *s);
 warp_wait sm_last_stall(const sm *s);
 /* Cycles the SM slept through (csim/core/quiet.c): counted like any other, not stepped. */
 uint64_t sm_slept_cycles(const sm *s);
+/* Cycles whose issue stage took every scheduler's kept stall (issue.c), for tests. */
+uint64_t sm_stage_kept_cycles(const sm *s);
 /* Writes every resident warp's state (for the watchdog). */
 void sm_report_warps(const sm *s, FILE *out);
 const l1d *sm_get_l1d(const sm *s);

@@ -187,6 +187,7 @@ struct sm {
   uint8_t can_sleep;     /* quiet_allowed (quiet.c) */
   uint64_t sleep_until;  /* quiet_until: cycles before this one are counted, not stepped */
   uint64_t slept;        /* cycles slept through, for tests and measurements (not a stat) */
+  uint64_t stage_kept;   /* cycles issue_stage took its kept answer (idem) */
   uint8_t count_later;   /* sm_count_sleep_later: quiet cycles are counted when it wakes */
   uint8_t uncounted;     /* it sleeps, the cycles from uncounted_from not counted yet */
   uint64_t uncounted_from;
