@@ -445,6 +445,13 @@ static int allocate(opcoll *o) {
 }
 
 int opcoll_cycle(opcoll *o, uint64_t now) {
+  /* Nothing to dispatch, read or allocate that was not tried already (a memory-bound SM's
+   * cycle, its LD/ST queue full): every step counts the failed allocation's stalls again. */
+  if ((!o->busy_cu || o->dispatch_failed == o->dispatch_seen) && !rf_queued(o->rf) &&
+      (!o->in_id_oc || o->allocate_failed == o->allocate_seen)) {
+    if (o->in_id_oc) o->cnt->oc_stalls += o->allocate_stalls * (uint64_t)o->throughput;
+    return 0;
+  }
   int moved = 0;
   for (int step = 0; step < o->throughput; step++) {
     if (o->busy_cu && o->dispatch_failed != o->dispatch_seen) {
