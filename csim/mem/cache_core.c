@@ -270,6 +270,8 @@ static void count(cache_core *c, const mem_req *r, tag_status st, cache_outcome 
   }
 }
 
+cache_outcome cache_core_fail_again(cache_core *c, cache_fail why) { return fail(c, why); }
+
 cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, uint64_t gaddr,
                                 uint8_t need, uint64_t now, cache_effects *fx) {
   need &= c->full_mask;

@@ -76,6 +76,9 @@ void cache_core_free(cache_core *c);
  * are stored in the MSHR and come back through cache_core_next. */
 cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, uint64_t gaddr,
                                 uint8_t need, uint64_t now, cache_effects *fx);
+/* The same access again while c->epoch has not moved since it failed for `why` (c->last_fail
+ * then): it fails again for the same reason, counted as cache_core_access counts it. */
+cache_outcome cache_core_fail_again(cache_core *c, cache_fail why);
 
 /* Sectors of line `key` arrived for MSHR entry `mi`: when they were the last the entry waited
  * for, the line is filled (allocated now under 'f'/'s' if a slot allows; the data goes up
