@@ -98,6 +98,39 @@ static int load(l1d *l, const gpu_config *c, uint64_t addr, uint8_t mask, uint64
   return l1d_stats(l)->hits > hits;
 }
 
+/* A bank whose head failed its tag read retries it every cycle, each failure counted as the
+ * read counts it (l1d.c answers again without the read while the cache's epoch stands), and
+ * goes on in the cycle after the miss queue has room again. */
+static void test_l1_bank_retries_failed_head(void **state) {
+  (void)state;
+  gpu_config c;
+  volta_l1(&c);
+  l1d *l = make_l1(&c);
+  for (int s = 0; s < 4; s++) {
+    mem_access a = acc(0x0, (uint8_t)(1u << s), (uint32_t)s, 0, SPACE_GLOBAL);
+    assert_int_equal(l1d_access(l, &a, 1), L1_MISS);
+  }
+  const cache_stats *st = l1d_stats(l);
+  l1d_cycle(l, 11); /* three misses take the queue; sector 3 finds one entry free, needs two */
+  assert_int_equal(st->misses, 3);
+  assert_int_equal(st->reservation_fails, 1);
+  for (uint64_t t = 12; t <= 15; t++) {
+    l1d_cycle(l, t);
+    assert_int_equal(st->reservation_fails, t - 10);
+    assert_int_equal(st->fails[FAIL_MISS_QUEUE], t - 10);
+    assert_int_equal(st->misses, 3);
+  }
+  mem_access r;
+  assert_true(l1d_debug_take(l, &r, NULL)); /* the queue has two free entries now */
+  l1d_cycle(l, 16);
+  assert_int_equal(st->misses, 4);
+  assert_int_equal(st->reservation_fails, 5);
+  l1d_cycle(l, 17); /* the bank is empty: nothing more is counted */
+  assert_int_equal(st->reservation_fails, 5);
+  assert_int_equal(st->accesses, 4);
+  l1d_destroy(l);
+}
+
 /* Four banks of 32 bytes: a line's four sectors enter in one cycle, a second access to a bank
  * that took one waits; the tags are read -gpgpu_l1_latency cycles later, and a read miss
  * needs two free miss-queue entries (its fetch and a possible write-back). */
@@ -547,6 +580,7 @@ static void test_l1_bad_configs(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_l1_bank_pipelines),
+      cmocka_unit_test(test_l1_bank_retries_failed_head),
       cmocka_unit_test(test_l1_sector_merge_limit),
       cmocka_unit_test(test_l1_line_fill),
       cmocka_unit_test(test_l1_write_through_lazy),
