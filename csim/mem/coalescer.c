@@ -136,6 +136,13 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
   if (width < 1) width = 1;
   const uint64_t line_size = LINE_SIZE;
   line_bytes lines[MAX_LINES];
+  /* Where each line is in `lines`: open addressing over twice as many slots (0xFF: free), so
+   * that scattered lanes (a line each) do not search every line found before. The order of
+   * `lines` does not matter: they are sorted below. */
+  enum { LINE_SLOTS = 2 * MAX_LINES };
+  _Static_assert(LINE_SLOTS == 1 << 7, "the hash below takes 7 bits");
+  uint8_t slot_line[LINE_SLOTS];
+  memset(slot_line, 0xFF, sizeof slot_line);
   int nl = 0, last = -1;
   for (int lane = 0; lane < 32; lane++) {
     if (!(mask >> lane & 1u)) continue;
@@ -148,12 +155,18 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
       uint64_t seg_hi = line_end < hi ? line_end : hi;
       /* Neighbouring lanes usually hit the line the previous lane touched: try it first. */
       int k = (last >= 0 && lines[last].addr == line) ? last : -1;
-      for (int i = 0; k < 0 && i < nl; i++)
-        if (lines[i].addr == line) k = i;
       if (k < 0) {
-        if (nl >= MAX_LINES) return -1;
-        k = nl++;
-        lines[k] = (line_bytes){.addr = line};
+        unsigned h = (unsigned)((line / line_size * 0x9E3779B97F4A7C15ull) >> 57);
+        while (slot_line[h] != 0xFF && lines[slot_line[h]].addr != line)
+          h = (h + 1) & (LINE_SLOTS - 1);
+        if (slot_line[h] != 0xFF) {
+          k = slot_line[h];
+        } else {
+          if (nl >= MAX_LINES) return -1;
+          k = nl++;
+          lines[k] = (line_bytes){.addr = line};
+          slot_line[h] = (uint8_t)k;
+        }
       }
       mark_bytes(&lines[k], (unsigned)(seg_lo - line), (unsigned)(seg_hi - line));
       last = k;
