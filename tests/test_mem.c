@@ -98,18 +98,25 @@ static int load(l1d *l, const gpu_config *c, uint64_t addr, uint8_t mask, uint64
   return l1d_stats(l)->hits > hits;
 }
 
-/* A bank whose head failed its tag read retries it every cycle, each failure counted as the
- * read counts it (l1d.c answers again without the read while the cache's epoch stands), and
- * goes on in the cycle after the miss queue has room again. */
-static void test_l1_bank_retries_failed_head(void **state) {
-  (void)state;
+/* The Volta-like L1D with line 0x0's four sectors (tokens 0-3) taken into its four banks, one
+ * each, in cycle 1: their tags are read in cycle 11. */
+static l1d *volta_l1_line0_sectors(void) {
   gpu_config c;
   volta_l1(&c);
   l1d *l = make_l1(&c);
   for (int s = 0; s < 4; s++) {
     mem_access a = acc(0x0, (uint8_t)(1u << s), (uint32_t)s, 0, SPACE_GLOBAL);
-    assert_int_equal(l1d_access(l, &a, 1), L1_MISS);
+    assert_int_equal(l1d_access(l, &a, 1), L1_MISS); /* taken */
   }
+  return l;
+}
+
+/* A bank whose head failed its tag read retries it every cycle, each failure counted as the
+ * read counts it (l1d.c answers again without the read while the cache's epoch stands), and
+ * goes on in the cycle after the miss queue has room again. */
+static void test_l1_bank_retries_failed_head(void **state) {
+  (void)state;
+  l1d *l = volta_l1_line0_sectors();
   const cache_stats *st = l1d_stats(l);
   l1d_cycle(l, 11); /* three misses take the queue; sector 3 finds one entry free, needs two */
   assert_int_equal(st->misses, 3);
@@ -136,13 +143,7 @@ static void test_l1_bank_retries_failed_head(void **state) {
  * needs two free miss-queue entries (its fetch and a possible write-back). */
 static void test_l1_bank_pipelines(void **state) {
   (void)state;
-  gpu_config c;
-  volta_l1(&c);
-  l1d *l = make_l1(&c);
-  for (int s = 0; s < 4; s++) {
-    mem_access a = acc(0x0, (uint8_t)(1u << s), (uint32_t)s, 0, SPACE_GLOBAL);
-    assert_int_equal(l1d_access(l, &a, 1), L1_MISS); /* taken */
-  }
+  l1d *l = volta_l1_line0_sectors();
   mem_access b = acc(0x80, 0x1, 9, 0, SPACE_GLOBAL); /* bank 0 again */
   assert_int_equal(l1d_access(l, &b, 1), L1_STALL);
   assert_int_equal(l1d_access(l, &b, 2), L1_MISS);
