@@ -85,7 +85,8 @@ paired() {
   # (mawk has no asort: sort each column on its own)
   col() { awk -v c="$1" '{ print $c }' "$tmp/pairs" | sort -g | tr '\n' ' '; }
   awk -v cfg="$cfg" -v th="$n" -v rate="$(col 1)" -v cps="$(col 2)" -v rss="$(col 3)" \
-      -v wall="$(col 6)" -v ratio="$(awk '{ print $12 / $6 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" \
+      -v wall="$(col 6)" \
+      -v ratio="$(awk '{ print $12 / $6 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" \
       -v ceil="$(sort -g "$tmp/ceilings" | tr '\n' ' ')" -v copies="$copies" '
     BEGIN {
       n = split(rate, r); split(cps, c); split(rss, m); split(wall, w); split(ratio, x)

@@ -123,10 +123,10 @@ typedef struct sm_sched {
   uint64_t *need, *mask;
   uint32_t pipe_any;
   /* With no open pipeline, the stall a cycle counts while nothing it follows from changes
-   * (issue.c): that answer, or -1 since a change (each write to need, mask or pipe_any
-   * calls memo_forget). With `need` empty it follows from the masks alone and holds until such a change;
-   * else from them and the answers `need`'s warps keep until a cycle: it holds until the
-   * first of those cycles (kept_until). */
+   * (issue.c): that answer, or -1 since a change (each write to need, mask or pipe_any calls
+   * memo_forget). With `need` empty it follows from the masks alone and holds until such a
+   * change; else from them and the answers `need`'s warps keep until a cycle: it holds until
+   * the first of those cycles (kept_until). */
   uint64_t kept_until;
   int8_t kept_stall;
   uint8_t last_wait;     /* the stall it counted in its last cycle (WAIT_NONE: it issued) */

@@ -198,7 +198,6 @@ static uint64_t replaceable(const cache_tags *t, size_t word, int ok) {
   return ok ? m : m & ~t->modified[word];
 }
 
-
 /* The replacement candidate of set `set`: an empty way first (the lowest), else the least
  * recently used (FIFO: oldest) line that may be replaced, else NULL. */
 static tag_line *pick_victim(cache_tags *t, uint32_t set) {
