@@ -45,8 +45,10 @@ struct l1d {
   /* Per bank: 1 + core.epoch when its head's tag read failed (0: it has not), and why. Until
    * the epoch moves (the tags, MSHRs and miss queue unchanged) it would fail alike: a memory-
    * bound SM's banks retry their heads every cycle. */
-  uint64_t *bank_failed;
-  uint8_t *bank_why;
+  struct bank_fail {
+    uint64_t epoch;
+    cache_fail why;
+  } *bank_failed;
   req_ring bypass;
   done_ring hits;        /* hits and tag-reads of the L1I, ordered by ready time */
   ack_ring acks;         /* stores kept by the cache */
@@ -70,8 +72,7 @@ l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
   l->pipes = rf_calloc((size_t)l->nbanks, sizeof *l->pipes, d);
   l->bank_taken = rf_calloc((size_t)l->nbanks, sizeof *l->bank_taken, d);
   l->bank_failed = rf_calloc((size_t)l->nbanks, sizeof *l->bank_failed, d);
-  l->bank_why = rf_calloc((size_t)l->nbanks, sizeof *l->bank_why, d);
-  int ok = l->pipes && l->bank_taken && l->bank_failed && l->bank_why;
+  int ok = l->pipes && l->bank_taken && l->bank_failed;
   for (int b = 0; ok && b < l->nbanks; b++)
     ok = !req_ring_init(&l->pipes[b], (uint32_t)(l->latency > 0 ? l->latency : 1), d);
   /* The tags are sized for the largest L1D the unified array can give it. */
@@ -129,7 +130,6 @@ void l1d_destroy(l1d *l) {
   free(l->pipes);
   free(l->bank_taken);
   free(l->bank_failed);
-  free(l->bank_why);
   req_ring_free(&l->bypass);
   done_ring_free(&l->hits);
   ack_ring_free(&l->acks);
@@ -200,18 +200,18 @@ void l1d_cycle(l1d *l, uint64_t now) {
   for (int b = 0; b < l->nbanks; b++) {
     req_ring *p = &l->pipes[b];
     if (!p->count || req_ring_head(p)->t_ready > now) continue;
-    if (l->bank_failed[b] == l->core.epoch + 1) {
-      cache_core_fail_again(&l->core, (cache_fail)l->bank_why[b]);
+    struct bank_fail *f = &l->bank_failed[b];
+    if (f->epoch == l->core.epoch + 1) {
+      cache_core_fail_again(&l->core, f->why);
       continue;
     }
     if (done_ring_reserve(&l->hits, 1, NULL) || ack_ring_reserve(&l->acks, 1, NULL))
       continue; /* out of memory: try again later */
     if (read_tags(l, req_ring_head(p), now) != CACHE_FAIL) {
       req_ring_pop(p);
-      l->bank_failed[b] = 0; /* (the next head is another access) */
+      f->epoch = 0; /* (the next head is another access) */
     } else {
-      l->bank_failed[b] = l->core.epoch + 1;
-      l->bank_why[b] = (uint8_t)l->core.last_fail;
+      *f = (struct bank_fail){l->core.epoch + 1, l->core.last_fail};
     }
   }
 }
