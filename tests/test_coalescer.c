@@ -241,6 +241,37 @@ static void test_bank_conflicts_match_reference(void **state) {
   assert_true(checked > 5000);
 }
 
+/* Lanes drawn from a few words (broadcasts, repeats across half-warps, bank conflicts), some at
+ * offsets in the word or, for wide accesses, aligned to their width, so that some accesses span
+ * two words or spans: the per-span check of mem_shared_passes against the definition. */
+static void test_bank_conflicts_random_words(void **state) {
+  (void)state;
+  static const int widths[] = {1, 2, 4, 8, 16};
+  static const int banks[] = {1, 7, 16, 32, 64};
+  uint64_t seed = 777;
+  int one_pass = 0, more = 0;
+  for (int trial = 0; trial < 20000; trial++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    int width = widths[(seed >> 33) % 5], nb = banks[(seed >> 40) % 5];
+    int pool = 1 + (int)((seed >> 45) % 40); /* distinct words to draw from */
+    int offsets = (seed >> 52) % 4 == 0;     /* one access in four may be unaligned */
+    int aligned = width > 4 && (seed >> 54) % 2; /* half the wide ones at their width */
+    uint32_t mask = (seed >> 56) % 2 ? 0xffffffffu : (uint32_t)(seed >> 8);
+    uint64_t a[32];
+    for (int lane = 0; lane < 32; lane++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t word = 0x4000 + (seed >> 40) % (uint64_t)pool * ((seed >> 20) % 2 ? 1 : 33);
+      a[lane] = word * 4 + (offsets ? (seed >> 60) % 4 : 0);
+      if (aligned) a[lane] &= ~(uint64_t)(width - 1);
+    }
+    int want = passes_reference(a, mask, width, nb);
+    assert_int_equal(mem_shared_passes(a, mask, width, nb), want);
+    if (want == 1) one_pass++;
+    else if (want > 1) more++;
+  }
+  assert_true(one_pass > 1000 && more > 1000); /* both answers were exercised */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_coalesce_sectors),
@@ -250,6 +281,7 @@ int main(void) {
       cmocka_unit_test(test_coalesce_line_order),
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_bank_conflicts_match_reference),
+      cmocka_unit_test(test_bank_conflicts_random_words),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -240,19 +240,31 @@ int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks
     int passes = regular ? range_passes(base, stride, k, width, banks) : -1;
     if (passes >= 0) return passes;
   }
-  /* Fast paths for the two commonest shapes: a broadcast (every lane one word) and unit-stride
-   * words (consecutive words land in distinct banks). */
-  if (width <= 4) {
-    int first = __builtin_ctz(mask), unit_stride = 1, same = 1, k = 0;
-    uint64_t base = addrs[first];
-    for (int lane = first; lane < 32; lane++) {
-      if (!(mask >> lane & 1u)) continue;
-      uint64_t a = addrs[lane];
-      same &= a / 4 == base / 4;
-      unit_stride &= a == base + 4u * (uint64_t)k && a % 4 == 0 && base % 4 == 0;
-      k++;
+  /* Each lane within one aligned span (a word, or the 8 or 16 bytes of a wide access), and no
+   * two distinct spans on the same banks: one pass. Past the regular shapes above this is the
+   * commonest: a broadcast, unit-stride lanes, or a tile row that both half-warps read (a
+   * 16-wide tile, each span read by two lanes). An aligned span of span/4 words takes the same
+   * banks as every span congruent to it modulo `groups`, and none of the others' (with banks a
+   * multiple of its words). One pass over the lanes notes each group's first span; a second in
+   * a group leaves the count to the word set below. */
+  int span = width <= 4 ? 4 : width, groups = banks / (span / 4);
+  if ((span == 4 || span == 8 || span == 16) && banks % (span / 4) == 0 && groups <= 64) {
+    uint64_t group_span[64], seen = 0, group_mask = (uint64_t)groups - 1;
+    int shift = __builtin_ctz((unsigned)span), pow2 = (groups & (groups - 1)) == 0;
+    uint32_t m = mask;
+    for (; m; m &= m - 1) {
+      uint64_t a = addrs[__builtin_ctz(m)], e = a >> shift;
+      if ((a & (uint64_t)(span - 1)) + (uint64_t)width > (uint64_t)span) break; /* two spans */
+      int g = (int)(pow2 ? e & group_mask : e % (uint64_t)groups);
+      uint64_t bit = 1ull << g;
+      if (!(seen & bit)) {
+        seen |= bit;
+        group_span[g] = e;
+      } else if (group_span[g] != e) {
+        break;
+      }
     }
-    if (same || (unit_stride && k <= banks)) return 1;
+    if (!m) return 1;
   }
   /* Size the word set and clear only what this access can touch: this is a hot path. */
   int words_per_lane = (width + 3) / 4 + 1;
