@@ -281,6 +281,12 @@ static inline int get_varint(const uint8_t **cur, const uint8_t *end, uint64_t *
   return -1;
 }
 
+/* Whether the next 8 bytes are there and each is a whole varint (no continuation bit): 8 lanes
+ * of small deltas (lanes a few words apart, the commonest list), read without the byte loop. */
+static int one_byte_deltas(const uint8_t *p, const uint8_t *end) {
+  return end - p >= 8 && !(tc_ld64(p) & 0x8080808080808080ull);
+}
+
 /* With `pack`, an instruction whose addresses the cache stores as a base and a stride keeps them
  * so (TRACE_ADDRS_STRIDE), as trace_tb_pack_addrs would leave it: the cache's stride form is
  * exactly the case where that packs. */
@@ -347,11 +353,29 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
     used += TRACE_WARP_SIZE;
     if (enc == ADDR_STRIDE) {
       trace_addrs_spread(base, stride, in->mask, a);
+    } else if (enc == ADDR_LIST && full) {
+      uint64_t last = prev;
+      for (int lane = 0; lane < TRACE_WARP_SIZE;) {
+        if (lane + 8 <= TRACE_WARP_SIZE && one_byte_deltas(p, end)) {
+          for (int k = 0; k < 8; k++) {
+            last += unzigzag(p[k]);
+            a[lane + k] = last;
+          }
+          lane += 8;
+          p += 8;
+        } else {
+          if (get_varint(&p, end, &x) < 0) return CORRUPT("addresses past the block's end");
+          last += unzigzag(x);
+          a[lane++] = last;
+        }
+      }
+      prev = a[0];
     } else if (enc == ADDR_LIST) {
       if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
       uint64_t last = prev;
       for (uint32_t m = in->mask; m; m &= m - 1) {
-        if (get_varint(&p, end, &x) < 0) return CORRUPT("addresses past the block's end");
+        if (p != end && *p < 0x80) x = *p++; /* (a one-byte varint, the usual delta) */
+        else if (get_varint(&p, end, &x) < 0) return CORRUPT("addresses past the block's end");
         last += unzigzag(x);
         if (m == in->mask) prev = last;
         a[__builtin_ctz(m)] = last;
