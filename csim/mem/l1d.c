@@ -291,6 +291,8 @@ int l1d_pop_miss(l1d *l, uint64_t now, uint32_t *token) {
   return 0;
 }
 
+int l1d_miss_ready(const l1d *l) { return l->enabled && mshr_has_ready(&l->core.mshr); }
+
 int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token) {
   return l1d_pop_hit(l, now, token) || l1d_pop_miss(l, now, token);
 }

@@ -164,6 +164,8 @@ int l1d_pop_hit(l1d *l, uint64_t now, uint32_t *token);
 int l1d_pop_store_ack(l1d *l, uint32_t *token, int *acks);
 /* A load released from an MSHR (one per call: each is one writeback). */
 int l1d_pop_miss(l1d *l, uint64_t now, uint32_t *token);
+/* Whether an MSHR has released requests (l1d_pop_miss may find one). */
+int l1d_miss_ready(const l1d *l);
 /* Either of the two (the L1I's fetch stage takes them all). */
 int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token);
 /* GPGPU-Sim's cache_invalidate at a memory barrier (-gpgpu_flush_l1_cache 1): every sector
