@@ -206,7 +206,7 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
  * and loads released from the L1D's MSHRs. (L1D hits do not wait for it.) Returns 1 if one
  * was written. */
 static int writeback(sm *s, uint64_t now) {
-  /* none has one (most cycles of a memory-bound SM): the walk would change nothing */
+  /* no client has a completion (most cycles of a memory-bound SM): the walk changes nothing */
   if (!s->has_wb_global && (!s->nevents || s->events[0].at > now) && !l1d_miss_ready(s->l1))
     return 0;
   for (int k = 0; k < WB_CLIENTS; k++) {
