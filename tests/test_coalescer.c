@@ -163,6 +163,103 @@ static void test_coalesce_line_order(void **state) {
   }
 }
 
+/* The definition, byte by byte (csim/mem/mem.h): each touched 128-byte line, from the highest
+ * down, in segments of 32 bytes (sectors, or 1-byte data), 64 (2-byte data) or 128 from the
+ * segment at the line's top down; a segment of which one half holds every touched byte becomes
+ * that half, again; a segment touching nothing is no access. For checking mem_coalesce's bit
+ * masks, line table and sort on irregular lanes. */
+typedef struct ref_line {
+  uint64_t addr;
+  uint8_t touched[128];
+} ref_line;
+
+static int ref_touched(const ref_line *l, int from, int to) {
+  for (int b = from; b < to; b++)
+    if (l->touched[b]) return 1;
+  return 0;
+}
+
+static void ref_segment(const ref_line *l, int off, int size, mem_access *out, int *n) {
+  if (size > 32) {
+    int lo = ref_touched(l, off, off + size / 2), hi = ref_touched(l, off + size / 2, off + size);
+    if (lo != hi) {
+      ref_segment(l, lo ? off : off + size / 2, size / 2, out, n);
+      return;
+    }
+  }
+  uint8_t mask = 0, full = 0;
+  for (int s = off / 32; s < (off + size) / 32; s++) {
+    int all = 1;
+    for (int b = 32 * s; b < 32 * s + 32; b++) all &= l->touched[b];
+    if (ref_touched(l, 32 * s, 32 * s + 32)) mask |= (uint8_t)(1u << s);
+    if (all) full |= (uint8_t)(1u << s);
+  }
+  if (!mask) return;
+  mem_access *a = &out[(*n)++];
+  memset(a, 0, sizeof *a);
+  a->addr = l->addr;
+  a->sector_mask = mask;
+  a->full_mask = full;
+  a->size = (uint16_t)size;
+}
+
+static int ref_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
+                        mem_access *out) {
+  static ref_line lines[64];
+  int nl = 0;
+  for (int lane = 0; lane < 32; lane++) {
+    if (!(mask >> lane & 1)) continue;
+    for (uint64_t b = addrs[lane]; b < addrs[lane] + (uint64_t)width; b++) {
+      int k = 0;
+      while (k < nl && lines[k].addr != (b & ~127ull)) k++;
+      if (k == nl) {
+        memset(&lines[nl], 0, sizeof lines[nl]);
+        lines[nl++].addr = b & ~127ull;
+      }
+      lines[k].touched[b & 127] = 1;
+    }
+  }
+  for (int i = 0; i < nl; i++) /* highest first */
+    for (int j = i + 1; j < nl; j++)
+      if (lines[j].addr > lines[i].addr) {
+        ref_line t = lines[i];
+        lines[i] = lines[j];
+        lines[j] = t;
+      }
+  int seg = sectors || width == 1 ? 32 : width == 2 ? 64 : 128, n = 0;
+  for (int i = 0; i < nl; i++)
+    for (int off = 128 - seg; off >= 0; off -= seg) ref_segment(&lines[i], off, seg, out, &n);
+  return n;
+}
+
+/* Irregular lanes against the definition: each lane near one of a few bases (a line or two
+ * apart, or far), at any byte, every width, sectors or segments, random masks. */
+static void test_coalesce_matches_definition(void **state) {
+  (void)state;
+  static const int widths[] = {1, 2, 4, 8, 12, 16};
+  uint64_t seed = 4242;
+  for (int i = 0; i < 20000; i++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    int width = widths[(seed >> 33) % 6], sectors = (int)(seed >> 40 & 1);
+    uint32_t mask = (seed >> 3 & 1) ? 0xffffffffu : (uint32_t)(seed >> 8);
+    int spread = 1 + (int)((seed >> 44) % 8);       /* bases to draw from */
+    uint64_t gap = (seed >> 50) % 2 ? 128 : 4096;    /* between bases */
+    int reach = (seed >> 52) % 2 ? 128 : 16;         /* offset of a lane from its base */
+    uint64_t a[32] = {0};
+    for (int lane = 0; lane < 32; lane++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      a[lane] = 0x40000 + gap * ((seed >> 20) % (uint64_t)spread) + (seed >> 40) % (uint64_t)reach;
+    }
+    mem_access want[256], got[256];
+    memset(got, 0, sizeof got);
+    int nw = ref_coalesce(a, mask, width, sectors, want);
+    int ng = mem_coalesce(a, mask, width, sectors, got, 256);
+    if (nw != ng || memcmp(want, got, (size_t)nw * sizeof want[0]))
+      fail_msg("case %d: mask 0x%08x width %d sectors %d: %d accesses, definition %d", i, mask,
+               width, sectors, ng, nw);
+  }
+}
+
 /* ---- shared memory banks ---- */
 
 static int passes_stride(uint64_t stride_bytes, int width) {
@@ -279,6 +376,7 @@ int main(void) {
       cmocka_unit_test(test_coalesce_straddle_and_limits),
       cmocka_unit_test(test_coalesce_strided_matches_lanes),
       cmocka_unit_test(test_coalesce_line_order),
+      cmocka_unit_test(test_coalesce_matches_definition),
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_bank_conflicts_match_reference),
       cmocka_unit_test(test_bank_conflicts_random_words),
