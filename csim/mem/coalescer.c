@@ -95,6 +95,21 @@ static int emit_lines(const line_bytes *lines, int nl, int width, int sectors, m
   /* Segment size: 1-byte data always 32-byte segments, 2-byte 64 unless sectors. */
   int seg = sectors || width == 1 ? 32 : width == 2 ? 64 : 128;
   int n = 0;
+  if (seg == MEM_SECTOR_BYTES) { /* each touched sector is an access, the highest first */
+    for (int i = 0; i < nl; i++)
+      for (int s = MEM_SECTORS_PER_LINE - 1; s >= 0; s--) {
+        uint32_t w = sector_word(&lines[i], s);
+        if (!w) continue;
+        if (n >= max_out) return -1;
+        mem_access *a = &out[n++];
+        memset(a, 0, sizeof *a);
+        a->addr = lines[i].addr;
+        a->sector_mask = (uint8_t)(1u << s);
+        a->full_mask = (uint8_t)(w == UINT32_MAX ? 1u << s : 0);
+        a->size = MEM_SECTOR_BYTES;
+      }
+    return n;
+  }
   for (int i = 0; i < nl; i++)
     for (int first = MEM_SECTORS_PER_LINE - seg / MEM_SECTOR_BYTES; first >= 0;
          first -= seg / MEM_SECTOR_BYTES)
