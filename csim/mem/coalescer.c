@@ -51,6 +51,19 @@ static void sort_addr_desc(line_bytes *l, int n) {
   }
 }
 
+/* Appends the access to out (its other fields zero); -1 when out is full. */
+static int append(uint64_t addr, uint8_t mask, uint8_t full, int size, mem_access *out, int *n,
+                  int max_out) {
+  if (*n >= max_out) return -1;
+  mem_access *a = &out[(*n)++];
+  memset(a, 0, sizeof *a);
+  a->addr = addr;
+  a->sector_mask = mask;
+  a->full_mask = full;
+  a->size = (uint16_t)size;
+  return 0;
+}
+
 /* Appends one segment of `size` bytes at sector `first` of line l (only the sectors the warp
  * touched). Returns -1 when out is full. */
 static int emit(const line_bytes *l, int first, int size, mem_access *out, int *n, int max_out) {
@@ -61,14 +74,7 @@ static int emit(const line_bytes *l, int first, int size, mem_access *out, int *
     if (w == UINT32_MAX) full |= (uint8_t)(1u << s);
   }
   if (!mask) return 0;
-  if (*n >= max_out) return -1;
-  mem_access *a = &out[(*n)++];
-  memset(a, 0, sizeof *a);
-  a->addr = l->addr;
-  a->sector_mask = mask;
-  a->full_mask = full;
-  a->size = (uint16_t)size;
-  return 0;
+  return append(l->addr, mask, full, size, out, n, max_out);
 }
 
 /* A segment of `size` bytes at sector `first`, shrunk as GPGPU-Sim shrinks it: a 128- or
@@ -99,14 +105,10 @@ static int emit_lines(const line_bytes *lines, int nl, int width, int sectors, m
     for (int i = 0; i < nl; i++)
       for (int s = MEM_SECTORS_PER_LINE - 1; s >= 0; s--) {
         uint32_t w = sector_word(&lines[i], s);
-        if (!w) continue;
-        if (n >= max_out) return -1;
-        mem_access *a = &out[n++];
-        memset(a, 0, sizeof *a);
-        a->addr = lines[i].addr;
-        a->sector_mask = (uint8_t)(1u << s);
-        a->full_mask = (uint8_t)(w == UINT32_MAX ? 1u << s : 0);
-        a->size = MEM_SECTOR_BYTES;
+        uint8_t bit = (uint8_t)(1u << s);
+        if (w && append(lines[i].addr, bit, w == UINT32_MAX ? bit : 0, MEM_SECTOR_BYTES, out, &n,
+                        max_out) < 0)
+          return -1;
       }
     return n;
   }
