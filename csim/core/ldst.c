@@ -57,6 +57,9 @@ int event_push(sm *s, uint64_t at, int load, rf_diag *d) {
   return 0;
 }
 
+/* Whether the earliest shared-memory load completes by now. */
+static int event_due(const sm *s, uint64_t now) { return s->nevents && s->events[0].at <= now; }
+
 static sm_event event_pop(sm *s) {
   sm_event top = s->events[0], last = s->events[--s->nevents];
   int i = 0;
@@ -207,13 +210,13 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
  * was written. */
 static int writeback(sm *s, uint64_t now) {
   /* no client has a completion (most cycles of a memory-bound SM): the walk changes nothing */
-  if (!s->has_wb_global && (!s->nevents || s->events[0].at > now) && !l1d_miss_ready(s->l1))
+  if (!s->has_wb_global && !event_due(s, now) && !l1d_miss_ready(s->l1))
     return 0;
   for (int k = 0; k < WB_CLIENTS; k++) {
     int c = s->wb_next + k < WB_CLIENTS ? s->wb_next + k : s->wb_next + k - WB_CLIENTS;
     uint32_t token = LDST_NO_TOKEN;
     if (c == WB_SHARED) {
-      if (!s->nevents || s->events[0].at > now) continue;
+      if (!event_due(s, now)) continue;
       warp_load_done(s, event_pop(s).load, now);
     } else if (c == WB_GLOBAL) {
       if (!s->has_wb_global) continue;
