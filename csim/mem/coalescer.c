@@ -51,22 +51,10 @@ static void sort_addr_desc(line_bytes *l, int n) {
   }
 }
 
-/* Appends the access to out (its other fields zero); -1 when out is full. */
-static int append(uint64_t addr, uint8_t mask, uint8_t full, int size, mem_access *out, int *n,
-                  int max_out) {
-  if (*n >= max_out) return -1;
-  mem_access *a = &out[(*n)++];
-  memset(a, 0, sizeof *a);
-  a->addr = addr;
-  a->sector_mask = mask;
-  a->full_mask = full;
-  a->size = (uint16_t)size;
-  return 0;
-}
-
 /* Appends one segment of `size` bytes at sector `first` of line l (only the sectors the warp
  * touched). Returns -1 when out is full. */
-static int emit(const line_bytes *l, int first, int size, mem_access *out, int *n, int max_out) {
+static inline int emit(const line_bytes *l, int first, int size, mem_access *out, int *n,
+                       int max_out) {
   uint8_t mask = 0, full = 0;
   for (int s = first; s < first + size / MEM_SECTOR_BYTES; s++) {
     uint32_t w = sector_word(l, s);
@@ -74,7 +62,14 @@ static int emit(const line_bytes *l, int first, int size, mem_access *out, int *
     if (w == UINT32_MAX) full |= (uint8_t)(1u << s);
   }
   if (!mask) return 0;
-  return append(l->addr, mask, full, size, out, n, max_out);
+  if (*n >= max_out) return -1;
+  mem_access *a = &out[(*n)++];
+  memset(a, 0, sizeof *a);
+  a->addr = l->addr;
+  a->sector_mask = mask;
+  a->full_mask = full;
+  a->size = (uint16_t)size;
+  return 0;
 }
 
 /* A segment of `size` bytes at sector `first`, shrunk as GPGPU-Sim shrinks it: a 128- or
@@ -101,21 +96,13 @@ static int emit_lines(const line_bytes *lines, int nl, int width, int sectors, m
   /* Segment size: 1-byte data always 32-byte segments, 2-byte 64 unless sectors. */
   int seg = sectors || width == 1 ? 32 : width == 2 ? 64 : 128;
   int n = 0;
-  if (seg == MEM_SECTOR_BYTES) { /* each touched sector is an access, the highest first */
-    for (int i = 0; i < nl; i++)
-      for (int s = MEM_SECTORS_PER_LINE - 1; s >= 0; s--) {
-        uint32_t w = sector_word(&lines[i], s);
-        uint8_t bit = (uint8_t)(1u << s);
-        if (w && append(lines[i].addr, bit, w == UINT32_MAX ? bit : 0, MEM_SECTOR_BYTES, out, &n,
-                        max_out) < 0)
-          return -1;
-      }
-    return n;
-  }
   for (int i = 0; i < nl; i++)
     for (int first = MEM_SECTORS_PER_LINE - seg / MEM_SECTOR_BYTES; first >= 0;
          first -= seg / MEM_SECTOR_BYTES)
-      if (reduce(&lines[i], first, seg, out, &n, max_out) != 0) return -1;
+      /* (a sector has no halves to shrink to: emitted as it is, without the call) */
+      if ((seg == MEM_SECTOR_BYTES ? emit(&lines[i], first, seg, out, &n, max_out)
+                                   : reduce(&lines[i], first, seg, out, &n, max_out)) != 0)
+        return -1;
   return n;
 }
 
