@@ -374,8 +374,7 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
       if (!full) memset(a, 0, TRACE_WARP_SIZE * sizeof *a); /* inactive lanes hold 0 */
       uint64_t last = prev;
       for (uint32_t m = in->mask; m; m &= m - 1) {
-        if (p != end && *p < 0x80) x = *p++; /* (a one-byte varint, the usual delta) */
-        else if (get_varint(&p, end, &x) < 0) return CORRUPT("addresses past the block's end");
+        if (get_varint(&p, end, &x) < 0) return CORRUPT("addresses past the block's end");
         last += unzigzag(x);
         if (m == in->mask) prev = last;
         a[__builtin_ctz(m)] = last;
