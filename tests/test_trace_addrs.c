@@ -1,8 +1,10 @@
 /* Packed lane addresses (csim/trace/trace_addrs.h): every memory instruction reads back exactly
  * the 32 addresses it was read with, whichever form packing chose; base-and-stride patterns
- * (any mask, negative and zero strides, wrapping sums) take two entries, the rest keep 32; the
- * pool shrinks; packing twice changes nothing; a pool the readers would not lay out is left
- * alone. Then a thread block read through the trace reader, packed, against the unpacked one. */
+ * (any mask, negative and zero strides, wrapping sums) take two entries, two half-warp runs at
+ * one stride three, the rest keep 32, and each instruction takes the form a reference written
+ * from those definitions gives; the pool shrinks; packing twice changes nothing; a pool the
+ * readers would not lay out is left alone. Then a thread block read through the trace reader
+ * and the binary cache, packed, against the unpacked one. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -61,16 +63,60 @@ static void strided(uint32_t mask, uint64_t base, uint64_t stride, uint64_t out[
   for (uint32_t m = mask; m; m &= m - 1, base += stride) out[__builtin_ctz(m)] = base;
 }
 
+/* The halves form: lanes 0-15 active in mask from lo, lanes 16-31 from hi, at one stride. */
+static void halves(uint32_t mask, uint64_t lo, uint64_t hi, uint64_t stride,
+                   uint64_t out[TRACE_WARP_SIZE]) {
+  uint64_t high[TRACE_WARP_SIZE];
+  strided(mask & 0xffffu, lo, stride, out);
+  strided(mask & 0xffff0000u, hi, stride, high);
+  memcpy(out + 16, high + 16, 16 * sizeof *out);
+}
+
 static void pack(built *b) {
   trace_tb tb = {.nwarps = 1, .warps = &b->w};
   trace_tb_pack_addrs(&tb);
 }
 
-/* Every memory instruction reads back its lanes; returns how many took the stride form and
- * checks the pool holds exactly the entries the forms need. */
-static int check(const built *b) {
-  int strided_n = 0;
+/* The form the definitions in trace_addrs.h give lanes l under mask: the first of stride,
+ * halves and lanes that gives them back, found lane by lane. */
+static int run_from(const uint64_t *l, uint32_t mask, int from, int to, uint64_t base,
+                    uint64_t stride) {
+  uint64_t k = 0;
+  for (int lane = from; lane < to; lane++)
+    if (l[lane] != (mask >> lane & 1 ? base + k++ * stride : 0)) return 0;
+  return 1;
+}
+
+static int first_active(uint32_t mask, int from, int to) {
+  for (int lane = from; lane < to; lane++)
+    if (mask >> lane & 1) return lane;
+  return -1;
+}
+
+static int second_active(uint32_t mask, int from, int to) {
+  int f = first_active(mask, from, to);
+  return f < 0 ? -1 : first_active(mask, f + 1, to);
+}
+
+static trace_addr_form reference_form(const uint64_t *l, uint32_t mask) {
+  int a = first_active(mask, 0, 32), b = second_active(mask, 0, 32);
+  uint64_t base = a < 0 ? 0 : l[a], stride = b < 0 ? 0 : l[b] - l[a];
+  if (run_from(l, mask, 0, 32, base, stride)) return TRACE_ADDRS_STRIDE;
+  int lo = first_active(mask, 0, 16), hi = first_active(mask, 16, 32);
+  if (lo < 0 || hi < 0) return TRACE_ADDRS_LANES;
+  /* the stride either half's first two lanes show (one lane in each half: one stride suits) */
+  int lo2 = second_active(mask, 0, 16), hi2 = second_active(mask, 16, 32);
+  stride = lo2 >= 0 ? l[lo2] - l[lo] : hi2 >= 0 ? l[hi2] - l[hi] : 0;
+  if (run_from(l, mask, 0, 16, l[lo], stride) && run_from(l, mask, 16, 32, l[hi], stride))
+    return TRACE_ADDRS_HALVES;
+  return TRACE_ADDRS_LANES;
+}
+
+/* Every memory instruction reads back its lanes; counts the instructions of each form in
+ * forms[] and checks the pool holds exactly the entries the forms need. */
+static void check(const built *b, int forms[3]) {
   uint32_t entries = 0;
+  forms[0] = forms[1] = forms[2] = 0;
   for (uint32_t i = 0; i < b->w.n; i++) {
     const trace_inst *in = &b->w.insts[i];
     if (!in->op->is_mem) continue;
@@ -80,11 +126,17 @@ static int check(const built *b) {
       if (got[lane] != b->want[i][lane])
         fail_msg("instruction %u lane %d: %#llx, expected %#llx", i, lane,
                  (unsigned long long)got[lane], (unsigned long long)b->want[i][lane]);
-    strided_n += in->addr_form == TRACE_ADDRS_STRIDE;
-    entries += in->addr_form == TRACE_ADDRS_STRIDE ? 2 : TRACE_WARP_SIZE;
+    forms[in->addr_form]++;
+    entries += trace_addrs_entries(in->addr_form);
   }
   assert_int_equal(b->w.naddrs, entries);
-  return strided_n;
+}
+
+/* Each memory instruction took the form the reference gives its lanes. */
+static void assert_reference_forms(const built *b) {
+  for (uint32_t i = 0; i < b->w.n; i++)
+    if (b->w.insts[i].op->is_mem)
+      assert_int_equal(b->w.insts[i].addr_form, reference_form(b->want[i], b->w.insts[i].mask));
 }
 
 static void finish(built *b) {
@@ -120,33 +172,57 @@ static void test_directed_forms(void **state) {
   for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) l[lane] = 0x6000 + (uint64_t)(lane * lane);
   add_mem(&b, 0xffffffffu, l); /* scattered */
   add_alu(&b);
+  halves(0xffffffffu, 0x7000, 0x7000 + 1280, 4, l); /* two rows of a 16-wide tile */
+  add_mem(&b, 0xffffffffu, l);
+  halves(0x0ff00ff0u, 0x8000, 0x8800, 16, l); /* part of each half */
+  add_mem(&b, 0x0ff00ff0u, l);
+  halves(0xffff0001u, 0x9000, 0xa000, 8, l); /* one lane low, the stride from the high half */
+  add_mem(&b, 0xffff0001u, l);
+  halves(0xffffffffu, 0xc000, 0xd000, (uint64_t)-8, l); /* walking down */
+  add_mem(&b, 0xffffffffu, l);
+  halves(0x00010001u, 0xe000, 0xf000, 0, l); /* a lane in each half: a base and a stride */
+  add_mem(&b, 0x00010001u, l);
+  halves(0xffffffffu, 0x10000, 0x11000, 4, l); /* the halves at different strides: all 32 */
+  for (int lane = 17; lane < 32; lane++) l[lane] += 4 * (uint64_t)(lane - 16);
+  add_mem(&b, 0xffffffffu, l);
+  halves(0x00ff00ffu, 0x12000, 0x13000, 4, l); /* an inactive lane not 0: all 32 kept */
+  l[8] = 5;
+  add_mem(&b, 0x00ff00ffu, l);
   uint32_t before = b.w.naddrs;
+  enum { ENTRIES = 8 * 2 + 4 * 3 + 5 * TRACE_WARP_SIZE };
   pack(&b);
-  assert_int_equal(check(&b), 7);
-  assert_int_equal(b.w.naddrs, 7 * 2 + 3 * TRACE_WARP_SIZE);
+  int forms[3];
+  check(&b, forms);
+  assert_reference_forms(&b);
+  assert_int_equal(forms[TRACE_ADDRS_STRIDE], 8);
+  assert_int_equal(forms[TRACE_ADDRS_HALVES], 4);
+  assert_int_equal(forms[TRACE_ADDRS_LANES], 5);
+  assert_int_equal(b.w.naddrs, ENTRIES);
   assert_true(b.w.naddrs < before);
-  /* the forms: in order */
-  static const uint8_t form[] = {1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+  /* the forms: in order (the reference above gives the same) */
+  static const uint8_t form[] = {1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 1, 0, 0};
   for (uint32_t i = 0; i < b.w.n; i++)
     if (b.w.insts[i].op->is_mem) assert_int_equal(b.w.insts[i].addr_form, form[i]);
   /* Packing again changes nothing. */
-  uint64_t copy[7 * 2 + 3 * TRACE_WARP_SIZE];
+  uint64_t copy[ENTRIES];
   memcpy(copy, b.w.addrs, sizeof copy);
   pack(&b);
-  assert_int_equal(b.w.naddrs, 7 * 2 + 3 * TRACE_WARP_SIZE);
+  assert_int_equal(b.w.naddrs, ENTRIES);
   assert_memory_equal(copy, b.w.addrs, sizeof copy);
-  check(&b);
+  check(&b, forms);
   finish(&b);
 }
 
-/* Random masks, bases and strides, a third of them disturbed off the pattern. */
+/* Random masks, bases and strides, as one run or as two half-warp runs, a third of them
+ * disturbed off the pattern: each instruction takes the form the reference gives it, and every
+ * form turns up. */
 static void test_random_round_trip(void **state) {
   (void)state;
   uint64_t x = 0x9e3779b97f4a7c15ull;
+  int total[3] = {0, 0, 0};
   for (int round = 0; round < 200; round++) {
     built b;
     start(&b);
-    int want_strided = 0;
     for (int i = 0; i < MAXI; i++) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
       if (x % 5 == 0) {
@@ -156,18 +232,19 @@ static void test_random_round_trip(void **state) {
       uint32_t mask = x % 3 == 0 ? 0xffffffffu : (uint32_t)(x >> 11);
       uint64_t stride = (x >> 40) % 7 == 0 ? 0 : (uint64_t)(int64_t)(int16_t)(x >> 24);
       uint64_t l[TRACE_WARP_SIZE];
-      strided(mask, x >> 3, stride, l);
-      int disturb = (x >> 50) % 3 == 0 && mask;
-      if (disturb) l[__builtin_ctz(mask)] ^= 1ull << (x >> 58);
-      /* disturbing the first lane of a one- or two-lane mask still leaves a pattern */
-      int lanes = __builtin_popcount(mask);
-      want_strided += !disturb || lanes <= 2;
+      if ((x >> 30) % 2) halves(mask, x >> 3, (x >> 3) + (x >> 44), stride, l);
+      else strided(mask, x >> 3, stride, l);
+      if ((x >> 50) % 3 == 0 && mask) l[__builtin_ctz(mask)] ^= 1ull << (x >> 58);
       add_mem(&b, mask, l);
     }
     pack(&b);
-    assert_int_equal(check(&b), want_strided);
+    int forms[3];
+    check(&b, forms);
+    assert_reference_forms(&b);
+    for (int f = 0; f < 3; f++) total[f] += forms[f];
     finish(&b);
   }
+  for (int f = 0; f < 3; f++) assert_true(total[f] > 500);
 }
 
 /* Offsets out of instruction order (no reader lays a pool out so): left alone, still exact. */
@@ -186,16 +263,20 @@ static void test_unusual_layout_left_alone(void **state) {
   memcpy(b.want[1], b.w.addrs, sizeof b.want[1]);
   pack(&b);
   assert_int_equal(b.w.naddrs, 2 * TRACE_WARP_SIZE);
-  assert_int_equal(check(&b), 0);
+  int forms[3];
+  check(&b, forms);
+  assert_int_equal(forms[TRACE_ADDRS_LANES], 2);
   finish(&b);
 }
 
 /* A kernel of one thread block in `dir`: warp 0 base-stride (every lane, then half the lanes
  * of a shared load) and base-delta whose deltas are one stride after the first (a pattern the
- * format did not see); warp 1 base-delta, scattered. Its path goes to path. */
+ * format did not see); warp 1 base-delta, scattered, then two rows of a 16-wide tile (the
+ * halves form). Its path goes to path. */
 static void write_kernel(const char *dir, char *path, size_t n) {
-  char deltas[256] = "-4";
+  char deltas[256] = "-4", rows[256] = "4";
   for (int lane = 2; lane < TRACE_WARP_SIZE; lane++) strcat(deltas, " 4");
+  for (int lane = 2; lane < TRACE_WARP_SIZE; lane++) strcat(rows, lane == 16 ? " 1220" : " 4");
   char text[4096];
   snprintf(text, sizeof text,
            "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (64,1,1)\n"
@@ -209,10 +290,11 @@ static void write_kernel(const char *dir, char *path, size_t n) {
            "0010 0000ff00 1 R3 LDS 1 R4 4 1 0x7f0000000100 0\n"
            "0020 ffffffff 1 R5 LDG.E.SYS 1 R2 4 2 0x7f0000020000 %s\n"
            "0030 ffffffff 0 EXIT 0 0\n\n"
-           "warp = 1\ninsts = 2\n"
+           "warp = 1\ninsts = 3\n"
            "0000 0000000f 1 R1 LDG.E.SYS 1 R2 4 2 0x7f0000030000 100 -7 3\n"
+           "0010 ffffffff 1 R3 LDS.U 1 R4 4 2 0x400 %s\n"
            "0030 ffffffff 0 EXIT 0 0\n\n#END_TB\n",
-           deltas);
+           deltas, rows);
   assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
   snprintf(path, n, "%s/kernel-1.traceg", dir);
 }
@@ -235,7 +317,8 @@ static void read_block(const char *path, trace_cache_mode mode, const char *cach
 }
 
 /* A thread block through the reader: packed, every instruction reads back what the unpacked
- * copy holds, in both of the trace format's address encodings and with a scattered list. */
+ * copy holds, in both of the trace format's address encodings, with a scattered list and with
+ * a tile's two rows. */
 static void test_through_the_reader(void **state) {
   (void)state;
   char dir[256], path[512];
@@ -251,7 +334,7 @@ static void test_through_the_reader(void **state) {
       if (tb.warps[w].insts[i].op->is_mem)
         memcpy(orig[w][i], tb.warps[w].addrs + tb.warps[w].insts[i].addr_off, sizeof orig[w][i]);
   trace_tb_pack_addrs(&tb);
-  int forms[2] = {0, 0};
+  int forms[3] = {0, 0, 0};
   for (int w = 0; w < tb.nwarps; w++)
     for (uint32_t i = 0; i < tb.warps[w].n; i++) {
       const trace_inst *in = &tb.warps[w].insts[i];
@@ -263,6 +346,7 @@ static void test_through_the_reader(void **state) {
     }
   assert_int_equal(forms[TRACE_ADDRS_LANES], 2); /* the first base-delta line and the scattered */
   assert_int_equal(forms[TRACE_ADDRS_STRIDE], 2);
+  assert_int_equal(forms[TRACE_ADDRS_HALVES], 1); /* the tile's rows */
   trace_tb_free(&tb);
   tu_rmtree(dir);
 }
@@ -276,8 +360,9 @@ static void assert_same_packing(const trace_tb *a, const trace_tb *b) {
 }
 
 /* The reader packs as trace_tb_pack_addrs does, whether the block comes from the text (while
- * writing the cache, or not) or from the binary cache, whose decoder keeps its stride form
- * packed instead of spreading it over 32 lanes; and a cache written from a packed block reads
+ * writing the cache, or not) or from the binary cache, whose decoder keeps its stride and
+ * halves forms packed instead of spreading them over 32 lanes; and a cache written from a
+ * packed block reads
  * back unpacked as the text does. */
 static void test_reader_packs(void **state) {
   (void)state;

@@ -54,7 +54,8 @@ static void put(sbuf *s, const char *fmt, ...) {
 }
 
 /* 12 thread blocks of 3 warps (the last one partial: 80 threads); lineinfo and tracer v5
- * immediates; masks full, half, one lane and none; address modes 0 (irregular lists), 1 and 2;
+ * immediates; masks full, half, one lane and none; address modes 0 (irregular lists), 1 and 2
+ * (and in it, two half-warp runs);
  * generic accesses into the shared and local windows. */
 static char *gen_kernel(void) {
   sbuf s = {NULL, 0, 0};
@@ -91,10 +92,16 @@ static char *gen_kernel(void) {
                   put(&s, " 0x%llx", (unsigned long long)(base + (uint64_t)(lane * lane) * 4));
               put(&s, "\n");
               break;
-            case 3: /* mode 2: base + deltas */
+            case 3: /* mode 2: base + deltas; every other time two rows of a 16-wide tile,
+                     * a half-warp each (the cache's halves form where both halves are on) */
               put(&s, "%d %04x %08x 1 R12 LDS.U.128 1 R3 16 2 0x%llx", line, pc, m,
                   (unsigned long long)(0x100ull * (uint64_t)i));
-              for (int k = 1; k < __builtin_popcount(m); k++) put(&s, " %d", k % 3 ? 16 : -48);
+              for (int lane = __builtin_ctz(m | 1u << 31) + 1, k = 1; lane < 32; lane++) {
+                if (!(m >> lane & 1)) continue;
+                int row_break = i % 2 && lane >= 16 && !(m & ((1u << lane) - 1) & 0xffff0000u);
+                put(&s, " %d", row_break ? 1040 : i % 2 ? 16 : k % 3 ? 16 : -48);
+                k++;
+              }
               put(&s, "\n");
               break;
             case 4: /* generic into the shared window, and into the local one */

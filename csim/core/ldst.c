@@ -102,10 +102,11 @@ static int completions(const sm *s, const mem_access *a) {
 int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   ldst_entry *e = &s->ldst[(s->ldst_head + s->ldst_count) % LDST_QUEUE];
   const trace_warp *tw = s->warps[warp].tw;
-  /* the instruction's entries in its warp's address pool: a base and a stride, or 32 lanes
-   * (trace_addrs.h) */
+  /* the instruction's entries in its warp's address pool (trace_addrs.h): packed ones are
+   * spread over 32 lanes only where nothing reads them as they are */
   const uint64_t *pool = tw->addrs + in->addr_off;
-  int strided = in->addr_form == TRACE_ADDRS_STRIDE;
+  int form = in->addr_form;
+  uint64_t buf[TRACE_WARP_SIZE];
   e->warp = warp;
   e->in = in;
   e->load = -1;
@@ -114,8 +115,9 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   e->hook = 0;
   if (in->op->space == SPACE_SHARED) {
     int width = in->op->width, banks = s->cfg->shmem_num_banks;
-    int passes = strided ? mem_shared_passes_strided(pool[0], pool[1], in->mask, width, banks)
-                         : mem_shared_passes(pool, in->mask, width, banks);
+    int passes = form == TRACE_ADDRS_STRIDE
+                     ? mem_shared_passes_strided(pool[0], pool[1], in->mask, width, banks)
+                     : mem_shared_passes(trace_inst_addrs(tw, in, buf), in->mask, width, banks);
     s->cnt.shmem_accesses++;
     s->cnt.shmem_passes += (uint64_t)passes;
     e->busy_until = now + (uint64_t)passes;
@@ -128,9 +130,11 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   } else {
     int bypass = bypasses_l1(s->cfg, in);
     int width = in->op->width, sectors = sector_segments(s->cfg, bypass);
-    e->naccess = strided ? mem_coalesce_strided(pool[0], pool[1], in->mask, width, sectors,
-                                                e->acc, MAX_ACCESSES)
-                         : mem_coalesce(pool, in->mask, width, sectors, e->acc, MAX_ACCESSES);
+    e->naccess = form == TRACE_ADDRS_STRIDE
+                     ? mem_coalesce_strided(pool[0], pool[1], in->mask, width, sectors, e->acc,
+                                            MAX_ACCESSES)
+                     : mem_coalesce(trace_inst_addrs(tw, in, buf), in->mask, width, sectors,
+                                    e->acc, MAX_ACCESSES);
     if (e->naccess < 0)
       return rf_fail(d, "SM %d: a %s instruction at PC 0x%llx touches more than %d segments",
                      s->id, trace_opcode_name(in->op->opcode), (unsigned long long)in->op->pc,
@@ -150,8 +154,7 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
       e->load = load_alloc(s, warp, in, remaining, d);
       if (e->load < 0) return -1;
       if (s->pol->ops->load && in->op->kind == OPK_LOAD && in->op->space == SPACE_GLOBAL) {
-        uint64_t lanes[TRACE_WARP_SIZE];
-        policy_load pl = {s->id, warp, in, trace_inst_addrs(tw, in, lanes)};
+        policy_load pl = {s->id, warp, in, trace_inst_addrs(tw, in, buf)};
         e->hook_ticket = -1;
         int r = s->pol->ops->load(s->pol, &pl, now, &e->hook_ticket);
         e->hook = r != POLICY_LOAD_MEMORY;

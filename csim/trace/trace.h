@@ -20,7 +20,7 @@
 #define TRACE_MAX_THREADS_PER_TB 4096u
 #define TRACE_MAX_TBS (1ull << 32)
 #define TRACE_MAX_WARP_INSTS (1l << 30) /* `insts = n` of one warp */
-#define TRACE_MAX_WARP_MEM_INSTS (1u << 26) /* x 32 addresses: below trace_inst.addr_off's 2^31 */
+#define TRACE_MAX_WARP_MEM_INSTS (1u << 25) /* x 32 addresses: below trace_inst.addr_off's 2^30 */
 
 /* What an instruction does, as the SM model needs it. */
 typedef enum op_kind {
@@ -71,20 +71,20 @@ typedef struct trace_op {
 
 /* One dynamic instruction of a warp, in 16 bytes: a resident block's instructions are most of
  * what the SMs read from memory on a large config, so the address form shares a word with the
- * offset (which TRACE_MAX_WARP_MEM_INSTS keeps below 2^31). */
+ * offset (which TRACE_MAX_WARP_MEM_INSTS keeps below 2^30). */
 typedef struct trace_inst {
   const trace_op *op;        /* in its block's ops (trace_tb.ops) */
   uint32_t mask;             /* active threads */
-  uint32_t addr_off : 31;    /* if op->is_mem: where its addresses start in the warp's pool */
-  uint32_t addr_form : 1;    /* trace_addr_form of those addresses (trace_addrs.h) */
+  uint32_t addr_off : 30;    /* if op->is_mem: where its addresses start in the warp's pool */
+  uint32_t addr_form : 2;    /* trace_addr_form of those addresses (trace_addrs.h) */
 } trace_inst;
 _Static_assert(sizeof(trace_inst) <= 16, "trace_inst grew past 16 bytes");
 
 typedef struct trace_warp {
   trace_inst *insts;
   uint32_t n;
-  uint64_t *addrs;     /* per memory instruction 32 (inactive lanes 0), or 2 once packed
-                        * (trace_addrs.h) */
+  uint64_t *addrs;     /* per memory instruction 32 (inactive lanes 0), or 2 or 3 once
+                        * packed (trace_addrs.h) */
   uint32_t naddrs;
 } trace_warp;
 

@@ -4,30 +4,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The lanes of a[0..n) off the run from base at stride over mask's active lanes, with zeros
+ * elsewhere, ORed together: 0 if every lane is on it. Branch-free over the lanes (every memory
+ * instruction of every thread block is checked). */
+static inline uint64_t off_run(const uint64_t *a, uint32_t mask, int n, uint64_t base,
+                               uint64_t stride) {
+  uint64_t off = 0, v = base;
+  for (int lane = 0; lane < n; lane++) {
+    uint64_t active = (uint64_t)0 - (mask >> lane & 1); /* all ones for an active lane */
+    off |= a[lane] ^ (v & active);
+    v += stride & active;
+  }
+  return off;
+}
+
 /* Whether lanes a[0..31] of an instruction with active mask `mask` are a base and a stride
- * over the active lanes with zeros elsewhere; if so, their base and stride. Branch-free over
- * the lanes (every memory instruction of every thread block is checked). */
+ * over the active lanes with zeros elsewhere; if so, their base and stride. */
 static int is_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride) {
   *base = mask ? a[__builtin_ctz(mask)] : 0;
   uint32_t rest = mask & (mask - 1);
   *stride = rest ? a[__builtin_ctz(rest)] - *base : 0;
-  uint64_t off = 0;
   if (mask == 0xffffffffu) {
-    uint64_t v = *base;
+    uint64_t off = 0, v = *base;
     for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, v += *stride) off |= a[lane] ^ v;
     return off == 0;
   }
-  uint64_t v = *base;
-  for (int lane = 0; lane < TRACE_WARP_SIZE; lane++) {
-    uint64_t active = (uint64_t)0 - (mask >> lane & 1); /* all ones for an active lane */
-    off |= a[lane] ^ (v & active);
-    v += *stride & active;
-  }
-  return off == 0;
+  return off_run(a, mask, TRACE_WARP_SIZE, *base, *stride) == 0;
 }
 
-static uint32_t entries(const trace_inst *in) {
-  return in->addr_form == TRACE_ADDRS_STRIDE ? 2 : TRACE_WARP_SIZE;
+int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t *hi,
+                       uint64_t *stride) {
+  uint32_t low = mask & 0xffffu, high = mask >> 16;
+  if (!low || !high) return 0;
+  *lo = a[__builtin_ctz(low)];
+  *hi = a[16 + __builtin_ctz(high)];
+  /* the stride of the low half's first two lanes, else of the high half's (a lane in each
+   * half shows no stride: 0 gives them back) */
+  uint32_t rest = low & (low - 1), rest_high = high & (high - 1);
+  *stride = rest        ? a[__builtin_ctz(rest)] - *lo
+            : rest_high ? a[16 + __builtin_ctz(rest_high)] - *hi
+                        : 0;
+  if (mask == 0xffffffffu) {
+    /* all lanes (the common case): most lists fail at once, the rest in one branch-free pass */
+    if (a[2] - a[1] != *stride) return 0;
+    uint64_t off = 0, l = *lo, h = *hi;
+    for (int lane = 0; lane < 16; lane++, l += *stride, h += *stride)
+      off |= (a[lane] ^ l) | (a[16 + lane] ^ h);
+    return off == 0;
+  }
+  return (off_run(a, low, 16, *lo, *stride) | off_run(a + 16, high, 16, *hi, *stride)) == 0;
 }
 
 /* Rewrites the pool front to back, so each instruction's entries land at or before where they
@@ -39,24 +64,32 @@ static void pack_warp(trace_warp *w) {
   for (uint32_t i = 0; i < w->n; i++) {
     const trace_inst *in = &w->insts[i];
     if (!in->op->is_mem) continue;
-    if (in->addr_off < end || in->addr_off + entries(in) > w->naddrs) return;
-    end = in->addr_off + entries(in);
+    uint32_t n = trace_addrs_entries(in->addr_form);
+    if (in->addr_off < end || in->addr_off + n > w->naddrs) return;
+    end = in->addr_off + n;
   }
   uint32_t out = 0;
   for (uint32_t i = 0; i < w->n; i++) {
     trace_inst *in = &w->insts[i];
     if (!in->op->is_mem) continue;
     const uint64_t *a = w->addrs + in->addr_off;
-    uint64_t base, stride;
+    uint64_t base, stride, hi;
+    /* (the entries are read before any is written: the packed ones may overlap them) */
     if (in->addr_form == TRACE_ADDRS_LANES && is_strided(a, in->mask, &base, &stride)) {
       w->addrs[out] = base;
       w->addrs[out + 1] = stride;
       in->addr_form = TRACE_ADDRS_STRIDE;
+    } else if (in->addr_form == TRACE_ADDRS_LANES &&
+               trace_addrs_halves(a, in->mask, &base, &hi, &stride)) {
+      w->addrs[out] = base;
+      w->addrs[out + 1] = stride;
+      w->addrs[out + 2] = hi;
+      in->addr_form = TRACE_ADDRS_HALVES;
     } else {
-      memmove(w->addrs + out, a, entries(in) * sizeof *a);
+      memmove(w->addrs + out, a, trace_addrs_entries(in->addr_form) * sizeof *a);
     }
     in->addr_off = out;
-    out += entries(in);
+    out += trace_addrs_entries(in->addr_form);
   }
   trace_warp_fit_pool(w, out);
 }

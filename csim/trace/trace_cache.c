@@ -109,11 +109,17 @@ int tc_decode_info(const uint8_t p[TC_INFO_BYTES], trace_kernel_info *in) {
  *     varint (template << 1 | full mask), [u32 mask], [memory: u8 encoding, addresses]
  *   addresses, ADDR_STRIDE: zigzag varint (base - previous base of the warp), zigzag stride;
  *     the k-th active lane is base + k * stride
+ *   ADDR_HALVES (both half-warps active, not one stride): zigzag varints lo - previous base,
+ *     stride, hi - lo; the k-th active lane of lanes 0-15 is lo + k * stride, of lanes 16-31
+ *     hi + k * stride (trace_addrs.h), lo becoming the previous base
  *   ADDR_LIST: per active lane a zigzag varint delta from the lane before (the first lane's
- *     from the previous base), the first lane's address becoming the previous base */
+ *     from the previous base), the first lane's address becoming the previous base
+ * The first of these that gives an instruction's lanes back is its encoding: the one that
+ * trace_tb_pack_addrs would choose, so a packed block decodes without checking its lists. */
 #define TC_TMPL_BYTES 34
 #define ADDR_LIST 0
 #define ADDR_STRIDE 1
+#define ADDR_HALVES 2
 
 static void put_varint(tc_buf *b, uint64_t v) {
   while (v >= 0x80) {
@@ -242,10 +248,16 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
         else if (lanes == 1) stride = v - base;
         if (v != base + (uint64_t)lanes * stride) regular = 0;
       }
+      uint64_t lo, hi, step; /* (lo is the first active lane's address: base) */
       if (regular) {
         out->p[out->n++] = ADDR_STRIDE;
         put_varint(out, zigzag(base - prev));
         put_varint(out, zigzag(stride));
+      } else if (trace_addrs_halves(a, in->mask, &lo, &hi, &step)) {
+        out->p[out->n++] = ADDR_HALVES;
+        put_varint(out, zigzag(lo - prev));
+        put_varint(out, zigzag(step));
+        put_varint(out, zigzag(hi - lo));
       } else {
         out->p[out->n++] = ADDR_LIST;
         uint64_t last = prev;
@@ -287,9 +299,9 @@ static int one_byte_deltas(const uint8_t *p, const uint8_t *end) {
   return end - p >= 8 && !(tc_ld64(p) & 0x8080808080808080ull);
 }
 
-/* With `pack`, an instruction whose addresses the cache stores as a base and a stride keeps them
- * so (TRACE_ADDRS_STRIDE), as trace_tb_pack_addrs would leave it: the cache's stride form is
- * exactly the case where that packs. */
+/* With `pack`, an instruction whose addresses the cache stores as a base and a stride, or as
+ * two half-warp runs, keeps them so (TRACE_ADDRS_STRIDE, TRACE_ADDRS_HALVES), as
+ * trace_tb_pack_addrs would leave it: the encoder chose those forms exactly where that packs. */
 static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *const *tmpl,
                        uint32_t ntmpl, int pack, trace_warp *w, rf_diag *d) {
   const uint8_t *p = *cur;
@@ -335,24 +347,30 @@ static int decode_warp(const uint8_t **cur, const uint8_t *end, const trace_op *
     int full = in->mask == 0xffffffffu;
     if (p == end) return CORRUPT("address encoding past the block's end");
     uint8_t enc = *p++;
-    uint64_t base = 0, stride = 0;
-    if (enc == ADDR_STRIDE) {
-      if (get_varint(&p, end, &base) < 0 || get_varint(&p, end, &stride) < 0)
+    uint64_t base = 0, stride = 0, hi = 0;
+    int halves = enc == ADDR_HALVES;
+    if (enc == ADDR_STRIDE || halves) {
+      if (get_varint(&p, end, &base) < 0 || get_varint(&p, end, &stride) < 0 ||
+          (halves && get_varint(&p, end, &hi) < 0))
         return CORRUPT("addresses past the block's end");
       base = prev + unzigzag(base);
       stride = unzigzag(stride);
+      hi = base + unzigzag(hi);
       prev = base;
       if (pack) {
         a[0] = base;
         a[1] = stride;
-        in->addr_form = TRACE_ADDRS_STRIDE;
-        used += 2;
+        if (halves) a[2] = hi;
+        in->addr_form = halves ? TRACE_ADDRS_HALVES : TRACE_ADDRS_STRIDE;
+        used += trace_addrs_entries(in->addr_form);
         continue;
       }
     }
     used += TRACE_WARP_SIZE;
     if (enc == ADDR_STRIDE) {
       trace_addrs_spread(base, stride, in->mask, a);
+    } else if (halves) {
+      trace_addrs_spread_halves(base, hi, stride, in->mask, a);
     } else if (enc == ADDR_LIST && full) {
       uint64_t last = prev;
       for (int lane = 0; lane < TRACE_WARP_SIZE;) {

@@ -30,7 +30,7 @@
 #include "trace.h"
 #include "trace_ops.h"
 
-#define TC_VERSION 2
+#define TC_VERSION 3
 #define TC_HEADER_BYTES 128
 #define TC_INFO_BYTES (256 + 18 * 8)
 #define TC_BLOCK_HEADER_BYTES 16
