@@ -369,6 +369,50 @@ static void test_bank_conflicts_random_words(void **state) {
   assert_true(one_pass > 1000 && more > 1000); /* both answers were exercised */
 }
 
+/* Two half-warp runs at one stride (the halves form): mem_shared_passes_halves against the
+ * definition, on the lanes spread out. Most draws make each half a range of words (unit-stride
+ * words or a broadcast) placed apart on the same banks, apart on others, touching or
+ * overlapping, so that every case of the range arithmetic is met; the rest fall back. */
+static void test_bank_conflicts_halves(void **state) {
+  (void)state;
+  static const int widths[] = {1, 2, 4, 8, 12, 16};
+  static const int banks[] = {7, 16, 32, 64};
+  uint64_t seed = 4242;
+  int seen[4] = {0, 0, 0, 0}; /* answers 1, 2, 3 and more */
+  for (int trial = 0; trial < 20000; trial++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    int width = widths[(seed >> 33) % 6], nb = banks[(seed >> 37) % 4];
+    uint64_t lo = 0x8000 + 4 * ((seed >> 40) % 64) + ((seed >> 46) % 4 == 0 ? (seed >> 48) % 4 : 0);
+    uint64_t stride;
+    switch ((seed >> 50) % 4) {
+      case 0: stride = 0; break;
+      case 1: stride = 4 * ((seed >> 52) % 5); break;
+      default: stride = (uint64_t)width; break;
+    }
+    /* hi a whole number of bank rows away (the same banks), some words away, or anywhere */
+    uint64_t hi;
+    switch ((seed >> 54) % 3) {
+      case 0: hi = lo + 4 * (uint64_t)nb * (1 + (seed >> 56) % 12); break;
+      case 1: hi = lo + 4 * ((seed >> 56) % 40); break;
+      default: hi = lo - 4 * ((seed >> 56) % 40); break;
+    }
+    uint32_t mask = (seed >> 58) % 2 ? 0xffffffffu : (uint32_t)(seed >> 3);
+    if (!(mask & 0xffffu)) mask |= 1u << (seed >> 59) % 16;
+    if (!(mask >> 16)) mask |= 1u << (16 + (seed >> 60) % 16);
+    uint64_t a[32] = {0};
+    uint64_t l = lo, h = hi;
+    for (int lane = 0; lane < 16; lane++) {
+      if (mask >> lane & 1) a[lane] = l, l += stride;
+      if (mask >> (16 + lane) & 1) a[16 + lane] = h, h += stride;
+    }
+    int want = passes_reference(a, mask, width, nb);
+    assert_int_equal(mem_shared_passes_halves(lo, hi, stride, mask, width, nb), want);
+    seen[want >= 4 ? 3 : want - 1]++;
+  }
+  for (int i = 0; i < 4; i++) assert_true(seen[i] > 500);
+  assert_int_equal(mem_shared_passes_halves(0x100, 0x200, 4, 0, 4, 32), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_coalesce_sectors),
@@ -380,6 +424,7 @@ int main(void) {
       cmocka_unit_test(test_bank_conflicts),
       cmocka_unit_test(test_bank_conflicts_match_reference),
       cmocka_unit_test(test_bank_conflicts_random_words),
+      cmocka_unit_test(test_bank_conflicts_halves),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,9 +115,12 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
   e->hook = 0;
   if (in->op->space == SPACE_SHARED) {
     int width = in->op->width, banks = s->cfg->shmem_num_banks;
-    int passes = form == TRACE_ADDRS_STRIDE
-                     ? mem_shared_passes_strided(pool[0], pool[1], in->mask, width, banks)
-                     : mem_shared_passes(trace_inst_addrs(tw, in, buf), in->mask, width, banks);
+    int passes =
+        form == TRACE_ADDRS_STRIDE
+            ? mem_shared_passes_strided(pool[0], pool[1], in->mask, width, banks)
+        : form == TRACE_ADDRS_HALVES
+            ? mem_shared_passes_halves(pool[0], pool[2], pool[1], in->mask, width, banks)
+            : mem_shared_passes(pool, in->mask, width, banks);
     s->cnt.shmem_accesses++;
     s->cnt.shmem_passes += (uint64_t)passes;
     e->busy_until = now + (uint64_t)passes;

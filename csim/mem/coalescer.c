@@ -187,17 +187,32 @@ int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
 #define MAX_BANKS 1024      /* config.c bounds -gpgpu_shmem_num_banks to this */
 
 /* Regular accesses (the k-th of n active lanes at base + k * stride) that cover a contiguous
- * range of K words, each word once: every lane the same address (a broadcast, K = the words of
- * one lane) or word-aligned lanes packed back to back (stride = width). A bank holds at most
- * ceil(K / banks) words of a contiguous range, and the first bank that many. Returns the
- * passes, or -1 if the lanes are not such a range (the caller counts them word by word). */
-static int range_passes(uint64_t base, uint64_t stride, int n, int width, int banks) {
+ * range of words, each word once: every lane the same address (a broadcast, the words of one
+ * lane) or word-aligned lanes packed back to back (stride = width). 1 with the range's first
+ * word and length, or 0 if the lanes are not such a range. */
+static int range_words(uint64_t base, uint64_t stride, int n, int width, uint64_t *first,
+                       uint64_t *words) {
   if (width > 16 || base >= (UINT64_MAX >> 1) || (stride != 0 && stride != (uint64_t)width))
-    return -1;
-  if (stride != 0 && (base % 4 != 0 || width % 4 != 0)) return -1;
-  uint64_t words = stride == 0 ? (base + (uint64_t)width - 1) / 4 - base / 4 + 1
-                               : (uint64_t)n * (uint64_t)width / 4;
+    return 0;
+  if (stride != 0 && (base % 4 != 0 || width % 4 != 0)) return 0;
+  *first = base / 4;
+  *words = stride == 0 ? (base + (uint64_t)width - 1) / 4 - base / 4 + 1
+                       : (uint64_t)n * (uint64_t)width / 4;
+  return 1;
+}
+
+/* A bank holds at most ceil(K / banks) words of a contiguous range of K, and the first bank
+ * that many. */
+static int contiguous_passes(uint64_t words, int banks) {
   return (int)((words + (uint64_t)banks - 1) / (uint64_t)banks);
+}
+
+/* The passes of a range_words access, or -1 if the lanes are not such a range (the caller
+ * counts them word by word). */
+static int range_passes(uint64_t base, uint64_t stride, int n, int width, int banks) {
+  uint64_t first, words;
+  return range_words(base, stride, n, width, &first, &words) ? contiguous_passes(words, banks)
+                                                             : -1;
 }
 
 static void clamp_shape(int *width, int *banks) {
@@ -215,6 +230,33 @@ int mem_shared_passes_strided(uint64_t base, uint64_t stride, uint32_t mask, int
   if (passes >= 0) return passes;
   uint64_t addrs[TRACE_WARP_SIZE];
   trace_addrs_spread(base, stride, mask, addrs);
+  return mem_shared_passes(addrs, mask, width, banks);
+}
+
+int mem_shared_passes_halves(uint64_t lo, uint64_t hi, uint64_t stride, uint32_t mask, int width,
+                             int banks) {
+  if (!mask) return 0;
+  clamp_shape(&width, &banks);
+  int n_lo = rf_popcount32(mask & 0xffffu), n_hi = rf_popcount32(mask >> 16);
+  uint64_t a, na, b, nb;
+  /* Each half a range of words (a half of one lane: its own words). Overlapping or touching,
+   * they are one range; apart, each bank holds at most a word of each when neither range is
+   * longer than the banks, so the answer is 2 where their banks meet and 1 where they do not.
+   * The banks of a range starting at word w are a cyclic interval from w mod banks. */
+  if (n_lo && n_hi && range_words(lo, n_lo > 1 ? stride : 0, n_lo, width, &a, &na) &&
+      range_words(hi, n_hi > 1 ? stride : 0, n_hi, width, &b, &nb)) {
+    if (b < a) {
+      uint64_t t = a, tn = na;
+      a = b, na = nb, b = t, nb = tn;
+    }
+    if (b <= a + na) return contiguous_passes((b + nb > a + na ? b + nb : a + na) - a, banks);
+    if (na <= (uint64_t)banks && nb <= (uint64_t)banks) {
+      uint64_t d = (b - a) % (uint64_t)banks; /* where b's banks start, from a's first */
+      return d < na || d + nb > (uint64_t)banks ? 2 : 1;
+    }
+  }
+  uint64_t addrs[TRACE_WARP_SIZE];
+  trace_addrs_spread_halves(lo, hi, stride, mask, addrs);
   return mem_shared_passes(addrs, mask, width, banks);
 }
 

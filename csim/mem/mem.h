@@ -99,6 +99,10 @@ int mem_shared_passes(const uint64_t *addrs, uint32_t mask, int width, int banks
  * csim/trace/trace_addrs.h), without spreading the lanes when they cover a range of words. */
 int mem_shared_passes_strided(uint64_t base, uint64_t stride, uint32_t mask, int width,
                               int banks);
+/* The same for two half-warp runs at one stride (lanes 0-15 from lo, 16-31 from hi: the halves
+ * form of trace_addrs.h), without spreading the lanes when each half covers a range of words. */
+int mem_shared_passes_halves(uint64_t lo, uint64_t hi, uint64_t stride, uint32_t mask, int width,
+                             int banks);
 
 /* ---- First-level caches (one L1D and one L1I per SM) ---- */
 
