@@ -105,12 +105,12 @@ static int parse_addresses(const inst_context *ctx, char **cur, uint32_t mask, u
     if (!(mask >> lane & 1)) continue;
     if (k++ > 0) {
       if (mode == 2) {
-        tok = tp_next_token(cur);
-        if (!tok)
+        int got = tp_next_i64(cur, &step);
+        if (got == 0)
           return FAIL("expected %d address deltas for mask %08x, found %d", active - 1, mask,
                       k - 2);
-        if (!tp_parse_i64(tok, &step))
-          return FAIL("expected a decimal address delta, found '%s'", tok);
+        if (got < 0)
+          return FAIL("expected a decimal address delta, found '%s'", tp_next_token(cur));
       }
       /* The next lane's address must stay in the 64-bit address space, not wrap around it. */
       uint64_t next = a + (uint64_t)step;

@@ -21,5 +21,9 @@ char *tp_key_value(char *line, const char *key);
 /* Tokenizer over a mutable line: returns the next space-separated token (NUL-terminated in
  * place) or NULL at the end. */
 char *tp_next_token(char **cursor);
+/* The next token read as tp_parse_i64 reads it, in one pass over it (the address deltas are most
+ * of a trace's text): 1 with *v, 0 at the end (as tp_next_token's NULL), -1 if the token is not
+ * such a number, with the cursor left at it for tp_next_token to give it to the message. */
+int tp_next_i64(char **cursor, int64_t *v);
 
 #endif

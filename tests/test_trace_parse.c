@@ -1,0 +1,138 @@
+/* The trace reader's number and token parsers (csim/trace/trace_parse.h) at their edges: the
+ * whole token or nothing, the largest values and one past them (also behind leading zeros, where
+ * the digit count alone does not tell), signs, and tokens split on spaces and tabs only. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../csim/trace/trace_parse.h"
+
+static void test_unsigned(void **state) {
+  (void)state;
+  uint64_t v = 7;
+  assert_true(tp_parse_u64("0", &v) && v == 0);
+  assert_true(tp_parse_u64("1234567890123456789", &v) && v == 1234567890123456789ull);
+  assert_true(tp_parse_u64("18446744073709551615", &v) && v == UINT64_MAX);
+  assert_true(tp_parse_u64("0000018446744073709551615", &v) && v == UINT64_MAX);
+  assert_true(tp_parse_u64("00000000000000000000000042", &v) && v == 42);
+  v = 7;
+  static const char *const bad[] = {"",   "18446744073709551616", "0018446744073709551616",
+                                    "99999999999999999999", "12a", "a12", "-1", "+1", " 1",
+                                    "1 ", "1.5", "0x10"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    if (tp_parse_u64(bad[i], &v)) fail_msg("'%s' accepted", bad[i]);
+    assert_int_equal(v, 7); /* untouched */
+  }
+}
+
+static void test_signed(void **state) {
+  (void)state;
+  int64_t v = 7;
+  assert_true(tp_parse_i64("-60", &v) && v == -60);
+  assert_true(tp_parse_i64("+1220", &v) && v == 1220);
+  assert_true(tp_parse_i64("9223372036854775807", &v) && v == INT64_MAX);
+  assert_true(tp_parse_i64("-9223372036854775808", &v) && v == INT64_MIN);
+  assert_true(tp_parse_i64("-00009223372036854775808", &v) && v == INT64_MIN);
+  v = 7;
+  static const char *const bad[] = {"", "-", "+", "--1", "9223372036854775808",
+                                    "-9223372036854775809", "18446744073709551615", "4x"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    if (tp_parse_i64(bad[i], &v)) fail_msg("'%s' accepted", bad[i]);
+    assert_int_equal(v, 7);
+  }
+  int n = 0;
+  assert_true(tp_parse_int("-3", -3, 3, &n) && n == -3);
+  assert_false(tp_parse_int("4", -3, 3, &n));
+}
+
+static void test_hex(void **state) {
+  (void)state;
+  uint64_t v = 0;
+  assert_true(tp_parse_hex64("0x7f0000064000", &v) && v == 0x7f0000064000ull);
+  assert_true(tp_parse_hex64("FFFFFFFFFFFFFFFF", &v) && v == UINT64_MAX);
+  assert_false(tp_parse_hex64("0x10000000000000000", &v));
+  assert_false(tp_parse_hex64("0x", &v));
+  assert_false(tp_parse_hex64("0xg", &v));
+}
+
+static void test_tokens(void **state) {
+  (void)state;
+  char line[] = "  01d0\tffffffff 1 R20  LDG.E.SYS\t\t1 \t-60";
+  char *cur = line;
+  static const char *const want[] = {"01d0", "ffffffff", "1", "R20", "LDG.E.SYS", "1", "-60"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    char *tok = tp_next_token(&cur);
+    assert_non_null(tok);
+    assert_string_equal(tok, want[i]);
+  }
+  assert_null(tp_next_token(&cur));
+  assert_null(tp_next_token(&cur)); /* and again at the end */
+  char other[] = "a\rb\nc,d";       /* only blanks split a token */
+  cur = other;
+  assert_string_equal(tp_next_token(&cur), "a\rb\nc,d");
+  assert_null(tp_next_token(&cur));
+  char blank[] = " \t ";
+  cur = blank;
+  assert_null(tp_next_token(&cur));
+}
+
+/* tp_next_i64 against tp_next_token then tp_parse_i64, token by token over random lines of
+ * numbers (every length, signs, the int64 edges), garbage and blanks: the same answers, the
+ * same values, the same bad tokens given back, and the same line left behind. */
+static void test_next_i64_as_token_then_parse(void **state) {
+  (void)state;
+  static const char *const vocab[] = {
+      "0",  "4",  "-60", "1220", "+7", "-0", "9223372036854775807", "-9223372036854775808",
+      "9223372036854775808", "-9223372036854775809", "18446744073709551616", "000000000000000000000012",
+      "-", "+", "--4", "4-", "12a", "0x10", "R20", "LDG.E", "1.5", "\r", "7\r"};
+  static const char *const blanks[] = {" ", "\t", "  ", " \t "};
+  uint64_t seed = 99;
+  int numbers = 0, bad = 0;
+  for (int round = 0; round < 3000; round++) {
+    char a[512] = "", b[512];
+    int n = 1 + (int)(seed % 9);
+    for (int i = 0; i < n; i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      if (i || seed >> 63) strcat(a, blanks[(seed >> 20) % 4]);
+      strcat(a, vocab[(seed >> 30) % (sizeof vocab / sizeof *vocab)]);
+    }
+    if (seed >> 62 & 1) strcat(a, blanks[(seed >> 40) % 4]);
+    memcpy(b, a, sizeof a);
+    char *ca = a, *cb = b;
+    for (;;) {
+      int64_t va = 0, vb = 0;
+      int got = tp_next_i64(&ca, &va);
+      char *tok = tp_next_token(&cb);
+      if (!tok) {
+        assert_int_equal(got, 0);
+        break;
+      }
+      int want = tp_parse_i64(tok, &vb) ? 1 : -1;
+      assert_int_equal(got, want);
+      if (got == 1) {
+        assert_true(va == vb);
+        numbers++;
+      } else {
+        assert_string_equal(tp_next_token(&ca), tok); /* the bad token, for the message */
+        bad++;
+      }
+      assert_int_equal(ca - a, cb - b);
+    }
+    assert_memory_equal(a, b, sizeof a);
+  }
+  assert_true(numbers > 3000 && bad > 3000);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_unsigned),
+      cmocka_unit_test(test_signed),
+      cmocka_unit_test(test_hex),
+      cmocka_unit_test(test_tokens),
+      cmocka_unit_test(test_next_i64_as_token_then_parse),
+  };
+  return cmocka_run_group_tests_name("trace number and token parsers", tests, NULL, NULL);
+}
