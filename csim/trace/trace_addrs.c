@@ -18,9 +18,7 @@ static inline uint64_t off_run(const uint64_t *a, uint32_t mask, int n, uint64_t
   return off;
 }
 
-/* Whether lanes a[0..31] of an instruction with active mask `mask` are a base and a stride
- * over the active lanes with zeros elsewhere; if so, their base and stride. */
-static int is_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride) {
+int trace_addrs_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride) {
   *base = mask ? a[__builtin_ctz(mask)] : 0;
   uint32_t rest = mask & (mask - 1);
   *stride = rest ? a[__builtin_ctz(rest)] - *base : 0;
@@ -75,7 +73,7 @@ static void pack_warp(trace_warp *w) {
     const uint64_t *a = w->addrs + in->addr_off;
     uint64_t base, stride, hi;
     /* (the entries are read before any is written: the packed ones may overlap them) */
-    if (in->addr_form == TRACE_ADDRS_LANES && is_strided(a, in->mask, &base, &stride)) {
+    if (in->addr_form == TRACE_ADDRS_LANES && trace_addrs_strided(a, in->mask, &base, &stride)) {
       w->addrs[out] = base;
       w->addrs[out + 1] = stride;
       in->addr_form = TRACE_ADDRS_STRIDE;

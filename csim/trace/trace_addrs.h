@@ -56,6 +56,11 @@ static inline void trace_addrs_spread_halves(uint64_t lo, uint64_t hi, uint64_t 
   for (uint32_t m = mask >> 16; m; m &= m - 1, hi += stride) out[16 + __builtin_ctz(m)] = hi;
 }
 
+/* Whether lanes a[0..31] of an instruction with active mask `mask` are a base and a stride
+ * over the active lanes with zeros elsewhere (the stride form); if so, their base (the first
+ * active lane's address, 0 without one) and stride. */
+int trace_addrs_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride);
+
 /* Whether lanes a[0..31] of an instruction with active mask `mask` are in the halves form, with
  * both halves active (otherwise they are one run, or none); if so, their lo, hi and stride. */
 int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t *hi,

@@ -240,16 +240,9 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
       if (!in->op->is_mem) continue;
       uint64_t unpacked[TRACE_WARP_SIZE];
       const uint64_t *a = trace_inst_addrs(w, in, unpacked);
-      uint64_t base = 0, stride = 0;
-      int lanes = 0, regular = 1;
-      for (uint32_t m = in->mask; m; m &= m - 1, lanes++) {
-        uint64_t v = a[__builtin_ctz(m)];
-        if (lanes == 0) base = v;
-        else if (lanes == 1) stride = v - base;
-        if (v != base + (uint64_t)lanes * stride) regular = 0;
-      }
-      uint64_t lo, hi, step; /* (lo is the first active lane's address: base) */
-      if (regular) {
+      /* (the readers' inactive lanes are 0, as the decoder gives them back) */
+      uint64_t base, stride, lo, hi, step; /* (lo is the first active lane's address: base) */
+      if (trace_addrs_strided(a, in->mask, &base, &stride)) {
         out->p[out->n++] = ADDR_STRIDE;
         put_varint(out, zigzag(base - prev));
         put_varint(out, zigzag(stride));
