@@ -2,8 +2,13 @@
 
 #include <string.h>
 
+static char *skip_blanks(char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
 char *tp_trim(char *s) {
-  while (*s == ' ' || *s == '\t') s++;
+  s = skip_blanks(s);
   size_t n = strlen(s);
   while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = '\0';
   return s;
@@ -26,27 +31,46 @@ int tp_parse_hex64(const char *s, uint64_t *v) {
   return 1;
 }
 
-int tp_parse_u64(const char *s, uint64_t *v) {
-  if (*s == '\0') return 0;
+/* The decimal digits at s, as far as they go: the byte after them, with their value in *v; NULL
+ * if there are none or they overflow 64 bits. Below 10^18 after at most 18 digits, so the first
+ * 19 cannot overflow: the check waits for the 20th (the address deltas of a cold run are most of
+ * the numbers a trace holds). */
+static const char *read_digits(const char *s, uint64_t *v) {
   uint64_t x = 0;
-  /* Below 10^18 after at most 18 digits, so the first 19 cannot overflow: the check waits for
-   * the 20th (the address deltas of a cold run are most of the numbers a trace holds). */
-  for (int digits = 0; *s; s++, digits++) {
-    unsigned dgt = (unsigned)(unsigned char)*s - '0';
-    if (dgt > 9) return 0;
-    if (digits >= 19 && x > (UINT64_MAX - dgt) / 10) return 0;
+  int digits = 0;
+  for (unsigned dgt; (dgt = (unsigned)(unsigned char)s[digits] - '0') <= 9; digits++) {
+    if (digits >= 19 && x > (UINT64_MAX - dgt) / 10) return NULL;
     x = x * 10 + dgt;
   }
+  if (!digits) return NULL;
+  *v = x;
+  return s + digits;
+}
+
+/* An optional sign and decimal digits at s, as an int64: the byte after them, with the value in
+ * *v; NULL if they are not one. */
+static const char *read_i64(const char *s, int64_t *v) {
+  int neg = *s == '-';
+  uint64_t x;
+  const char *p = read_digits(s + (neg || *s == '+'), &x);
+  if (!p || x > (uint64_t)INT64_MAX + (uint64_t)neg) return NULL;
+  *v = neg ? (int64_t)(0 - x) : (int64_t)x;
+  return p;
+}
+
+int tp_parse_u64(const char *s, uint64_t *v) {
+  uint64_t x;
+  const char *end = read_digits(s, &x);
+  if (!end || *end) return 0;
   *v = x;
   return 1;
 }
 
 int tp_parse_i64(const char *s, int64_t *v) {
-  int neg = *s == '-';
-  uint64_t x;
-  if (!tp_parse_u64(s + (neg || *s == '+'), &x)) return 0;
-  if (x > (uint64_t)INT64_MAX + (uint64_t)neg) return 0;
-  *v = neg ? (int64_t)(0 - x) : (int64_t)x;
+  int64_t x;
+  const char *end = read_i64(s, &x);
+  if (!end || *end) return 0;
+  *v = x;
   return 1;
 }
 
@@ -79,8 +103,7 @@ char *tp_key_value(char *line, const char *key) {
   char *eq = strchr(line, '=');
   if (!eq) return NULL;
   size_t n = strlen(key);
-  char *k = line;
-  while (*k == ' ' || *k == '\t') k++;
+  char *k = skip_blanks(line);
   if (strncmp(k, key, n)) return NULL;
   for (char *p = k + n; p < eq; p++)
     if (*p != ' ' && *p != '\t') return NULL;
@@ -90,42 +113,32 @@ char *tp_key_value(char *line, const char *key) {
 /* The bytes that end a token: NUL, space and tab (one load a byte instead of three tests). */
 static const uint8_t token_end[256] = {['\0'] = 1, [' '] = 1, ['\t'] = 1};
 
+/* Ends a token at `end` (a blank or the NUL), NUL-terminating it there, and moves the cursor
+ * past it. */
+static void end_token(char **cursor, char *end) {
+  if (*end) *end++ = '\0';
+  *cursor = end;
+}
+
 char *tp_next_token(char **cursor) {
-  char *p = *cursor;
-  while (*p == ' ' || *p == '\t') p++;
-  if (*p == '\0') {
-    *cursor = p;
+  char *tok = skip_blanks(*cursor), *p = tok;
+  if (*tok == '\0') {
+    *cursor = tok;
     return NULL;
   }
-  char *tok = p;
   while (!token_end[(unsigned char)*p]) p++;
-  if (*p) *p++ = '\0';
-  *cursor = p;
+  end_token(cursor, p);
   return tok;
 }
 
 int tp_next_i64(char **cursor, int64_t *v) {
-  char *p = *cursor;
-  while (*p == ' ' || *p == '\t') p++;
-  if (*p == '\0') {
-    *cursor = p;
-    return 0;
-  }
-  char *tok = p;
-  int neg = *p == '-';
-  p += neg || *p == '+';
-  uint64_t x = 0;
-  int digits = 0;
-  for (unsigned dgt; (dgt = (unsigned)(unsigned char)*p - '0') <= 9; p++, digits++) {
-    if (digits >= 19 && x > (UINT64_MAX - dgt) / 10) break; /* (as tp_parse_u64) */
-    x = x * 10 + dgt;
-  }
-  if (!digits || !token_end[(unsigned char)*p] || x > (uint64_t)INT64_MAX + (uint64_t)neg) {
-    *cursor = tok;
-    return -1;
-  }
-  *v = neg ? (int64_t)(0 - x) : (int64_t)x;
-  if (*p) *p++ = '\0';
-  *cursor = p;
+  char *tok = skip_blanks(*cursor);
+  *cursor = tok;
+  if (*tok == '\0') return 0;
+  int64_t x;
+  const char *end = read_i64(tok, &x);
+  if (!end || !token_end[(unsigned char)*end]) return -1; /* (the cursor stays at it) */
+  *v = x;
+  end_token(cursor, tok + (end - tok)); /* (end, in the mutable line) */
   return 1;
 }
