@@ -329,6 +329,13 @@ static const bad_case bad_cases[] = {
      "found '7'"},
     {"missing deltas", TB0 "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 2 0x10 4 \n#END_TB\n", 4,
      0, 1, 32, "kernel-1.traceg:21: expected 2 address deltas for mask 00000007, found 1"},
+    {"a delta that is not a number", TB0 "insts = 1\n0000 00000007 1 R1 LDG.E 1 R2 4 2 0x10 4 "
+     "4x\n#END_TB\n", 4, 0, 1, 32,
+     "kernel-1.traceg:21: expected a decimal address delta, found '4x'"},
+    {"a delta past int64",
+     TB0 "insts = 1\n0000 00000003 1 R1 LDG.E 1 R2 4 2 0x10\t9223372036854775808\t\n#END_TB\n",
+     4, 0, 1, 32,
+     "kernel-1.traceg:21: expected a decimal address delta, found '9223372036854775808'"},
     {"mask 0, base+stride without stride",
      TB0 "insts = 1\n0000 00000000 1 R1 LDG.E 1 R2 4 1 0x0 \n#END_TB\n", 4, 0, 1, 32,
      "kernel-1.traceg:21: expected a decimal stride, found 'end of line'"},
