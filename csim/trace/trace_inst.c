@@ -33,18 +33,21 @@ static int width_from_modifiers(const char *opcode) {
   return 0;
 }
 
-static int decode_opcode(const inst_context *ctx, const char *opcode, int *op, int *width) {
+const opcode_cache_entry *trace_opcode_cached(const inst_context *ctx, const char *opcode,
+                                              size_t len) {
+  if (!ctx->cache || len >= sizeof ctx->cache->text) return NULL;
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)opcode[i]) * 16777619u;
+  return &ctx->cache[h % OPCODE_CACHE_SLOTS];
+}
+
+int trace_opcode_decode(const inst_context *ctx, const char *opcode, int *op, int *width) {
   size_t len = strlen(opcode);
-  opcode_cache_entry *e = NULL;
-  if (ctx->cache && len < sizeof e->text) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)opcode[i]) * 16777619u;
-    e = &ctx->cache[h % OPCODE_CACHE_SLOTS];
-    if (e->op >= 0 && !strcmp(e->text, opcode)) {
-      *op = e->op;
-      *width = e->width;
-      return 0;
-    }
+  opcode_cache_entry *e = (opcode_cache_entry *)trace_opcode_cached(ctx, opcode, len);
+  if (e && e->op >= 0 && !strcmp(e->text, opcode)) {
+    *op = e->op;
+    *width = e->width;
+    return 0;
   }
   *op = opcode_lookup(opcode, (int)strcspn(opcode, "."));
   if (*op < 0) return -1;
@@ -134,8 +137,23 @@ static uint8_t resolve_generic(const inst_context *ctx, const uint64_t *addrs, u
   return SPACE_GLOBAL;
 }
 
-int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
-                     uint64_t *addrs, int *has_addrs, rf_diag *d) {
+void trace_inst_finish(const inst_context *ctx, trace_op *op, uint32_t active,
+                       const uint64_t *addrs, int has_addrs, int mem_width, int modifier_width) {
+  int is_memory_op = op->kind == OPK_LOAD || op->kind == OPK_STORE || op->kind == OPK_ATOMIC;
+  if (is_memory_op && (!has_addrs || active == 0)) {
+    /* Address-less forms (LDGDEPBAR, fully predicated-off accesses) move no data. */
+    op->kind = OPK_ALU;
+    op->unit = UNIT_INT;
+    op->space = SPACE_NONE;
+  } else if (is_memory_op) {
+    op->width = (uint8_t)(modifier_width ? modifier_width : (mem_width <= 16 ? mem_width : 4));
+    op->is_mem = 1;
+    if (op->space == SPACE_GENERIC) op->space = resolve_generic(ctx, addrs, active);
+  }
+}
+
+int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
+                            uint32_t *active, uint64_t *addrs, int *has_addrs, rf_diag *d) {
   memset(op, 0, sizeof *op);
   *has_addrs = 0;
   char *cur = line, *tok;
@@ -169,7 +187,7 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t
   char *opcode = tp_next_token(&cur);
   if (!opcode) return FAIL("expected an opcode, found end of line");
   int opcode_index, modifier_width;
-  if (decode_opcode(ctx, opcode, &opcode_index, &modifier_width) < 0)
+  if (trace_opcode_decode(ctx, opcode, &opcode_index, &modifier_width) < 0)
     return FAIL("expected a SASS opcode, found '%s'", opcode);
   const opcode_class *cls = opcode_get(opcode_index);
   op->opcode = (uint16_t)opcode_index;
@@ -208,17 +226,12 @@ int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t
   }
   if (tok) return FAIL("expected end of line, found '%s'", tok);
 
-  int is_memory_op = op->kind == OPK_LOAD || op->kind == OPK_STORE || op->kind == OPK_ATOMIC;
-  if (is_memory_op && (!*has_addrs || *active == 0)) {
-    /* Address-less forms (LDGDEPBAR, fully predicated-off accesses) move no data. */
-    op->kind = OPK_ALU;
-    op->unit = UNIT_INT;
-    op->space = SPACE_NONE;
-  } else if (is_memory_op) {
-    int w = modifier_width;
-    op->width = (uint8_t)(w ? w : (mem_width <= 16 ? mem_width : 4));
-    op->is_mem = 1;
-    if (op->space == SPACE_GENERIC) op->space = resolve_generic(ctx, addrs, *active);
-  }
+  trace_inst_finish(ctx, op, *active, addrs, *has_addrs, mem_width, modifier_width);
   return 0;
+}
+
+int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
+                     uint64_t *addrs, int *has_addrs, rf_diag *d) {
+  if (trace_parse_inst_fast(ctx, line, op, active, addrs, has_addrs)) return 0;
+  return trace_parse_inst_strict(ctx, line, op, active, addrs, has_addrs, d);
 }

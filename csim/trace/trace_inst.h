@@ -2,6 +2,8 @@
 #ifndef RFSIM_TRACE_INST_H
 #define RFSIM_TRACE_INST_H
 
+#include <stddef.h>
+
 #include "trace.h"
 
 /* Decoded full opcode strings (e.g. "LDS.U.32"): a kernel uses a few dozen, so a small
@@ -22,10 +24,32 @@ typedef struct inst_context {
   uint64_t shmem_base, local_base;
 } inst_context;
 
-/* `line` is modified in place. What the instruction is goes to *op (zeroed first), its active
- * mask to *active. Addresses of memory instructions go to addrs[0..31]; *has_addrs tells whether
- * they were present. */
+/* What the instruction is goes to *op (zeroed first), its active mask to *active. Addresses of
+ * memory instructions go to addrs[0..31]; *has_addrs tells whether they were present. `line` may
+ * be modified in place. The fast reader takes the line when it is in the form NVBit's tracer
+ * writes; anything else (and every error) goes to the strict one, which names what is wrong. */
 int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
                      uint64_t *addrs, int *has_addrs, rf_diag *d);
+/* The strict reader alone: `line` is modified in place. */
+int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
+                            uint32_t *active, uint64_t *addrs, int *has_addrs, rf_diag *d);
+/* The fast reader alone (trace_inst_fast.c): 1 with the same results as the strict reader, or 0
+ * when it leaves the line to it (the outputs then hold nothing to use). It never modifies the
+ * line, and gives 1 only for a line the strict reader accepts. */
+int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
+                          uint32_t *active, uint64_t *addrs, int *has_addrs);
+
+/* Shared by both readers. The cache slot for an opcode's text (its first `len` bytes), or NULL
+ * without a cache or for a text too long for one; the slot holds it if e->op >= 0 and e->text is
+ * that text. */
+const opcode_cache_entry *trace_opcode_cached(const inst_context *ctx, const char *opcode,
+                                              size_t len);
+/* An opcode's text (NUL-terminated) as its table index and the width its modifiers name (0 if
+ * none), through the cache; -1 if it is no SASS opcode. */
+int trace_opcode_decode(const inst_context *ctx, const char *opcode, int *op, int *width);
+/* What the operands decide once the line is read: an access without addresses or threads is an
+ * ALU op; a memory op gets its width (the modifiers', else the line's) and its space. */
+void trace_inst_finish(const inst_context *ctx, trace_op *op, uint32_t active,
+                       const uint64_t *addrs, int has_addrs, int mem_width, int modifier_width);
 
 #endif

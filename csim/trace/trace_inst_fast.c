@@ -1,0 +1,193 @@
+/* The instruction line in the form NVBit's tracer writes, read in one pass without cutting it
+ * into tokens: a cold run (the first of a trace, every run of `make cuda-traces`) spent more of
+ * its time reading lines than simulating them. Whatever is not in that form -- a sign before a
+ * number, a 17-digit hex number, a wrong count, any error -- is left to the strict reader
+ * (trace_inst.c), so messages come from one place and this reader never has to know them. Tokens end at a blank (space, tab) or the line's end, as
+ * tp_next_token's do; each reader below returns where its token ends, or NULL to give up. */
+#include <string.h>
+
+#include "opcode.h"
+#include "trace_inst.h"
+
+/* A hex digit's value plus one; 0 for any other byte. */
+static const uint8_t hex_plus1[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
+    ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+    ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+    ['F'] = 16};
+
+/* Byte classes, one load each: BLANK separates tokens, END ends one (a blank or the NUL). */
+enum { BLANK = 1, END = 2 };
+static const uint8_t byte_class[256] = {['\0'] = END, [' '] = BLANK | END, ['\t'] = BLANK | END};
+
+static inline int is_blank(char c) { return byte_class[(unsigned char)c] & BLANK; }
+static inline int ends_token(char c) { return byte_class[(unsigned char)c] & END; }
+
+static inline const char *blanks(const char *p) {
+  while (is_blank(*p)) p++;
+  return p;
+}
+
+/* Up to 16 hex digits after an optional 0x or 0X (tp_parse_hex64 takes more only when they
+ * are leading zeros). */
+static const char *hex_token(const char *p, uint64_t *v) {
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
+  uint64_t x = 0;
+  int n = 0;
+  for (unsigned dgt; (dgt = hex_plus1[(unsigned char)p[n]]) != 0; n++) {
+    if (n == 16) return NULL;
+    x = x << 4 | (dgt - 1);
+  }
+  if (n == 0 || !ends_token(p[n])) return NULL;
+  *v = x;
+  return p + n;
+}
+
+/* 1 to `most` decimal digits (at most 18, so no overflow), without a sign. */
+static const char *dec_token(const char *p, int most, uint64_t *v) {
+  uint64_t x = 0;
+  int n = 0;
+  for (unsigned dgt; (dgt = (unsigned)(unsigned char)p[n] - '0') <= 9; n++) {
+    if (n == most) return NULL;
+    x = x * 10 + dgt;
+  }
+  if (n == 0 || !ends_token(p[n])) return NULL;
+  *v = x;
+  return p + n;
+}
+
+/* An optional minus and 1 to 18 digits. */
+static const char *i64_token(const char *p, int64_t *v) {
+  int neg = *p == '-';
+  uint64_t x;
+  p = dec_token(p + neg, 18, &x);
+  if (!p) return NULL;
+  *v = neg ? -(int64_t)x : (int64_t)x;
+  return p;
+}
+
+/* A count from 0 to `most` (one digit). */
+static const char *count_token(const char *p, int most, int *n) {
+  uint64_t x;
+  p = dec_token(p, 1, &x);
+  if (!p || x > (uint64_t)most) return NULL;
+  *n = (int)x;
+  return p;
+}
+
+/* n registers R0..R255 (RZ, R255, is not kept). */
+static const char *reg_list(const char *p, int n, uint8_t *regs, uint8_t *kept) {
+  for (int i = 0; i < n; i++) {
+    p = blanks(p);
+    uint64_t r;
+    if (*p != 'R' || !(p = dec_token(p + 1, 3, &r)) || r > 255) return NULL;
+    if (r != TRACE_RZ) regs[(*kept)++] = (uint8_t)r;
+  }
+  return p;
+}
+
+/* The address field, as parse_addresses in trace_inst.c reads it. */
+static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
+  int mode;
+  if (!(p = count_token(blanks(p), 2, &mode))) return NULL;
+  memset(addrs, 0, TRACE_WARP_SIZE * sizeof *addrs);
+  if (mode == 0) {
+    for (uint32_t m = mask; m; m &= m - 1)
+      if (!(p = hex_token(blanks(p), &addrs[__builtin_ctz(m)]))) return NULL;
+    return p;
+  }
+  uint64_t a;
+  int64_t step = 0;
+  if (!(p = hex_token(blanks(p), &a))) return NULL;
+  if (mode == 1 && !(p = i64_token(blanks(p), &step))) return NULL;
+  if (!mask) return p;
+  /* A lane outside the 64-bit address space is noted, and tested once for the line. */
+  int outside = 0;
+  addrs[__builtin_ctz(mask)] = a;
+  for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
+    if (mode == 2) {
+      /* most deltas are one digit after one space (lanes a word apart) */
+      unsigned digit = (unsigned)(unsigned char)p[1] - '0';
+      if (p[0] == ' ' && digit <= 9 && ends_token(p[2])) {
+        p += 2;
+        a += digit;
+        outside |= a < digit;
+        addrs[__builtin_ctz(m)] = a;
+        continue;
+      }
+      if (!(p = i64_token(blanks(p), &step))) return NULL;
+    }
+    uint64_t next = a + (uint64_t)step;
+    outside |= step >= 0 ? next < a : next > a;
+    a = next;
+    addrs[__builtin_ctz(m)] = a;
+  }
+  return outside ? NULL : p;
+}
+
+int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
+                          uint32_t *active, uint64_t *addrs, int *has_addrs) {
+  memset(op, 0, sizeof *op);
+  *has_addrs = 0;
+  const char *p = blanks(line);
+  uint64_t x;
+  if (ctx->lineinfo) {
+    if (!(p = dec_token(p, 10, &x)) || x > 0x7fffffff) return 0;
+    op->line = (uint32_t)x;
+    p = blanks(p);
+  }
+  if (!(p = hex_token(p, &op->pc)) || !(p = hex_token(blanks(p), &x)) || x > 0xffffffffull)
+    return 0;
+  *active = (uint32_t)x;
+  int n;
+  if (!(p = count_token(blanks(p), TRACE_MAX_DST, &n)) ||
+      !(p = reg_list(p, n, op->dst, &op->ndst)))
+    return 0;
+
+  const char *opcode = blanks(p);
+  size_t len = 0;
+  while (!ends_token(opcode[len])) len++;
+  /* Most lines find their opcode in the cache; the others decode a copy (which fills it). */
+  int index, modifier_width;
+  const opcode_cache_entry *e = trace_opcode_cached(ctx, opcode, len);
+  if (e && e->op >= 0 && !memcmp(e->text, opcode, len) && !e->text[len]) {
+    index = e->op;
+    modifier_width = e->width;
+  } else {
+    char text[sizeof e->text];
+    if (len >= sizeof text) return 0;
+    memcpy(text, opcode, len);
+    text[len] = '\0';
+    if (trace_opcode_decode(ctx, text, &index, &modifier_width) < 0) return 0;
+  }
+  const opcode_class *cls = opcode_get(index);
+  op->opcode = (uint16_t)index;
+  op->kind = cls->kind;
+  op->unit = cls->unit;
+  op->space = cls->space;
+
+  if (!(p = count_token(blanks(opcode + len), TRACE_MAX_SRC, &n)) ||
+      !(p = reg_list(p, n, op->src, &op->nsrc)))
+    return 0;
+  uint64_t mem_width;
+  if (!(p = dec_token(blanks(p), 3, &mem_width)) || mem_width > 255) return 0;
+  if (mem_width > 0) {
+    if (!(p = addresses(p, *active, addrs))) return 0;
+    *has_addrs = 1;
+  }
+
+  p = blanks(p);
+  if (*p) { /* an immediate (tracer version 5 on): decimal, or hex after 0x */
+    const char *end;
+    int64_t simm;
+    uint64_t imm;
+    if (ctx->tracer_version < 5) return 0;
+    if ((end = i64_token(p, &simm)) != NULL) imm = (uint64_t)simm;
+    else if (p[0] != '0' || p[1] != 'x' || !(end = hex_token(p, &imm))) return 0;
+    op->imm = (uint32_t)imm;
+    op->has_imm = 1;
+    if (*blanks(end)) return 0;
+  }
+  trace_inst_finish(ctx, op, *active, addrs, *has_addrs, (int)mem_width, modifier_width);
+  return 1;
+}
