@@ -385,7 +385,7 @@ static void test_reader_packs(void **state) {
   trace_tb_free(&got);
   read_block(path, TRACE_CACHE_ON, cache, 0, &lanes); /* decoded as 32 lanes */
   assert_same_packing(&text, &lanes);
-  /* the encoder reads packed addresses through trace_inst_addrs */
+  /* the encoder takes a packed form as the encoding the lanes would choose */
   tc_buf packed = {0}, unpacked = {0};
   rf_diag d = {0};
   assert_int_equal(tc_encode_tb(&want, &packed, &d), 0);

@@ -53,6 +53,24 @@ int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t 
   return (off_run(a, low, 16, *lo, *stride) | off_run(a + 16, high, 16, *hi, *stride)) == 0;
 }
 
+trace_addr_form trace_addrs_pack(const uint64_t *a, uint32_t mask, uint64_t *out) {
+  uint64_t base, stride, hi;
+  /* (every lane is read before any entry is written: out may overlap a) */
+  if (trace_addrs_strided(a, mask, &base, &stride)) {
+    out[0] = base;
+    out[1] = stride;
+    return TRACE_ADDRS_STRIDE;
+  }
+  if (trace_addrs_halves(a, mask, &base, &hi, &stride)) {
+    out[0] = base;
+    out[1] = stride;
+    out[2] = hi;
+    return TRACE_ADDRS_HALVES;
+  }
+  memmove(out, a, TRACE_WARP_SIZE * sizeof *a);
+  return TRACE_ADDRS_LANES;
+}
+
 /* Rewrites the pool front to back, so each instruction's entries land at or before where they
  * were read: the readers lay the instructions' entries out in instruction order, one after
  * the other; a pool laid out otherwise is left as it is. */
@@ -71,21 +89,10 @@ static void pack_warp(trace_warp *w) {
     trace_inst *in = &w->insts[i];
     if (!in->op->is_mem) continue;
     const uint64_t *a = w->addrs + in->addr_off;
-    uint64_t base, stride, hi;
-    /* (the entries are read before any is written: the packed ones may overlap them) */
-    if (in->addr_form == TRACE_ADDRS_LANES && trace_addrs_strided(a, in->mask, &base, &stride)) {
-      w->addrs[out] = base;
-      w->addrs[out + 1] = stride;
-      in->addr_form = TRACE_ADDRS_STRIDE;
-    } else if (in->addr_form == TRACE_ADDRS_LANES &&
-               trace_addrs_halves(a, in->mask, &base, &hi, &stride)) {
-      w->addrs[out] = base;
-      w->addrs[out + 1] = stride;
-      w->addrs[out + 2] = hi;
-      in->addr_form = TRACE_ADDRS_HALVES;
-    } else {
+    if (in->addr_form == TRACE_ADDRS_LANES)
+      in->addr_form = trace_addrs_pack(a, in->mask, w->addrs + out);
+    else
       memmove(w->addrs + out, a, trace_addrs_entries(in->addr_form) * sizeof *a);
-    }
     in->addr_off = out;
     out += trace_addrs_entries(in->addr_form);
   }

@@ -7,9 +7,10 @@
  *                       lo + k * stride, the k-th active lane of lanes 16-31 at hi + k * stride,
  *                       the others 0. A 16-wide tile's rows, as two half-warps read them: each
  *                       half a run along a row, the high half a row further on.
- * The simulator packs each thread block before it runs it (trace_tb_pack_addrs): coalesced
- * loads, broadcasts and most shared-memory accesses are a base and a stride, and their 256
- * bytes per instruction were most of the memory a resident thread block took (the TITAN V
+ * The simulator's blocks come packed (the text reader packs as it reads, the cache's decoder as
+ * it decodes, trace_tb_pack_addrs any other block): coalesced loads, broadcasts and most
+ * shared-memory accesses are a base and a stride, and their 256 bytes per instruction were
+ * most of the memory a resident thread block took (the TITAN V
  * config, holding all 240 blocks of the tiled matrixmul at once, peaked at 127 MB; packed, at
  * 82 MB) and many of the cache misses of coalescing. Two half-warp runs are most of the rest in
  * the CUDA traces (15% of the memory instructions sampled from them, README; 65% of the tiled
@@ -65,6 +66,11 @@ int trace_addrs_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64
  * both halves active (otherwise they are one run, or none); if so, their lo, hi and stride. */
 int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t *hi,
                        uint64_t *stride);
+
+/* Lanes a[0..31] of an instruction with active mask `mask` in the shortest form that gives them
+ * back, written to out (which may start at a or before it): the form (its entries are
+ * trace_addrs_entries(form)). */
+trace_addr_form trace_addrs_pack(const uint64_t *a, uint32_t mask, uint64_t *out);
 
 /* Memory instruction `in` of warp `w`: its 32 lane addresses, either the pool's own entries or
  * `buf` filled from the packed form. */

@@ -238,15 +238,26 @@ int tc_encode_tb(const trace_tb *tb, tc_buf *out, rf_diag *d) {
         out->n += 4;
       }
       if (!in->op->is_mem) continue;
-      uint64_t unpacked[TRACE_WARP_SIZE];
-      const uint64_t *a = trace_inst_addrs(w, in, unpacked);
+      const uint64_t *a = w->addrs + in->addr_off;
       /* (the readers' inactive lanes are 0, as the decoder gives them back) */
       uint64_t base, stride, lo, hi, step; /* (lo is the first active lane's address: base) */
-      if (trace_addrs_strided(a, in->mask, &base, &stride)) {
+      /* A packed form is the encoding the lanes would choose (trace_addrs_pack chose it by the
+       * same tests, in the same order); 32 lanes may still be either. */
+      int form = in->addr_form;
+      if (form == TRACE_ADDRS_LANES) {
+        form = trace_addrs_strided(a, in->mask, &base, &stride) ? TRACE_ADDRS_STRIDE
+               : trace_addrs_halves(a, in->mask, &lo, &hi, &step) ? TRACE_ADDRS_HALVES
+                                                                : TRACE_ADDRS_LANES;
+      } else {
+        base = lo = a[0];
+        stride = step = a[1];
+        hi = form == TRACE_ADDRS_HALVES ? a[2] : 0;
+      }
+      if (form == TRACE_ADDRS_STRIDE) {
         out->p[out->n++] = ADDR_STRIDE;
         put_varint(out, zigzag(base - prev));
         put_varint(out, zigzag(stride));
-      } else if (trace_addrs_halves(a, in->mask, &lo, &hi, &step)) {
+      } else if (form == TRACE_ADDRS_HALVES) {
         out->p[out->n++] = ADDR_HALVES;
         put_varint(out, zigzag(lo - prev));
         put_varint(out, zigzag(step));

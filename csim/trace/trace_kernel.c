@@ -280,7 +280,7 @@ static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d
  * file:line error, not gigabytes. */
 static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d) {
   long inst_cap = 0;
-  uint32_t addr_cap = 0;
+  uint32_t addr_cap = 0, nmem = 0;
   inst_context ctx = {k->opcodes, k->path, 0, k->info.tracer_version, k->info.lineinfo,
                       k->info.shmem_base, k->info.local_base};
   uint64_t lane_addrs[TRACE_WARP_SIZE];
@@ -309,20 +309,32 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
     in->addr_form = 0;
     if (!op.is_mem) continue;
     if (w->naddrs + TRACE_WARP_SIZE > addr_cap) {
-      /* 32 addresses per memory instruction in a uint32_t-indexed pool */
-      if (w->naddrs == TRACE_MAX_WARP_MEM_INSTS * TRACE_WARP_SIZE)
-        return rf_fail_at(d, k->path, k->lr.lineno,
-                          "expected at most %u memory instructions in a warp, found more",
-                          TRACE_MAX_WARP_MEM_INSTS);
+      /* room for 32 addresses, the most an instruction takes, in a uint32_t-indexed pool */
       addr_cap = addr_cap ? addr_cap * 2 : 8 * TRACE_WARP_SIZE;
       uint64_t *na = rf_realloc(w->addrs, addr_cap, sizeof *na, d);
       if (!na) return -1;
       w->addrs = na;
     }
+    if (nmem++ == TRACE_MAX_WARP_MEM_INSTS)
+      return rf_fail_at(d, k->path, k->lr.lineno,
+                        "expected at most %u memory instructions in a warp, found more",
+                        TRACE_MAX_WARP_MEM_INSTS);
     in->addr_off = w->naddrs;
-    memcpy(w->addrs + w->naddrs, lane_addrs, sizeof lane_addrs);
-    w->naddrs += TRACE_WARP_SIZE;
+    /* Packed as it is read, when the blocks are to come packed (trace_tb_pack_addrs's forms):
+     * a warp's pool never holds 32 lanes for every memory instruction. */
+    if (k->pack_addrs) {
+      in->addr_form = trace_addrs_pack(lane_addrs, in->mask, w->addrs + w->naddrs);
+      w->naddrs += trace_addrs_entries(in->addr_form);
+    } else {
+      memcpy(w->addrs + w->naddrs, lane_addrs, sizeof lane_addrs);
+      w->naddrs += TRACE_WARP_SIZE;
+    }
   }
+  /* the pool's room past its entries given back (trace_warp_fit_pool's contract: naddrs
+   * entries, of which the first `used` hold addresses) */
+  uint32_t used = w->naddrs;
+  w->naddrs = addr_cap;
+  trace_warp_fit_pool(w, used);
   w->n = (uint32_t)ninsts;
   return 0;
 }
@@ -481,8 +493,7 @@ int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
     if (r == 1 && !keep) tc_writer_abort(k->cache_out);
     if (!keep) k->cache_out = NULL;
   }
-  if (r == 1 && k->pack_addrs) trace_tb_pack_addrs(tb);
-  return r;
+  return r; /* (text_next_tb packs as it reads) */
 }
 
 void trace_kernel_pack_addrs(trace_kernel *k) { k->pack_addrs = 1; }
