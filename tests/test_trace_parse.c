@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../csim/trace/trace_parse.h"
@@ -79,6 +80,20 @@ static void test_tokens(void **state) {
   assert_null(tp_next_token(&cur));
 }
 
+/* tp_trim_n (the line reader's length known) leaves what tp_trim leaves. */
+static void test_trim_with_length(void **state) {
+  (void)state;
+  static const char *const lines[] = {"",        " ",        "\t \r",   "a",     " a",
+                                      "a ",      " \ta b\t ", "a\r",     "a \r \t", "\r a",
+                                      "#BEGIN_TB", "warp = 3", "a\r\rb \r"};
+  for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%s", lines[i]);
+    snprintf(b, sizeof b, "%s", lines[i]);
+    assert_string_equal(tp_trim_n(a, strlen(a)), tp_trim(b));
+  }
+}
+
 /* tp_next_i64 against tp_next_token then tp_parse_i64, token by token over random lines of
  * numbers (every length, signs, the int64 edges), garbage and blanks: the same answers, the
  * same values, the same bad tokens given back, and the same line left behind. */
@@ -133,6 +148,7 @@ int main(void) {
       cmocka_unit_test(test_signed),
       cmocka_unit_test(test_hex),
       cmocka_unit_test(test_tokens),
+      cmocka_unit_test(test_trim_with_length),
       cmocka_unit_test(test_next_i64_as_token_then_parse),
   };
   return cmocka_run_group_tests_name("trace number and token parsers", tests, NULL, NULL);

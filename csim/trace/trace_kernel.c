@@ -267,7 +267,7 @@ static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d
   size_t len;
   int got;
   while ((got = line_reader_next(&k->lr, s, &len, d)) > 0) {
-    *s = tp_trim(*s);
+    *s = tp_trim_n(*s, len);
     if (**s) return 1;
   }
   if (got == 0)
@@ -287,7 +287,8 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
   for (long i = 0; i < ninsts; i++) {
     char *s;
     if (next_line(k, &s, "an instruction line", d) < 0) return -1;
-    if (s[0] == '#' || !strncmp(s, "warp", 4) || !strncmp(s, "insts", 5))
+    if (s[0] == '#' || (s[0] == 'w' && !strncmp(s, "warp", 4)) ||
+        (s[0] == 'i' && !strncmp(s, "insts", 5)))
       return rf_fail_at(d, k->path, k->lr.lineno,
                         "expected %lld instructions for this warp, found %ld before '%s'",
                         (long long)ninsts, i, s);

@@ -7,12 +7,12 @@ static char *skip_blanks(char *p) {
   return p;
 }
 
-char *tp_trim(char *s) {
-  s = skip_blanks(s);
-  size_t n = strlen(s);
+char *tp_trim_n(char *s, size_t n) {
   while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = '\0';
-  return s;
+  return skip_blanks(s);
 }
+
+char *tp_trim(char *s) { return tp_trim_n(s, strlen(s)); }
 
 int tp_parse_hex64(const char *s, uint64_t *v) {
   if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;

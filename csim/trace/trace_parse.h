@@ -3,9 +3,13 @@
 #ifndef RFSIM_TRACE_PARSE_H
 #define RFSIM_TRACE_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+/* s without its leading blanks and trailing blanks and CRs (cut off in place). */
 char *tp_trim(char *s);
+/* The same for s of length n (strlen(s) == n): a line as the line reader gives it. */
+char *tp_trim_n(char *s, size_t n);
 /* Hex with optional 0x prefix. */
 int tp_parse_hex64(const char *s, uint64_t *v);
 int tp_parse_u64(const char *s, uint64_t *v);
