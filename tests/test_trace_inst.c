@@ -259,7 +259,8 @@ static void test_edges(void **state) {
   };
   parsed p;
   for (size_t i = 0; i < sizeof strict_only / sizeof *strict_only; i++) {
-    if (!strict(&r, strict_only[i], &p)) fail_msg("the strict reader rejected '%s'", strict_only[i]);
+    if (!strict(&r, strict_only[i], &p))
+      fail_msg("the strict reader rejected '%s'", strict_only[i]);
     assert_false(compare(&r, strict_only[i]));
   }
   /* Rejected by both. */

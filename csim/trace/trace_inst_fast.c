@@ -1,9 +1,10 @@
 /* The instruction line in the form NVBit's tracer writes, read in one pass without cutting it
  * into tokens: a cold run (the first of a trace, every run of `make cuda-traces`) spent more of
  * its time reading lines than simulating them. Whatever is not in that form -- a sign before a
- * number, a 17-digit hex number, a wrong count, any error -- is left to the strict reader
- * (trace_inst.c), so messages come from one place and this reader never has to know them. Tokens end at a blank (space, tab) or the line's end, as
- * tp_next_token's do; each reader below returns where its token ends, or NULL to give up. */
+ * number, a 17-digit hex number, a two-digit count, any error -- is left to the strict reader
+ * (trace_inst.c), so messages come from one place and this reader never has to know them.
+ * Tokens end at a blank (space, tab) or the line's end, as tp_next_token's do; each reader
+ * below returns where its token ends, or NULL to give up. */
 #include <string.h>
 
 #include "opcode.h"
