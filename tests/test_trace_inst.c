@@ -24,12 +24,14 @@ static uint64_t rnd(uint64_t *x) {
 
 typedef struct reader {
   opcode_cache_entry cache[OPCODE_CACHE_SLOTS];
+  inst_memo memo[INST_MEMO_SLOTS];
   inst_context ctx;
 } reader;
 
 static void reader_init(reader *r, int tracer_version, int lineinfo) {
   for (int i = 0; i < OPCODE_CACHE_SLOTS; i++) r->cache[i].op = -1;
-  r->ctx = (inst_context){r->cache, "test.traceg", 1, tracer_version, lineinfo,
+  memset(r->memo, 0, sizeof r->memo);
+  r->ctx = (inst_context){r->cache, r->memo, "test.traceg", 1, tracer_version, lineinfo,
                           0x7f3a5c000000ull, 0x7f3a5a000000ull};
 }
 
@@ -120,13 +122,14 @@ static uint32_t random_mask(uint64_t *x) {
   }
 }
 
-/* One line in the format; plain: in the tracer's own spelling. */
-static void make_line(char *b, size_t cap, uint64_t *x, const reader *r, int plain) {
+/* The operand text (between the mask and the memory width) last written for each of a few
+ * PCs: half the lines repeat their PC's, as every warp of a kernel repeats its instructions,
+ * so that the fast reader's memo of them is tried, and the other half change it. */
+#define TEMPLATE_PCS 16
+static char templates[2][TEMPLATE_PCS][256];
+
+static void make_operands(char *b, size_t cap, uint64_t *x, int plain) {
   size_t n = 0;
-  if (r->ctx.lineinfo) put(b, cap, &n, "%u%s", (unsigned)(rnd(x) % 5000), gap(x, plain));
-  put_hex(b, cap, &n, rnd(x) % 0x10000 * 16, 0, x, plain);
-  uint32_t mask = random_mask(x);
-  put(b, cap, &n, "%s%08x", gap(x, plain), mask);
   int ndst = (int)(rnd(x) % 3);
   put(b, cap, &n, "%s%d", gap(x, plain), ndst);
   for (int i = 0; i < ndst; i++)
@@ -136,6 +139,19 @@ static void make_line(char *b, size_t cap, uint64_t *x, const reader *r, int pla
   put(b, cap, &n, "%s%d", gap(x, plain), nsrc);
   for (int i = 0; i < nsrc; i++)
     put(b, cap, &n, "%sR%d", gap(x, plain), rnd(x) % 4 ? (int)(rnd(x) % 255) : 255);
+}
+
+/* One line in the format; plain: in the tracer's own spelling. */
+static void make_line(char *b, size_t cap, uint64_t *x, const reader *r, int plain) {
+  size_t n = 0;
+  if (r->ctx.lineinfo) put(b, cap, &n, "%u%s", (unsigned)(rnd(x) % 5000), gap(x, plain));
+  int pc = (int)(rnd(x) % TEMPLATE_PCS);
+  put_hex(b, cap, &n, (uint64_t)pc * 16 + (rnd(x) % 4 ? 0 : 0x10000), 0, x, plain);
+  uint32_t mask = random_mask(x);
+  put(b, cap, &n, "%s%08x", gap(x, plain), mask);
+  char *ops = templates[plain][pc];
+  if (!ops[0] || rnd(x) % 2) make_operands(ops, sizeof templates[0][0], x, plain);
+  put(b, cap, &n, "%s", ops);
   static const int widths[] = {0, 0, 1, 2, 4, 8, 16, 32};
   int width = widths[rnd(x) % 8];
   put(b, cap, &n, "%s%d", gap(x, plain), width);

@@ -15,8 +15,20 @@ typedef struct opcode_cache_entry {
   uint8_t width; /* from modifiers, 0 if none */
 } opcode_cache_entry;
 
+/* The fast reader's memo of a PC's last operand text (what lies between the mask and the
+ * addresses) and what it read from it: every warp of a kernel runs the same instructions. */
+#define INST_MEMO_SLOTS 1024
+typedef struct inst_memo {
+  uint64_t pc;
+  trace_op op;   /* as read from the text: before the mask and addresses decide (line 0) */
+  uint8_t len;   /* of text; 0: empty */
+  uint8_t mem_width, modifier_width;
+  char text[61];
+} inst_memo;
+
 typedef struct inst_context {
   opcode_cache_entry *cache; /* OPCODE_CACHE_SLOTS entries, or NULL */
+  inst_memo *memo;           /* INST_MEMO_SLOTS entries (zeroed: empty), or NULL */
   const char *path;
   long line;
   int tracer_version;

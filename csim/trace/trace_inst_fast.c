@@ -126,6 +126,76 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
   return outside ? NULL : p;
 }
 
+/* The operands between the mask and the addresses, from p: the counts and registers, the
+ * opcode and the memory width, into op (its pc and line left alone), *mem_width and
+ * *modifier_width. Where they end, or NULL. */
+static const char *operands(const inst_context *ctx, const char *p, trace_op *op,
+                            int *mem_width, int *modifier_width) {
+  int n;
+  if (!(p = count_token(blanks(p), TRACE_MAX_DST, &n)) ||
+      !(p = reg_list(p, n, op->dst, &op->ndst)))
+    return NULL;
+
+  const char *opcode = blanks(p);
+  size_t len = 0;
+  while (!ends_token(opcode[len])) len++;
+  /* Most lines find their opcode in the cache; the others decode a copy (which fills it). */
+  int index;
+  const opcode_cache_entry *e = trace_opcode_cached(ctx, opcode, len);
+  if (e && e->op >= 0 && !memcmp(e->text, opcode, len) && !e->text[len]) {
+    index = e->op;
+    *modifier_width = e->width;
+  } else {
+    char text[sizeof e->text];
+    if (len >= sizeof text) return NULL;
+    memcpy(text, opcode, len);
+    text[len] = '\0';
+    if (trace_opcode_decode(ctx, text, &index, modifier_width) < 0) return NULL;
+  }
+  const opcode_class *cls = opcode_get(index);
+  op->opcode = (uint16_t)index;
+  op->kind = cls->kind;
+  op->unit = cls->unit;
+  op->space = cls->space;
+
+  if (!(p = count_token(blanks(opcode + len), TRACE_MAX_SRC, &n)) ||
+      !(p = reg_list(p, n, op->src, &op->nsrc)))
+    return NULL;
+  uint64_t width;
+  if (!(p = dec_token(blanks(p), 3, &width)) || width > 255) return NULL;
+  *mem_width = (int)width;
+  return p;
+}
+
+/* The operands through the memo: a line whose PC's last line had the same operand text (every
+ * warp runs the same instructions) takes what that one read. The text is compared only as far
+ * as the line goes, and must end where a token does. */
+static const char *memo_operands(const inst_context *ctx, const char *p, trace_op *op,
+                                 int *mem_width, int *modifier_width) {
+  p = blanks(p);
+  inst_memo *e = ctx->memo ? &ctx->memo[(op->pc >> 3) % INST_MEMO_SLOTS] : NULL;
+  if (e && e->len && e->pc == op->pc && strlen(p) >= e->len && !memcmp(e->text, p, e->len) &&
+      ends_token(p[e->len])) {
+    uint32_t line = op->line;
+    *op = e->op;
+    op->line = line;
+    *mem_width = e->mem_width;
+    *modifier_width = e->modifier_width;
+    return p + e->len;
+  }
+  const char *end = operands(ctx, p, op, mem_width, modifier_width);
+  if (e && end && (size_t)(end - p) < sizeof e->text) {
+    e->pc = op->pc;
+    e->len = (uint8_t)(end - p);
+    memcpy(e->text, p, e->len);
+    e->op = *op;
+    e->op.line = 0;
+    e->mem_width = (uint8_t)*mem_width;
+    e->modifier_width = (uint8_t)*modifier_width;
+  }
+  return end;
+}
+
 int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
                           uint32_t *active, uint64_t *addrs, int *has_addrs) {
   memset(op, 0, sizeof *op);
@@ -140,38 +210,8 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
   if (!(p = hex_token(p, &op->pc)) || !(p = hex_token(blanks(p), &x)) || x > 0xffffffffull)
     return 0;
   *active = (uint32_t)x;
-  int n;
-  if (!(p = count_token(blanks(p), TRACE_MAX_DST, &n)) ||
-      !(p = reg_list(p, n, op->dst, &op->ndst)))
-    return 0;
-
-  const char *opcode = blanks(p);
-  size_t len = 0;
-  while (!ends_token(opcode[len])) len++;
-  /* Most lines find their opcode in the cache; the others decode a copy (which fills it). */
-  int index, modifier_width;
-  const opcode_cache_entry *e = trace_opcode_cached(ctx, opcode, len);
-  if (e && e->op >= 0 && !memcmp(e->text, opcode, len) && !e->text[len]) {
-    index = e->op;
-    modifier_width = e->width;
-  } else {
-    char text[sizeof e->text];
-    if (len >= sizeof text) return 0;
-    memcpy(text, opcode, len);
-    text[len] = '\0';
-    if (trace_opcode_decode(ctx, text, &index, &modifier_width) < 0) return 0;
-  }
-  const opcode_class *cls = opcode_get(index);
-  op->opcode = (uint16_t)index;
-  op->kind = cls->kind;
-  op->unit = cls->unit;
-  op->space = cls->space;
-
-  if (!(p = count_token(blanks(opcode + len), TRACE_MAX_SRC, &n)) ||
-      !(p = reg_list(p, n, op->src, &op->nsrc)))
-    return 0;
-  uint64_t mem_width;
-  if (!(p = dec_token(blanks(p), 3, &mem_width)) || mem_width > 255) return 0;
+  int mem_width, modifier_width;
+  if (!(p = memo_operands(ctx, p, op, &mem_width, &modifier_width))) return 0;
   if (mem_width > 0) {
     if (!(p = addresses(p, *active, addrs))) return 0;
     *has_addrs = 1;
@@ -189,6 +229,6 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
     op->has_imm = 1;
     if (*blanks(end)) return 0;
   }
-  trace_inst_finish(ctx, op, *active, addrs, *has_addrs, (int)mem_width, modifier_width);
+  trace_inst_finish(ctx, op, *active, addrs, *has_addrs, mem_width, modifier_width);
   return 1;
 }
