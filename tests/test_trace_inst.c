@@ -260,6 +260,8 @@ static void test_edges(void **state) {
       "0240 00000000 0 STS 2 R13 R20 4 2 0x400",
       "0240 80000001 1 R1 LDG.E.64 1 R2 8 2 0x7f0000000000 -8",
       "0010 ffffffff 0 EXIT 0 0 -1000000",
+      "0240 00000007 1 R1 LDS.U 1 R2 4 1 0xfffffffffffffff0 4",  /* up to the top */
+      "0240 0000000e 1 R1 LDS.U 1 R2 4 1 0x40 -32",              /* down to 0 */
       "ffffffffffffffff ffffffff 0 EXIT 0 0",
   };
   for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
@@ -289,6 +291,8 @@ static void test_edges(void **state) {
       "0240 00000003 1 R1 LDS.U 1 R2 4 2 0x400",  /* a delta missing */
       "0240 00000003 1 R1 LDS.U 1 R2 4 2 0xffffffffffffffff 1", /* past the address space */
       "0240 00000003 1 R1 LDS.U 1 R2 4 2 0x0 -1",
+      "0240 00000007 1 R1 LDS.U 1 R2 4 1 0xffffffffffffff00 128", /* the last lane wraps */
+      "0240 00000003 1 R1 LDS.U 1 R2 4 1 0x10 -32",
       "0010 ffffffff 0 EXIT 0 0 0X10",            /* an immediate's prefix is 0x */
       "0010 ffffffff 0 EXIT 0 0 1 2",
       "0010 ffffffff 0 EXIT 0 0 4x",

@@ -102,22 +102,32 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
   if (!(p = hex_token(blanks(p), &a))) return NULL;
   if (mode == 1 && !(p = i64_token(blanks(p), &step))) return NULL;
   if (!mask) return p;
-  /* A lane outside the 64-bit address space is noted, and tested once for the line. */
+  if (mode == 1) {
+    /* One stride: the lanes run one way, so the last is the one that may leave the 64-bit
+     * address space (the strict reader stops at the first that does: the same answer). */
+    __int128 last = (__int128)a + (__int128)step * (__builtin_popcount(mask) - 1);
+    if (last < 0 || last > (__int128)UINT64_MAX) return NULL;
+    if (mask == 0xffffffffu) {
+      for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, a += (uint64_t)step) addrs[lane] = a;
+    } else {
+      for (uint32_t m = mask; m; m &= m - 1, a += (uint64_t)step) addrs[__builtin_ctz(m)] = a;
+    }
+    return p;
+  }
+  /* Deltas: a lane outside the 64-bit address space is noted, and tested once for the line. */
   int outside = 0;
   addrs[__builtin_ctz(mask)] = a;
   for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
-    if (mode == 2) {
-      /* most deltas are one digit after one space (lanes a word apart) */
-      unsigned digit = (unsigned)(unsigned char)p[1] - '0';
-      if (p[0] == ' ' && digit <= 9 && ends_token(p[2])) {
-        p += 2;
-        a += digit;
-        outside |= a < digit;
-        addrs[__builtin_ctz(m)] = a;
-        continue;
-      }
-      if (!(p = i64_token(blanks(p), &step))) return NULL;
+    /* most deltas are one digit after one space (lanes a word apart) */
+    unsigned digit = (unsigned)(unsigned char)p[1] - '0';
+    if (p[0] == ' ' && digit <= 9 && ends_token(p[2])) {
+      p += 2;
+      a += digit;
+      outside |= a < digit;
+      addrs[__builtin_ctz(m)] = a;
+      continue;
     }
+    if (!(p = i64_token(blanks(p), &step))) return NULL;
     uint64_t next = a + (uint64_t)step;
     outside |= step >= 0 ? next < a : next > a;
     a = next;
