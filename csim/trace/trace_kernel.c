@@ -310,6 +310,11 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
     in->addr_off = 0;
     in->addr_form = 0;
     if (!op.is_mem) continue;
+    /* (before the pool grows: past the limit it would ask for gigabytes) */
+    if (nmem++ == TRACE_MAX_WARP_MEM_INSTS)
+      return rf_fail_at(d, k->path, k->lr.lineno,
+                        "expected at most %u memory instructions in a warp, found more",
+                        TRACE_MAX_WARP_MEM_INSTS);
     if (w->naddrs + TRACE_WARP_SIZE > addr_cap) {
       /* room for 32 addresses, the most an instruction takes, in a uint32_t-indexed pool */
       addr_cap = addr_cap ? addr_cap * 2 : 8 * TRACE_WARP_SIZE;
@@ -317,10 +322,6 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
       if (!na) return -1;
       w->addrs = na;
     }
-    if (nmem++ == TRACE_MAX_WARP_MEM_INSTS)
-      return rf_fail_at(d, k->path, k->lr.lineno,
-                        "expected at most %u memory instructions in a warp, found more",
-                        TRACE_MAX_WARP_MEM_INSTS);
     in->addr_off = w->naddrs;
     /* Packed as it is read, when the blocks are to come packed (trace_tb_pack_addrs's forms):
      * a warp's pool never holds 32 lanes for every memory instruction. */
