@@ -118,14 +118,17 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
   int outside = 0;
   addrs[__builtin_ctz(mask)] = a;
   for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
-    /* most deltas are one digit after one space (lanes a word apart) */
-    unsigned digit = (unsigned)(unsigned char)p[1] - '0';
-    if (p[0] == ' ' && digit <= 9 && ends_token(p[2])) {
-      p += 2;
-      a += digit;
-      outside |= a < digit;
-      addrs[__builtin_ctz(m)] = a;
-      continue;
+    /* most deltas are one digit after one space (lanes a word apart); each byte is read only
+     * once the one before it is known not to end the line */
+    if (p[0] == ' ') {
+      unsigned digit = (unsigned)(unsigned char)p[1] - '0';
+      if (digit <= 9 && ends_token(p[2])) {
+        p += 2;
+        a += digit;
+        outside |= a < digit;
+        addrs[__builtin_ctz(m)] = a;
+        continue;
+      }
     }
     if (!(p = i64_token(blanks(p), &step))) return NULL;
     uint64_t next = a + (uint64_t)step;
