@@ -55,8 +55,52 @@ static void test_hex(void **state) {
   assert_true(tp_parse_hex64("0x7f0000064000", &v) && v == 0x7f0000064000ull);
   assert_true(tp_parse_hex64("FFFFFFFFFFFFFFFF", &v) && v == UINT64_MAX);
   assert_false(tp_parse_hex64("0x10000000000000000", &v));
+  assert_true(tp_parse_hex64("0x00000000000000000001", &v) && v == 1);
+  assert_true(tp_parse_hex64("0000FFFFFFFFFFFFFFFF", &v) && v == UINT64_MAX);
+  assert_false(tp_parse_hex64("0x00010000000000000000", &v));
+  assert_false(tp_parse_hex64("10000000000000000000000000000000", &v));
   assert_false(tp_parse_hex64("0x", &v));
   assert_false(tp_parse_hex64("0xg", &v));
+}
+
+/* The readers stop where the number does, also past the unrolled digits (leading zeros), and
+ * give NULL with nothing read. */
+static void test_readers_stop(void **state) {
+  (void)state;
+  static const struct {
+    const char *s;
+    int kind; /* 0 u64, 1 i64, 2 hex */
+    int end;  /* -1: NULL */
+    uint64_t v;
+  } cases[] = {
+      {"123abc", 0, 3, 123},
+      {"00000000000000000000123 4", 0, 23, 123},
+      {"18446744073709551615,", 0, 20, UINT64_MAX},
+      {"18446744073709551616,", 0, -1, 0},
+      {"x1", 0, -1, 0},
+      {"-45\t", 1, 3, (uint64_t)-45},
+      {"+7R", 1, 2, 7},
+      {"-0000000000000000000009223372036854775808 ", 1, 41, (uint64_t)INT64_MIN},
+      {"- 1", 1, -1, 0},
+      {"0x7F0000064000 1", 2, 14, 0x7f0000064000ull},
+      {"ffffffffffffffffg", 2, 16, UINT64_MAX},
+      {"0x000000000000000000000000abc.", 2, 29, 0xabc},
+      {"0x1ffffffffffffffff ", 2, -1, 0},
+      {"0x g", 2, -1, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    uint64_t u = 0;
+    int64_t n = 0;
+    const char *s = cases[i].s, *end = cases[i].kind == 0 ? tp_read_u64(s, &u)
+                                     : cases[i].kind == 1 ? tp_read_i64(s, &n)
+                                                          : tp_read_hex64(s, &u);
+    if (cases[i].kind == 1) u = (uint64_t)n;
+    if (cases[i].end < 0) {
+      if (end) fail_msg("'%s' read", s);
+    } else if (end != s + cases[i].end || u != cases[i].v) {
+      fail_msg("'%s' read to %d as %llu", s, end ? (int)(end - s) : -1, (unsigned long long)u);
+    }
+  }
 }
 
 static void test_tokens(void **state) {
@@ -147,6 +191,7 @@ int main(void) {
       cmocka_unit_test(test_unsigned),
       cmocka_unit_test(test_signed),
       cmocka_unit_test(test_hex),
+      cmocka_unit_test(test_readers_stop),
       cmocka_unit_test(test_tokens),
       cmocka_unit_test(test_trim_with_length),
       cmocka_unit_test(test_next_i64_as_token_then_parse),

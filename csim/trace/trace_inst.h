@@ -38,8 +38,8 @@ typedef struct inst_context {
 
 /* What the instruction is goes to *op (zeroed first), its active mask to *active. Addresses of
  * memory instructions go to addrs[0..31]; *has_addrs tells whether they were present. `line` may
- * be modified in place. The fast reader takes the line when it is in the form NVBit's tracer
- * writes; anything else (and every error) goes to the strict one, which names what is wrong. */
+ * be modified in place. The fast reader takes every line it can; an error (or an opcode too long
+ * for the opcode cache) goes to the strict one, which names what is wrong. */
 int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
                      uint64_t *addrs, int *has_addrs, rf_diag *d);
 /* The strict reader alone: `line` is modified in place. */
@@ -47,7 +47,8 @@ int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
                             uint32_t *active, uint64_t *addrs, int *has_addrs, rf_diag *d);
 /* The fast reader alone (trace_inst_fast.c): 1 with the same results as the strict reader, or 0
  * when it leaves the line to it (the outputs then hold nothing to use). It never modifies the
- * line, and gives 1 only for a line the strict reader accepts. */
+ * line, and gives 1 exactly for the lines the strict reader accepts, but for an opcode too long
+ * for the opcode cache. */
 int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
                           uint32_t *active, uint64_t *addrs, int *has_addrs);
 

@@ -1,87 +1,44 @@
 /* The instruction line in the form NVBit's tracer writes, read in one pass without cutting it
  * into tokens: a cold run (the first of a trace, every run of `make cuda-traces`) spent more of
- * its time reading lines than simulating them. Whatever is not in that form -- a sign before a
- * number, a 17-digit hex number, a two-digit count, any error -- is left to the strict reader
- * (trace_inst.c), so messages come from one place and this reader never has to know them.
- * Tokens end at a blank (space, tab) or the line's end, as tp_next_token's do; each reader
- * below returns where its token ends, or NULL to give up. */
+ * its time reading lines than simulating them. Numbers are read by trace_parse.h's readers, so
+ * every spelling the strict reader (trace_inst.c) takes is taken here too; what is left to it
+ * is every error, so messages come from one place and this reader never has to know them (and
+ * an opcode too long for the opcode cache). Tokens end at a blank (space, tab) or the line's
+ * end, as tp_next_token's do; each reader below returns where its token ends, or NULL to give
+ * up. */
 #include <string.h>
 
 #include "opcode.h"
 #include "trace_inst.h"
+#include "trace_parse.h"
 
-/* A hex digit's value plus one; 0 for any other byte. */
-static const uint8_t hex_plus1[256] = {
-    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
-    ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
-    ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
-    ['F'] = 16};
+/* Inlined at every call (GCC would call them instead): most of a line's bytes pass here. */
+#define TOKEN_READER static inline __attribute__((always_inline)) const char *
 
-/* Byte classes, one load each: BLANK separates tokens, END ends one (a blank or the NUL). */
-enum { BLANK = 1, END = 2 };
-static const uint8_t byte_class[256] = {['\0'] = END, [' '] = BLANK | END, ['\t'] = BLANK | END};
-
-static inline int is_blank(char c) { return byte_class[(unsigned char)c] & BLANK; }
-static inline int ends_token(char c) { return byte_class[(unsigned char)c] & END; }
-
-static inline const char *blanks(const char *p) {
-  while (is_blank(*p)) p++;
-  return p;
+TOKEN_READER hex_token(const char *p, uint64_t *v) {
+  p = tp_read_hex64(p, v);
+  return p && tp_ends_token(*p) ? p : NULL;
 }
 
-/* Up to 16 hex digits after an optional 0x or 0X (tp_parse_hex64 takes more only when they
- * are leading zeros). */
-static const char *hex_token(const char *p, uint64_t *v) {
-  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
-  uint64_t x = 0;
-  int n = 0;
-  for (unsigned dgt; (dgt = hex_plus1[(unsigned char)p[n]]) != 0; n++) {
-    if (n == 16) return NULL;
-    x = x << 4 | (dgt - 1);
-  }
-  if (n == 0 || !ends_token(p[n])) return NULL;
-  *v = x;
-  return p + n;
+TOKEN_READER i64_token(const char *p, int64_t *v) {
+  p = tp_read_i64(p, v);
+  return p && tp_ends_token(*p) ? p : NULL;
 }
 
-/* 1 to `most` decimal digits (at most 18, so no overflow), without a sign. */
-static const char *dec_token(const char *p, int most, uint64_t *v) {
-  uint64_t x = 0;
-  int n = 0;
-  for (unsigned dgt; (dgt = (unsigned)(unsigned char)p[n] - '0') <= 9; n++) {
-    if (n == most) return NULL;
-    x = x * 10 + dgt;
-  }
-  if (n == 0 || !ends_token(p[n])) return NULL;
-  *v = x;
-  return p + n;
-}
-
-/* An optional minus and 1 to 18 digits. */
-static const char *i64_token(const char *p, int64_t *v) {
-  int neg = *p == '-';
-  uint64_t x;
-  p = dec_token(p + neg, 18, &x);
-  if (!p) return NULL;
-  *v = neg ? -(int64_t)x : (int64_t)x;
-  return p;
-}
-
-/* A count from 0 to `most` (one digit). */
-static const char *count_token(const char *p, int most, int *n) {
-  uint64_t x;
-  p = dec_token(p, 1, &x);
-  if (!p || x > (uint64_t)most) return NULL;
-  *n = (int)x;
+/* A decimal in [lo, hi], as tp_parse_int reads it. */
+TOKEN_READER int_token(const char *p, int lo, int hi, int *v) {
+  int64_t x;
+  if (!(p = i64_token(p, &x)) || x < lo || x > hi) return NULL;
+  *v = (int)x;
   return p;
 }
 
 /* n registers R0..R255 (RZ, R255, is not kept). */
 static const char *reg_list(const char *p, int n, uint8_t *regs, uint8_t *kept) {
   for (int i = 0; i < n; i++) {
-    p = blanks(p);
-    uint64_t r;
-    if (*p != 'R' || !(p = dec_token(p + 1, 3, &r)) || r > 255) return NULL;
+    p = tp_skip_blanks(p);
+    int r;
+    if (*p != 'R' || !(p = int_token(p + 1, 0, 255, &r))) return NULL;
     if (r != TRACE_RZ) regs[(*kept)++] = (uint8_t)r;
   }
   return p;
@@ -90,17 +47,17 @@ static const char *reg_list(const char *p, int n, uint8_t *regs, uint8_t *kept) 
 /* The address field, as parse_addresses in trace_inst.c reads it. */
 static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
   int mode;
-  if (!(p = count_token(blanks(p), 2, &mode))) return NULL;
+  if (!(p = int_token(tp_skip_blanks(p), 0, 2, &mode))) return NULL;
   memset(addrs, 0, TRACE_WARP_SIZE * sizeof *addrs);
   if (mode == 0) {
     for (uint32_t m = mask; m; m &= m - 1)
-      if (!(p = hex_token(blanks(p), &addrs[__builtin_ctz(m)]))) return NULL;
+      if (!(p = hex_token(tp_skip_blanks(p), &addrs[__builtin_ctz(m)]))) return NULL;
     return p;
   }
   uint64_t a;
   int64_t step = 0;
-  if (!(p = hex_token(blanks(p), &a))) return NULL;
-  if (mode == 1 && !(p = i64_token(blanks(p), &step))) return NULL;
+  if (!(p = hex_token(tp_skip_blanks(p), &a))) return NULL;
+  if (mode == 1 && !(p = i64_token(tp_skip_blanks(p), &step))) return NULL;
   if (!mask) return p;
   if (mode == 1) {
     /* One stride: the lanes run one way, so the last is the one that may leave the 64-bit
@@ -122,7 +79,7 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
      * once the one before it is known not to end the line */
     if (p[0] == ' ') {
       unsigned digit = (unsigned)(unsigned char)p[1] - '0';
-      if (digit <= 9 && ends_token(p[2])) {
+      if (digit <= 9 && tp_ends_token(p[2])) {
         p += 2;
         a += digit;
         outside |= a < digit;
@@ -130,7 +87,7 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
         continue;
       }
     }
-    if (!(p = i64_token(blanks(p), &step))) return NULL;
+    if (!(p = i64_token(tp_skip_blanks(p), &step))) return NULL;
     uint64_t next = a + (uint64_t)step;
     outside |= step >= 0 ? next < a : next > a;
     a = next;
@@ -145,13 +102,13 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
 static const char *operands(const inst_context *ctx, const char *p, trace_op *op,
                             int *mem_width, int *modifier_width) {
   int n;
-  if (!(p = count_token(blanks(p), TRACE_MAX_DST, &n)) ||
+  if (!(p = int_token(tp_skip_blanks(p), 0, TRACE_MAX_DST, &n)) ||
       !(p = reg_list(p, n, op->dst, &op->ndst)))
     return NULL;
 
-  const char *opcode = blanks(p);
+  const char *opcode = tp_skip_blanks(p);
   size_t len = 0;
-  while (!ends_token(opcode[len])) len++;
+  while (!tp_ends_token(opcode[len])) len++;
   /* Most lines find their opcode in the cache; the others decode a copy (which fills it). */
   int index;
   const opcode_cache_entry *e = trace_opcode_cached(ctx, opcode, len);
@@ -171,13 +128,10 @@ static const char *operands(const inst_context *ctx, const char *p, trace_op *op
   op->unit = cls->unit;
   op->space = cls->space;
 
-  if (!(p = count_token(blanks(opcode + len), TRACE_MAX_SRC, &n)) ||
+  if (!(p = int_token(tp_skip_blanks(opcode + len), 0, TRACE_MAX_SRC, &n)) ||
       !(p = reg_list(p, n, op->src, &op->nsrc)))
     return NULL;
-  uint64_t width;
-  if (!(p = dec_token(blanks(p), 3, &width)) || width > 255) return NULL;
-  *mem_width = (int)width;
-  return p;
+  return int_token(tp_skip_blanks(p), 0, 255, mem_width);
 }
 
 /* The operands through the memo: a line whose PC's last line had the same operand text (every
@@ -185,10 +139,10 @@ static const char *operands(const inst_context *ctx, const char *p, trace_op *op
  * as the line goes, and must end where a token does. */
 static const char *memo_operands(const inst_context *ctx, const char *p, trace_op *op,
                                  int *mem_width, int *modifier_width) {
-  p = blanks(p);
+  p = tp_skip_blanks(p);
   inst_memo *e = ctx->memo ? &ctx->memo[(op->pc >> 3) % INST_MEMO_SLOTS] : NULL;
   if (e && e->len && e->pc == op->pc && strlen(p) >= e->len && !memcmp(e->text, p, e->len) &&
-      ends_token(p[e->len])) {
+      tp_ends_token(p[e->len])) {
     uint32_t line = op->line;
     *op = e->op;
     op->line = line;
@@ -213,14 +167,16 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
                           uint32_t *active, uint64_t *addrs, int *has_addrs) {
   memset(op, 0, sizeof *op);
   *has_addrs = 0;
-  const char *p = blanks(line);
-  uint64_t x;
+  const char *p = tp_skip_blanks(line);
   if (ctx->lineinfo) {
-    if (!(p = dec_token(p, 10, &x)) || x > 0x7fffffff) return 0;
-    op->line = (uint32_t)x;
-    p = blanks(p);
+    int line_number;
+    if (!(p = int_token(p, 0, 0x7fffffff, &line_number))) return 0;
+    op->line = (uint32_t)line_number;
+    p = tp_skip_blanks(p);
   }
-  if (!(p = hex_token(p, &op->pc)) || !(p = hex_token(blanks(p), &x)) || x > 0xffffffffull)
+  uint64_t x;
+  if (!(p = hex_token(p, &op->pc)) || !(p = hex_token(tp_skip_blanks(p), &x)) ||
+      x > 0xffffffffull)
     return 0;
   *active = (uint32_t)x;
   int mem_width, modifier_width;
@@ -230,7 +186,7 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
     *has_addrs = 1;
   }
 
-  p = blanks(p);
+  p = tp_skip_blanks(p);
   if (*p) { /* an immediate (tracer version 5 on): decimal, or hex after 0x */
     const char *end;
     int64_t simm;
@@ -240,7 +196,7 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
     else if (p[0] != '0' || p[1] != 'x' || !(end = hex_token(p, &imm))) return 0;
     op->imm = (uint32_t)imm;
     op->has_imm = 1;
-    if (*blanks(end)) return 0;
+    if (*tp_skip_blanks(end)) return 0;
   }
   trace_inst_finish(ctx, op, *active, addrs, *has_addrs, mem_width, modifier_width);
   return 1;

@@ -2,65 +2,56 @@
 
 #include <string.h>
 
-static char *skip_blanks(char *p) {
-  while (*p == ' ' || *p == '\t') p++;
-  return p;
+const uint8_t tp_byte_class[256] = {['\0'] = TP_END, [' '] = TP_BLANK | TP_END,
+                                    ['\t'] = TP_BLANK | TP_END};
+
+const uint8_t tp_hex_plus1[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,
+    ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+    ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+    ['F'] = 16};
+
+const char *tp_read_hex64_long(const char *s, uint64_t *v) {
+  while (*s == '0' && tp_hex_plus1[(unsigned char)s[1]]) s++;
+  uint64_t x = 0;
+  int digits = 0;
+  for (unsigned dgt; (dgt = tp_hex_plus1[(unsigned char)s[digits]]) != 0; digits++) {
+    if (digits == 16) return NULL;
+    x = x << 4 | (dgt - 1);
+  }
+  *v = x;
+  return s + digits;
+}
+
+const char *tp_read_u64_long(const char *s, uint64_t *v) {
+  uint64_t x = 0;
+  int digits = 0;
+  for (unsigned dgt; (dgt = (unsigned)(unsigned char)s[digits] - '0') <= 9; digits++) {
+    if (x > (UINT64_MAX - dgt) / 10) return NULL;
+    x = x * 10 + dgt;
+  }
+  *v = x;
+  return s + digits;
 }
 
 char *tp_trim_n(char *s, size_t n) {
   while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = '\0';
-  return skip_blanks(s);
+  return tp_skip_blanks(s);
 }
 
 char *tp_trim(char *s) { return tp_trim_n(s, strlen(s)); }
 
 int tp_parse_hex64(const char *s, uint64_t *v) {
-  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
-  if (*s == '\0') return 0;
-  uint64_t x = 0;
-  for (; *s; s++) {
-    int c = (unsigned char)*s, dgt;
-    if (c >= '0' && c <= '9') dgt = c - '0';
-    else if (c >= 'a' && c <= 'f') dgt = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') dgt = c - 'A' + 10;
-    else return 0;
-    if (x >> 60) return 0;
-    x = (x << 4) | (uint64_t)dgt;
-  }
+  uint64_t x;
+  const char *end = tp_read_hex64(s, &x);
+  if (!end || *end) return 0;
   *v = x;
   return 1;
 }
 
-/* The decimal digits at s, as far as they go: the byte after them, with their value in *v; NULL
- * if there are none or they overflow 64 bits. Below 10^18 after at most 18 digits, so the first
- * 19 cannot overflow: the check waits for the 20th (the address deltas of a cold run are most of
- * the numbers a trace holds). */
-static const char *read_digits(const char *s, uint64_t *v) {
-  uint64_t x = 0;
-  int digits = 0;
-  for (unsigned dgt; (dgt = (unsigned)(unsigned char)s[digits] - '0') <= 9; digits++) {
-    if (digits >= 19 && x > (UINT64_MAX - dgt) / 10) return NULL;
-    x = x * 10 + dgt;
-  }
-  if (!digits) return NULL;
-  *v = x;
-  return s + digits;
-}
-
-/* An optional sign and decimal digits at s, as an int64: the byte after them, with the value in
- * *v; NULL if they are not one. */
-static const char *read_i64(const char *s, int64_t *v) {
-  int neg = *s == '-';
-  uint64_t x;
-  const char *p = read_digits(s + (neg || *s == '+'), &x);
-  if (!p || x > (uint64_t)INT64_MAX + (uint64_t)neg) return NULL;
-  *v = neg ? (int64_t)(0 - x) : (int64_t)x;
-  return p;
-}
-
 int tp_parse_u64(const char *s, uint64_t *v) {
   uint64_t x;
-  const char *end = read_digits(s, &x);
+  const char *end = tp_read_u64(s, &x);
   if (!end || *end) return 0;
   *v = x;
   return 1;
@@ -68,7 +59,7 @@ int tp_parse_u64(const char *s, uint64_t *v) {
 
 int tp_parse_i64(const char *s, int64_t *v) {
   int64_t x;
-  const char *end = read_i64(s, &x);
+  const char *end = tp_read_i64(s, &x);
   if (!end || *end) return 0;
   *v = x;
   return 1;
@@ -103,15 +94,12 @@ char *tp_key_value(char *line, const char *key) {
   char *eq = strchr(line, '=');
   if (!eq) return NULL;
   size_t n = strlen(key);
-  char *k = skip_blanks(line);
+  char *k = tp_skip_blanks(line);
   if (strncmp(k, key, n)) return NULL;
   for (char *p = k + n; p < eq; p++)
     if (*p != ' ' && *p != '\t') return NULL;
   return tp_trim(eq + 1);
 }
-
-/* The bytes that end a token: NUL, space and tab (one load a byte instead of three tests). */
-static const uint8_t token_end[256] = {['\0'] = 1, [' '] = 1, ['\t'] = 1};
 
 /* Ends a token at `end` (a blank or the NUL), NUL-terminating it there, and moves the cursor
  * past it. */
@@ -121,23 +109,23 @@ static void end_token(char **cursor, char *end) {
 }
 
 char *tp_next_token(char **cursor) {
-  char *tok = skip_blanks(*cursor), *p = tok;
+  char *tok = tp_skip_blanks(*cursor), *p = tok;
   if (*tok == '\0') {
     *cursor = tok;
     return NULL;
   }
-  while (!token_end[(unsigned char)*p]) p++;
+  while (!tp_ends_token(*p)) p++;
   end_token(cursor, p);
   return tok;
 }
 
 int tp_next_i64(char **cursor, int64_t *v) {
-  char *tok = skip_blanks(*cursor);
+  char *tok = tp_skip_blanks(*cursor);
   *cursor = tok;
   if (*tok == '\0') return 0;
   int64_t x;
-  const char *end = read_i64(tok, &x);
-  if (!end || !token_end[(unsigned char)*end]) return -1; /* (the cursor stays at it) */
+  const char *end = tp_read_i64(tok, &x);
+  if (!end || !tp_ends_token(*end)) return -1; /* (the cursor stays at it) */
   *v = x;
   end_token(cursor, tok + (end - tok)); /* (end, in the mutable line) */
   return 1;
