@@ -24,14 +24,16 @@ static uint64_t rnd(uint64_t *x) {
 typedef struct reader {
   opcode_cache_entry cache[OPCODE_CACHE_SLOTS];
   inst_memo memo[INST_MEMO_SLOTS];
+  delta_memo deltas[INST_MEMO_SLOTS];
   inst_context ctx;
 } reader;
 
 static void reader_init(reader *r, int tracer_version, int lineinfo) {
   for (int i = 0; i < OPCODE_CACHE_SLOTS; i++) r->cache[i].op = -1;
   memset(r->memo, 0, sizeof r->memo);
-  r->ctx = (inst_context){r->cache, r->memo, "test.traceg", 1, tracer_version, lineinfo,
-                          0x7f3a5c000000ull, 0x7f3a5a000000ull};
+  memset(r->deltas, 0, sizeof r->deltas);
+  r->ctx = (inst_context){r->cache, r->memo, r->deltas, "test.traceg", 1, tracer_version,
+                          lineinfo, 0x7f3a5c000000ull, 0x7f3a5a000000ull};
 }
 
 typedef struct parsed {
@@ -140,13 +142,33 @@ static void make_operands(char *b, size_t cap, uint64_t *x, int plain) {
     put(b, cap, &n, "%sR%d", gap(x, plain), rnd(x) % 4 ? (int)(rnd(x) % 255) : 255);
 }
 
+/* The address deltas (mode 2) last written for each PC and the mask they go with: half the
+ * lines repeat them, as the warps of a kernel mostly do, so that the fast reader's memo of
+ * them is tried, and the other half change them. */
+static struct {
+  uint32_t mask;
+  char text[1024];
+} delta_templates[2][TEMPLATE_PCS];
+
+static void make_deltas(char *b, size_t cap, uint32_t mask, uint64_t *x, int plain) {
+  size_t n = 0;
+  b[0] = '\0';
+  for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
+    put(b, cap, &n, "%s", gap(x, plain));
+    int64_t delta = rnd(x) % 3 ? 4 : (int64_t)(rnd(x) % 2000) - 1000;
+    if (rnd(x) % 64 == 0) delta = rnd(x) % 2 ? 3000000000ll : -3000000000ll; /* past 32 bits */
+    put_dec(b, cap, &n, delta, x, plain);
+  }
+}
+
 /* One line in the format; plain: in the tracer's own spelling. */
 static void make_line(char *b, size_t cap, uint64_t *x, const reader *r, int plain) {
   size_t n = 0;
   if (r->ctx.lineinfo) put(b, cap, &n, "%u%s", (unsigned)(rnd(x) % 5000), gap(x, plain));
   int pc = (int)(rnd(x) % TEMPLATE_PCS);
   put_hex(b, cap, &n, (uint64_t)pc * 16 + (rnd(x) % 4 ? 0 : 0x10000), 0, x, plain);
-  uint32_t mask = random_mask(x);
+  int repeat = delta_templates[plain][pc].text[0] && rnd(x) % 2;
+  uint32_t mask = repeat ? delta_templates[plain][pc].mask : random_mask(x);
   put(b, cap, &n, "%s%08x", gap(x, plain), mask);
   char *ops = templates[plain][pc];
   if (!ops[0] || rnd(x) % 2) make_operands(ops, sizeof templates[0][0], x, plain);
@@ -158,6 +180,8 @@ static void make_line(char *b, size_t cap, uint64_t *x, const reader *r, int pla
     int mode = (int)(rnd(x) % 3);
     uint64_t base = 0x7f0000000000ull + rnd(x) % 0x100000 * 4;
     if (rnd(x) % 4 == 0) base = 0x7f3a5c000000ull + rnd(x) % 0x1000 * 4; /* generic: shared */
+    if (!plain && rnd(x) % 8 == 0) /* near the ends of the address space */
+      base = rnd(x) % 2 ? rnd(x) % 0x2000 : UINT64_MAX - rnd(x) % 0x2000;
     put(b, cap, &n, "%s%d%s", gap(x, plain), mode, gap(x, plain));
     if (mode == 0) {
       for (uint32_t m = mask; m; m &= m - 1) {
@@ -170,10 +194,13 @@ static void make_line(char *b, size_t cap, uint64_t *x, const reader *r, int pla
         put(b, cap, &n, "%s", gap(x, plain));
         put_dec(b, cap, &n, (int64_t)(rnd(x) % 9) * 4 - 8, x, plain);
       }
-      for (uint32_t m = mask & (mask - 1); mode == 2 && m; m &= m - 1) {
-        put(b, cap, &n, "%s", gap(x, plain));
-        int64_t delta = rnd(x) % 3 ? 4 : (int64_t)(rnd(x) % 2000) - 1000;
-        put_dec(b, cap, &n, delta, x, plain);
+      if (mode == 2) {
+        if (!repeat) {
+          make_deltas(delta_templates[plain][pc].text, sizeof delta_templates[0][0].text, mask,
+                      x, plain);
+          delta_templates[plain][pc].mask = mask;
+        }
+        put(b, cap, &n, "%s", delta_templates[plain][pc].text);
       }
     }
   }
@@ -312,6 +339,48 @@ static void test_edges(void **state) {
   assert_false(compare(&old, "0010 ffffffff 0 EXIT 0 0 7"));
 }
 
+/* The memo of a PC's deltas, line after line through one reader: it gives the lanes only for
+ * the same mask and deltas (ending where a token ends), from any PC in the slot, and only inside
+ * the address space; offsets past 32 bits are read each time. Each line is also compared with
+ * the strict reader. */
+static void test_delta_memo(void **state) {
+  (void)state;
+  reader r;
+  reader_init(&r, 5, 0);
+  static const struct {
+    const char *line;
+    int taken;
+  } seq[] = {
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x400 -8 4", 1},
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x8 -8 4", 1},   /* from the memo: down to 0 */
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x7 -8 4", 0},   /* below 0 */
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0xfffffffffffffff0 8 4", 1},
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0xfffffffffffffff3 8 4", 1}, /* up to the top */
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0xfffffffffffffff4 8 4", 0}, /* past it */
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x400 -8 4", 1},
+      {"0240 00000003 1 R1 LDS.U 1 R2 4 2 0x400 -8 4", 1}, /* another mask: 4 is an immediate */
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x400 -8 4 7", 1},
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x400 -8 45", 1}, /* the text, but not its tokens */
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x400 -8 4", 1},
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x400 -8", 0},   /* cut short */
+      {"0250 00000007 1 R1 LDS.U 1 R2 4 2 0x400 -8 4", 1}, /* another PC */
+      {"10240 00000007 1 R1 LDS.U 1 R2 4 2 0x800 -8 4", 1}, /* the same slot */
+      {"10240 00000007 1 R1 LDS.U 1 R2 4 2 0x7 -8 4", 0},
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x10 3000000000 -3000000000", 1}, /* past 32 bits */
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x20 3000000000 -3000000000", 1},
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0xfffffffffffffff8 -9223372036854775808 "
+       "-9223372036854775800", 1},
+      {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x10 -9223372036854775808 -9223372036854775800", 0},
+  };
+  for (size_t i = 0; i < sizeof seq / sizeof *seq; i++) {
+    parsed p;
+    if (strict(&r, seq[i].line, &p) != seq[i].taken)
+      fail_msg("the strict reader %s '%s'", seq[i].taken ? "rejected" : "took", seq[i].line);
+    if (compare(&r, seq[i].line) != seq[i].taken)
+      fail_msg("the fast reader %s '%s'", seq[i].taken ? "left" : "took", seq[i].line);
+  }
+}
+
 /* The entry point: the fast reader's lines and the strict reader's alike, and the strict
  * reader's message for a line neither takes. */
 static void test_entry_point(void **state) {
@@ -338,6 +407,7 @@ int main(void) {
       cmocka_unit_test(test_tracer_lines),
       cmocka_unit_test(test_variants_and_damage),
       cmocka_unit_test(test_edges),
+      cmocka_unit_test(test_delta_memo),
       cmocka_unit_test(test_entry_point),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,9 +26,23 @@ typedef struct inst_memo {
   char text[61];
 } inst_memo;
 
+/* The fast reader's memo of a PC's last address deltas (mode 2) and the lanes' offsets from the
+ * base they give: the warps of a kernel mostly access one pattern from bases of their own, so
+ * a line whose PC's last deltas had the same mask and text adds its base to the offsets. (The
+ * PC only picks the slot: the same mask and text give the same offsets at any PC.) */
+#define DELTA_MEMO_TEXT 100
+typedef struct delta_memo {
+  uint32_t mask;
+  int32_t lo, hi;                /* the least and the greatest offset */
+  int32_t off[TRACE_WARP_SIZE];  /* by lane: its address minus the base (active lanes) */
+  uint8_t len;                   /* of text; 0: empty */
+  char text[DELTA_MEMO_TEXT];    /* from the end of the base to the end of the last delta */
+} delta_memo;
+
 typedef struct inst_context {
   opcode_cache_entry *cache; /* OPCODE_CACHE_SLOTS entries, or NULL */
   inst_memo *memo;           /* INST_MEMO_SLOTS entries (zeroed: empty), or NULL */
+  delta_memo *deltas;        /* INST_MEMO_SLOTS entries (zeroed: empty), or NULL */
   const char *path;
   long line;
   int tracer_version;

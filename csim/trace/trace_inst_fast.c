@@ -44,8 +44,52 @@ static const char *reg_list(const char *p, int n, uint8_t *regs, uint8_t *kept) 
   return p;
 }
 
-/* The address field, as parse_addresses in trace_inst.c reads it. */
-static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
+/* The lanes a delta memo gives from base b: 0 if one leaves the 64-bit address space (the
+ * strict reader rejects the line then: the same deltas took the memo's line to its offsets
+ * without leaving it, so they leave it from b exactly when an offset does). */
+static int memo_lanes(const delta_memo *dm, uint64_t b, uint32_t mask, uint64_t *addrs) {
+  if ((dm->lo < 0 && b < (uint64_t)-(int64_t)dm->lo) ||
+      (dm->hi > 0 && b > UINT64_MAX - (uint64_t)dm->hi))
+    return 0;
+  if (mask == 0xffffffffu) {
+    for (int lane = 0; lane < TRACE_WARP_SIZE; lane++)
+      addrs[lane] = b + (uint64_t)(int64_t)dm->off[lane];
+  } else {
+    for (uint32_t m = mask; m; m &= m - 1) {
+      int lane = __builtin_ctz(m);
+      addrs[lane] = b + (uint64_t)(int64_t)dm->off[lane];
+    }
+  }
+  return 1;
+}
+
+/* Remembers the deltas text[0, len) that took the lanes from base b to addrs, if the text fits
+ * and every offset fits 32 bits (exactly: an address far below the base may look near it). */
+static void remember_deltas(delta_memo *dm, uint32_t mask, const char *text, size_t len,
+                            uint64_t b, const uint64_t *addrs) {
+  if (len == 0 || len >= sizeof dm->text) return;
+  int32_t lo = 0, hi = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int lane = __builtin_ctz(m);
+    __int128 off = (__int128)addrs[lane] - (__int128)b;
+    if (off < INT32_MIN || off > INT32_MAX) {
+      dm->len = 0;
+      return;
+    }
+    dm->off[lane] = (int32_t)off;
+    if (off < lo) lo = (int32_t)off;
+    if (off > hi) hi = (int32_t)off;
+  }
+  dm->mask = mask;
+  dm->lo = lo;
+  dm->hi = hi;
+  dm->len = (uint8_t)len;
+  memcpy(dm->text, text, len);
+}
+
+/* The address field, as parse_addresses in trace_inst.c reads it, of the instruction at pc. */
+static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p, uint32_t mask,
+                             uint64_t *addrs) {
   int mode;
   if (!(p = int_token(tp_skip_blanks(p), 0, 2, &mode))) return NULL;
   memset(addrs, 0, TRACE_WARP_SIZE * sizeof *addrs);
@@ -71,7 +115,15 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
     }
     return p;
   }
-  /* Deltas: a lane outside the 64-bit address space is noted, and tested once for the line. */
+  /* Deltas: the memo's, when the last line in this PC's slot had the same mask and deltas
+   * (compared only as far as the line goes, and ending where a token does) */
+  delta_memo *dm = ctx->deltas ? &ctx->deltas[(pc >> 3) % INST_MEMO_SLOTS] : NULL;
+  if (dm && dm->len && dm->mask == mask && strnlen(p, dm->len) == dm->len &&
+      !memcmp(dm->text, p, dm->len) && tp_ends_token(p[dm->len]))
+    return memo_lanes(dm, a, mask, addrs) ? p + dm->len : NULL;
+  /* else read: a lane outside the 64-bit address space is noted, and tested once for the line */
+  const char *text = p;
+  uint64_t base = a;
   int outside = 0;
   addrs[__builtin_ctz(mask)] = a;
   for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
@@ -93,7 +145,9 @@ static const char *addresses(const char *p, uint32_t mask, uint64_t *addrs) {
     a = next;
     addrs[__builtin_ctz(m)] = a;
   }
-  return outside ? NULL : p;
+  if (outside) return NULL;
+  if (dm) remember_deltas(dm, mask, text, (size_t)(p - text), base, addrs);
+  return p;
 }
 
 /* The operands between the mask and the addresses, from p: the counts and registers, the
@@ -141,8 +195,8 @@ static const char *memo_operands(const inst_context *ctx, const char *p, trace_o
                                  int *mem_width, int *modifier_width) {
   p = tp_skip_blanks(p);
   inst_memo *e = ctx->memo ? &ctx->memo[(op->pc >> 3) % INST_MEMO_SLOTS] : NULL;
-  if (e && e->len && e->pc == op->pc && strlen(p) >= e->len && !memcmp(e->text, p, e->len) &&
-      tp_ends_token(p[e->len])) {
+  if (e && e->len && e->pc == op->pc && strnlen(p, e->len) == e->len &&
+      !memcmp(e->text, p, e->len) && tp_ends_token(p[e->len])) {
     uint32_t line = op->line;
     *op = e->op;
     op->line = line;
@@ -182,7 +236,7 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
   int mem_width, modifier_width;
   if (!(p = memo_operands(ctx, p, op, &mem_width, &modifier_width))) return 0;
   if (mem_width > 0) {
-    if (!(p = addresses(p, *active, addrs))) return 0;
+    if (!(p = addresses(ctx, op->pc, p, *active, addrs))) return 0;
     *has_addrs = 1;
   }
 

@@ -24,6 +24,7 @@ struct trace_kernel {
   uint8_t *tb_seen;    /* one bit per linear TB id, to reject duplicates */
   opcode_cache_entry opcodes[OPCODE_CACHE_SLOTS];
   inst_memo memo[INST_MEMO_SLOTS];
+  delta_memo deltas[INST_MEMO_SLOTS];
   trace_op_pool *ops;  /* the ops of every thread block read (trace_ops.h) */
   int pack_addrs;      /* blocks come with packed addresses (trace_kernel_pack_addrs) */
   int text_open;       /* lr is open and past the header */
@@ -282,7 +283,7 @@ static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d
 static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d) {
   long inst_cap = 0;
   uint32_t addr_cap = 0, nmem = 0;
-  inst_context ctx = {k->opcodes, k->memo, k->path, 0, k->info.tracer_version,
+  inst_context ctx = {k->opcodes, k->memo, k->deltas, k->path, 0, k->info.tracer_version,
                       k->info.lineinfo, k->info.shmem_base, k->info.local_base};
   uint64_t lane_addrs[TRACE_WARP_SIZE];
   for (long i = 0; i < ninsts; i++) {
