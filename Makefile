@@ -259,9 +259,11 @@ FUZZ_CFLAGS   := -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror
                  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ      := $(LIB_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/tests/fuzz/fuzz_targets.o \
                  $(FUZZ_B)/tests/fuzz/fuzz_sass.o
+# (-MMD -MP: an object whose headers changed is rebuilt; a stale one read structs by their old
+# layout and its messages lost their file and line)
 $(FUZZ_B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 $(FUZZ_B)/csim/hw/wave.o: FUZZ_CFLAGS += -I$(HW_FST_DIR)
 $(FUZZ_B)/csim/trace/trace_cache_file.o: FUZZ_CFLAGS += -DTC_READER_ID=$(TRACE_READER_ID)
 $(FUZZ_B)/csim/trace/trace_cache_file.o: $(TRACE_READER_SRC)
