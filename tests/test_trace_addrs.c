@@ -272,14 +272,15 @@ static void test_unusual_layout_left_alone(void **state) {
 /* A kernel of one thread block in `dir`: warp 0 base-stride (every lane, then half the lanes
  * of a shared load) and base-delta whose deltas are one stride after the first (a pattern the
  * format did not see); warp 1 base-delta, scattered, then two rows of a 16-wide tile (the
- * halves form). Its path goes to path. */
+ * halves form); warp 2 the same deltas as warp 1's from other bases (the reader's memo of
+ * them gives their form). Its path goes to path. */
 static void write_kernel(const char *dir, char *path, size_t n) {
   char deltas[256] = "-4", rows[256] = "4";
   for (int lane = 2; lane < TRACE_WARP_SIZE; lane++) strcat(deltas, " 4");
   for (int lane = 2; lane < TRACE_WARP_SIZE; lane++) strcat(rows, lane == 16 ? " 1220" : " 4");
   char text[4096];
   snprintf(text, sizeof text,
-           "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (64,1,1)\n"
+           "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (96,1,1)\n"
            "-shmem = 0\n-nregs = 8\n-binary version = 70\n-cuda stream id = 0\n"
            "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
            "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
@@ -293,8 +294,12 @@ static void write_kernel(const char *dir, char *path, size_t n) {
            "warp = 1\ninsts = 3\n"
            "0000 0000000f 1 R1 LDG.E.SYS 1 R2 4 2 0x7f0000030000 100 -7 3\n"
            "0010 ffffffff 1 R3 LDS.U 1 R4 4 2 0x400 %s\n"
+           "0030 ffffffff 0 EXIT 0 0\n\n"
+           "warp = 2\ninsts = 3\n"
+           "0000 0000000f 1 R1 LDG.E.SYS 1 R2 4 2 0x7f0000038000 100 -7 3\n"
+           "0010 ffffffff 1 R3 LDS.U 1 R4 4 2 0x800 %s\n"
            "0030 ffffffff 0 EXIT 0 0\n\n#END_TB\n",
-           deltas, rows);
+           deltas, rows, rows);
   assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
   snprintf(path, n, "%s/kernel-1.traceg", dir);
 }
@@ -327,7 +332,7 @@ static void test_through_the_reader(void **state) {
   trace_tb tb;
   read_block(path, TRACE_CACHE_OFF, NULL, 0, &tb);
   /* The unpacked copy. */
-  uint64_t orig[2][4][TRACE_WARP_SIZE];
+  uint64_t orig[3][4][TRACE_WARP_SIZE];
   memset(orig, 0, sizeof orig);
   for (int w = 0; w < tb.nwarps; w++)
     for (uint32_t i = 0; i < tb.warps[w].n; i++)
@@ -344,9 +349,10 @@ static void test_through_the_reader(void **state) {
       assert_memory_equal(trace_inst_addrs(&tb.warps[w], in, buf), orig[w][i],
                           sizeof orig[w][i]);
     }
-  assert_int_equal(forms[TRACE_ADDRS_LANES], 2); /* the first base-delta line and the scattered */
+  /* the first base-delta line and the scattered, twice; the tile's rows twice */
+  assert_int_equal(forms[TRACE_ADDRS_LANES], 3);
   assert_int_equal(forms[TRACE_ADDRS_STRIDE], 2);
-  assert_int_equal(forms[TRACE_ADDRS_HALVES], 1); /* the tile's rows */
+  assert_int_equal(forms[TRACE_ADDRS_HALVES], 2);
   trace_tb_free(&tb);
   tu_rmtree(dir);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../csim/trace/trace_addrs.h"
 #include "../csim/trace/trace_inst.h"
 
 static uint64_t rnd(uint64_t *x) {
@@ -53,15 +54,20 @@ static int strict(reader *r, const char *line, parsed *p) {
                                  &d) == 0;
 }
 
+/* Lines whose addresses' form the fast reader knew (its memo of deltas was used). */
+static long memo_forms;
+
 /* Runs both readers on the line: whenever the fast one takes it, the strict one takes it too,
- * with the same results, and the fast one leaves the line as it was. Returns whether the fast
- * one took it. */
+ * with the same results, the fast one leaves the line as it was, and a form it gives for the
+ * addresses is the one the packer gives them. Returns whether the fast one took it. */
 static int compare(reader *r, const char *line) {
   char before[2048];
   snprintf(before, sizeof before, "%s", line);
   parsed f, s;
   memset(&f, 0, sizeof f);
-  int fast = trace_parse_inst_fast(&r->ctx, line, &f.op, &f.active, f.addrs, &f.has_addrs);
+  int form;
+  int fast =
+      trace_parse_inst_fast(&r->ctx, line, &f.op, &f.active, f.addrs, &f.has_addrs, &form);
   assert_string_equal(line, before);
   int ok = strict(r, line, &s);
   if (fast && !ok) fail_msg("the fast reader took a line the strict one rejects: '%s'", line);
@@ -69,6 +75,11 @@ static int compare(reader *r, const char *line) {
   if (memcmp(&f.op, &s.op, sizeof f.op) || f.active != s.active || f.has_addrs != s.has_addrs ||
       (s.has_addrs && memcmp(f.addrs, s.addrs, sizeof f.addrs)))
     fail_msg("the readers differ on '%s'", line);
+  /* a form the fast reader knows is the packer's for these lanes */
+  uint64_t entries[TRACE_WARP_SIZE];
+  if (form >= 0 && (!s.has_addrs || (int)trace_addrs_pack(s.addrs, s.active, entries) != form))
+    fail_msg("the fast reader gave form %d for '%s'", form, line);
+  memo_forms += form >= 0;
   return 1;
 }
 
@@ -245,6 +256,7 @@ static void test_tracer_lines(void **state) {
       if (!compare(&r, line)) fail_msg("the fast reader left '%s' to the strict one", line);
     }
   }
+  assert_true(memo_forms > 1000); /* (the memo's forms were given, and checked) */
 }
 
 /* Every spelling the strict reader takes, and damaged lines: the fast reader takes exactly the
@@ -372,6 +384,28 @@ static void test_delta_memo(void **state) {
        "-9223372036854775800", 1},
       {"0240 00000007 1 R1 LDS.U 1 R2 4 2 0x10 -9223372036854775808 -9223372036854775800", 0},
   };
+  /* the memo gives the packer's form: two half-warp runs, a run, a list */
+  static const struct {
+    const char *deltas;
+    int form;
+  } forms[] = {
+      {"4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 1220 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4", TRACE_ADDRS_HALVES},
+      {"4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 4", TRACE_ADDRS_STRIDE},
+      {"4 4 4 4 4 4 4 4 4 4 4 4 4 4 4 1220 4 4 4 4 4 4 4 4 4 4 4 4 4 4 8", TRACE_ADDRS_LANES},
+  };
+  for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+    for (int k = 0; k < 2; k++) {
+      char line[512];
+      snprintf(line, sizeof line, "0300 ffffffff 1 R1 LDG.E 1 R2 4 2 0x%x %s", 0x1000 * (k + 1),
+               forms[i].deltas);
+      parsed p;
+      int form;
+      assert_true(compare(&r, line));
+      assert_true(trace_parse_inst_fast(&r.ctx, line, &p.op, &p.active, p.addrs, &p.has_addrs,
+                                        &form));
+      assert_int_equal(form, forms[i].form); /* (the memo holds the line: also on the first) */
+    }
+  }
   for (size_t i = 0; i < sizeof seq / sizeof *seq; i++) {
     parsed p;
     if (strict(&r, seq[i].line, &p) != seq[i].taken)
@@ -391,13 +425,15 @@ static void test_entry_point(void **state) {
   parsed p, s;
   assert_true(strict(&r, line, &s));
   rf_diag d = {0};
-  assert_int_equal(trace_parse_inst(&r.ctx, line, &p.op, &p.active, p.addrs, &p.has_addrs, &d),
-                   0);
+  int form = 7;
+  assert_int_equal(
+      trace_parse_inst(&r.ctx, line, &p.op, &p.active, p.addrs, &p.has_addrs, &form, &d), 0);
+  assert_int_equal(form, -1);
   assert_memory_equal(&p.op, &s.op, sizeof p.op);
   assert_memory_equal(p.addrs, s.addrs, sizeof p.addrs);
   char bad[] = "0000 ffffffff 1 R256 MOV 0 0";
-  assert_int_equal(trace_parse_inst(&r.ctx, bad, &p.op, &p.active, p.addrs, &p.has_addrs, &d),
-                   -1);
+  assert_int_equal(
+      trace_parse_inst(&r.ctx, bad, &p.op, &p.active, p.addrs, &p.has_addrs, &form, &d), -1);
   assert_string_equal(d.msg, "test.traceg:1: expected a destination register R0..R255, found "
                              "'R256'");
 }

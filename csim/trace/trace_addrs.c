@@ -18,10 +18,30 @@ static inline uint64_t off_run(const uint64_t *a, uint32_t mask, int n, uint64_t
   return off;
 }
 
-int trace_addrs_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride) {
+/* The stride form's entries as lanes a (mask) would give them: the first active lane's address
+ * and the distance to the second (0 without them). */
+static void stride_of(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride) {
   *base = mask ? a[__builtin_ctz(mask)] : 0;
   uint32_t rest = mask & (mask - 1);
   *stride = rest ? a[__builtin_ctz(rest)] - *base : 0;
+}
+
+/* The halves form's entries as lanes a (mask, both halves active) would give them. */
+static void halves_of(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t *hi,
+                      uint64_t *stride) {
+  uint32_t low = mask & 0xffffu, high = mask >> 16;
+  *lo = a[__builtin_ctz(low)];
+  *hi = a[16 + __builtin_ctz(high)];
+  /* the stride of the low half's first two lanes, else of the high half's (a lane in each
+   * half shows no stride: 0 gives them back) */
+  uint32_t rest = low & (low - 1), rest_high = high & (high - 1);
+  *stride = rest        ? a[__builtin_ctz(rest)] - *lo
+            : rest_high ? a[16 + __builtin_ctz(rest_high)] - *hi
+                        : 0;
+}
+
+int trace_addrs_strided(const uint64_t *a, uint32_t mask, uint64_t *base, uint64_t *stride) {
+  stride_of(a, mask, base, stride);
   if (mask == 0xffffffffu) {
     uint64_t off = 0, v = *base;
     for (int lane = 0; lane < TRACE_WARP_SIZE; lane++, v += *stride) off |= a[lane] ^ v;
@@ -34,14 +54,7 @@ int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t 
                        uint64_t *stride) {
   uint32_t low = mask & 0xffffu, high = mask >> 16;
   if (!low || !high) return 0;
-  *lo = a[__builtin_ctz(low)];
-  *hi = a[16 + __builtin_ctz(high)];
-  /* the stride of the low half's first two lanes, else of the high half's (a lane in each
-   * half shows no stride: 0 gives them back) */
-  uint32_t rest = low & (low - 1), rest_high = high & (high - 1);
-  *stride = rest        ? a[__builtin_ctz(rest)] - *lo
-            : rest_high ? a[16 + __builtin_ctz(rest_high)] - *hi
-                        : 0;
+  halves_of(a, mask, lo, hi, stride);
   if (mask == 0xffffffffu) {
     /* all lanes (the common case): most lists fail at once, the rest in one branch-free pass */
     if (a[2] - a[1] != *stride) return 0;
@@ -53,22 +66,31 @@ int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t 
   return (off_run(a, low, 16, *lo, *stride) | off_run(a + 16, high, 16, *hi, *stride)) == 0;
 }
 
-trace_addr_form trace_addrs_pack(const uint64_t *a, uint32_t mask, uint64_t *out) {
+void trace_addrs_pack_as(trace_addr_form form, const uint64_t *a, uint32_t mask,
+                         uint64_t *out) {
   uint64_t base, stride, hi;
   /* (every lane is read before any entry is written: out may overlap a) */
-  if (trace_addrs_strided(a, mask, &base, &stride)) {
+  if (form == TRACE_ADDRS_STRIDE) {
+    stride_of(a, mask, &base, &stride);
     out[0] = base;
     out[1] = stride;
-    return TRACE_ADDRS_STRIDE;
-  }
-  if (trace_addrs_halves(a, mask, &base, &hi, &stride)) {
+  } else if (form == TRACE_ADDRS_HALVES) {
+    halves_of(a, mask, &base, &hi, &stride);
     out[0] = base;
     out[1] = stride;
     out[2] = hi;
-    return TRACE_ADDRS_HALVES;
+  } else {
+    memmove(out, a, TRACE_WARP_SIZE * sizeof *a);
   }
-  memmove(out, a, TRACE_WARP_SIZE * sizeof *a);
-  return TRACE_ADDRS_LANES;
+}
+
+trace_addr_form trace_addrs_pack(const uint64_t *a, uint32_t mask, uint64_t *out) {
+  uint64_t base, stride, hi;
+  trace_addr_form form = trace_addrs_strided(a, mask, &base, &stride)       ? TRACE_ADDRS_STRIDE
+                         : trace_addrs_halves(a, mask, &base, &hi, &stride) ? TRACE_ADDRS_HALVES
+                                                                            : TRACE_ADDRS_LANES;
+  trace_addrs_pack_as(form, a, mask, out);
+  return form;
 }
 
 /* Rewrites the pool front to back, so each instruction's entries land at or before where they

@@ -72,6 +72,12 @@ int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t 
  * trace_addrs_entries(form)). */
 trace_addr_form trace_addrs_pack(const uint64_t *a, uint32_t mask, uint64_t *out);
 
+/* The entries of `form` for lanes a[0..31] (mask) known to be in it, as trace_addrs_pack writes
+ * them, without its tests: for lanes that repeat a pattern it has packed from another base (a
+ * form holds or fails alike for every base). */
+void trace_addrs_pack_as(trace_addr_form form, const uint64_t *a, uint32_t mask,
+                         uint64_t *out);
+
 /* Memory instruction `in` of warp `w`: its 32 lane addresses, either the pool's own entries or
  * `buf` filled from the packed form. */
 static inline const uint64_t *trace_inst_addrs(const trace_warp *w, const trace_inst *in,

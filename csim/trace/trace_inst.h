@@ -34,6 +34,7 @@ typedef struct inst_memo {
 typedef struct delta_memo {
   uint32_t mask;
   int32_t lo, hi;                /* the least and the greatest offset */
+  uint8_t form;                  /* trace_addr_form: how trace_addrs_pack packs these lanes */
   int32_t off[TRACE_WARP_SIZE];  /* by lane: its address minus the base (active lanes) */
   uint8_t len;                   /* of text; 0: empty */
   char text[DELTA_MEMO_TEXT];    /* from the end of the base to the end of the last delta */
@@ -51,11 +52,13 @@ typedef struct inst_context {
 } inst_context;
 
 /* What the instruction is goes to *op (zeroed first), its active mask to *active. Addresses of
- * memory instructions go to addrs[0..31]; *has_addrs tells whether they were present. `line` may
- * be modified in place. The fast reader takes every line it can; an error (or an opcode too long
- * for the opcode cache) goes to the strict one, which names what is wrong. */
+ * memory instructions go to addrs[0..31]; *has_addrs tells whether they were present, and
+ * *addr_form the form trace_addrs_pack would give them where the reader knows it (they repeat
+ * the deltas of a line it has packed), else -1. `line` may be modified in place. The fast reader
+ * takes every line it can; an error (or an opcode too long for the opcode cache) goes to the
+ * strict one, which names what is wrong. */
 int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
-                     uint64_t *addrs, int *has_addrs, rf_diag *d);
+                     uint64_t *addrs, int *has_addrs, int *addr_form, rf_diag *d);
 /* The strict reader alone: `line` is modified in place. */
 int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
                             uint32_t *active, uint64_t *addrs, int *has_addrs, rf_diag *d);
@@ -64,7 +67,7 @@ int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
  * line, and gives 1 exactly for the lines the strict reader accepts, but for an opcode too long
  * for the opcode cache. */
 int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
-                          uint32_t *active, uint64_t *addrs, int *has_addrs);
+                          uint32_t *active, uint64_t *addrs, int *has_addrs, int *addr_form);
 
 /* Shared by both readers. The cache slot for an opcode's text (its first `len` bytes), or NULL
  * without a cache or for a text too long for one; the slot holds it if e->op >= 0 and e->text is

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "opcode.h"
+#include "trace_addrs.h"
 #include "trace_inst.h"
 #include "trace_parse.h"
 
@@ -64,7 +65,8 @@ static int memo_lanes(const delta_memo *dm, uint64_t b, uint32_t mask, uint64_t 
 }
 
 /* Remembers the deltas text[0, len) that took the lanes from base b to addrs, if the text fits
- * and every offset fits 32 bits (exactly: an address far below the base may look near it). */
+ * and every offset fits 32 bits (exactly: an address far below the base may look near it), and
+ * how the packer packs them. */
 static void remember_deltas(delta_memo *dm, uint32_t mask, const char *text, size_t len,
                             uint64_t b, const uint64_t *addrs) {
   if (len == 0 || len >= sizeof dm->text) return;
@@ -80,6 +82,8 @@ static void remember_deltas(delta_memo *dm, uint32_t mask, const char *text, siz
     if (off < lo) lo = (int32_t)off;
     if (off > hi) hi = (int32_t)off;
   }
+  uint64_t entries[TRACE_WARP_SIZE];
+  dm->form = (uint8_t)trace_addrs_pack(addrs, mask, entries);
   dm->mask = mask;
   dm->lo = lo;
   dm->hi = hi;
@@ -87,9 +91,11 @@ static void remember_deltas(delta_memo *dm, uint32_t mask, const char *text, siz
   memcpy(dm->text, text, len);
 }
 
-/* The address field, as parse_addresses in trace_inst.c reads it, of the instruction at pc. */
+/* The address field, as parse_addresses in trace_inst.c reads it, of the instruction at pc;
+ * *form as trace_inst.h's *addr_form. */
 static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p, uint32_t mask,
-                             uint64_t *addrs) {
+                             uint64_t *addrs, int *form) {
+  *form = -1;
   int mode;
   if (!(p = int_token(tp_skip_blanks(p), 0, 2, &mode))) return NULL;
   memset(addrs, 0, TRACE_WARP_SIZE * sizeof *addrs);
@@ -119,8 +125,11 @@ static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p
    * (compared only as far as the line goes, and ending where a token does) */
   delta_memo *dm = ctx->deltas ? &ctx->deltas[(pc >> 3) % INST_MEMO_SLOTS] : NULL;
   if (dm && dm->len && dm->mask == mask && strnlen(p, dm->len) == dm->len &&
-      !memcmp(dm->text, p, dm->len) && tp_ends_token(p[dm->len]))
-    return memo_lanes(dm, a, mask, addrs) ? p + dm->len : NULL;
+      !memcmp(dm->text, p, dm->len) && tp_ends_token(p[dm->len])) {
+    if (!memo_lanes(dm, a, mask, addrs)) return NULL;
+    *form = dm->form;
+    return p + dm->len;
+  }
   /* else read: a lane outside the 64-bit address space is noted, and tested once for the line */
   const char *text = p;
   uint64_t base = a;
@@ -218,9 +227,10 @@ static const char *memo_operands(const inst_context *ctx, const char *p, trace_o
 }
 
 int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
-                          uint32_t *active, uint64_t *addrs, int *has_addrs) {
+                          uint32_t *active, uint64_t *addrs, int *has_addrs, int *addr_form) {
   memset(op, 0, sizeof *op);
   *has_addrs = 0;
+  *addr_form = -1;
   const char *p = tp_skip_blanks(line);
   if (ctx->lineinfo) {
     int line_number;
@@ -236,7 +246,7 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
   int mem_width, modifier_width;
   if (!(p = memo_operands(ctx, p, op, &mem_width, &modifier_width))) return 0;
   if (mem_width > 0) {
-    if (!(p = addresses(ctx, op->pc, p, *active, addrs))) return 0;
+    if (!(p = addresses(ctx, op->pc, p, *active, addrs, addr_form))) return 0;
     *has_addrs = 1;
   }
 

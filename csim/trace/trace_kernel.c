@@ -302,10 +302,10 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
       if (!ni) return -1;
       w->insts = ni;
     }
-    int has_addrs;
+    int has_addrs, addr_form;
     trace_inst *in = &w->insts[i];
     trace_op op;
-    if (trace_parse_inst(&ctx, s, &op, &in->mask, lane_addrs, &has_addrs, d) < 0 ||
+    if (trace_parse_inst(&ctx, s, &op, &in->mask, lane_addrs, &has_addrs, &addr_form, d) < 0 ||
         !(in->op = trace_op_intern(trace_op_pool_set(k->ops), &op, d)))
       return -1;
     in->addr_off = 0;
@@ -327,7 +327,13 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
     /* Packed as it is read, when the blocks are to come packed (trace_tb_pack_addrs's forms):
      * a warp's pool never holds 32 lanes for every memory instruction. */
     if (k->pack_addrs) {
-      in->addr_form = trace_addrs_pack(lane_addrs, in->mask, w->addrs + w->naddrs);
+      /* (the reader knows the form of lanes that repeat the deltas of a line it has packed) */
+      if (addr_form >= 0) {
+        in->addr_form = (trace_addr_form)addr_form;
+        trace_addrs_pack_as(in->addr_form, lane_addrs, in->mask, w->addrs + w->naddrs);
+      } else {
+        in->addr_form = trace_addrs_pack(lane_addrs, in->mask, w->addrs + w->naddrs);
+      }
       w->naddrs += trace_addrs_entries(in->addr_form);
     } else {
       memcpy(w->addrs + w->naddrs, lane_addrs, sizeof lane_addrs);
