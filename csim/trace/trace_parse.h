@@ -1,5 +1,6 @@
-/* Small strict number and token parsers shared by the trace reader and the tools. They accept
- * only the whole token (no trailing garbage) and reject overflow. */
+/* Small strict number and token parsers shared by the trace reader and the tools. The tp_parse_
+ * ones accept only the whole token (no trailing garbage); the tp_read_ ones under them stop where
+ * the number does (for the fast line reader and tp_next_i64). All reject overflow. */
 #ifndef RFSIM_TRACE_PARSE_H
 #define RFSIM_TRACE_PARSE_H
 
