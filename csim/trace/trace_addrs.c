@@ -66,30 +66,33 @@ int trace_addrs_halves(const uint64_t *a, uint32_t mask, uint64_t *lo, uint64_t 
   return (off_run(a, low, 16, *lo, *stride) | off_run(a + 16, high, 16, *hi, *stride)) == 0;
 }
 
+/* The entries of `form` (the values its tests found, or stride_of's and halves_of's). */
+static void write_entries(trace_addr_form form, const uint64_t *a, uint64_t base,
+                          uint64_t stride, uint64_t hi, uint64_t *out) {
+  /* (every lane is read before any entry is written: out may overlap a) */
+  if (form == TRACE_ADDRS_LANES) {
+    memmove(out, a, TRACE_WARP_SIZE * sizeof *a);
+    return;
+  }
+  out[0] = base;
+  out[1] = stride;
+  if (form == TRACE_ADDRS_HALVES) out[2] = hi;
+}
+
 void trace_addrs_pack_as(trace_addr_form form, const uint64_t *a, uint32_t mask,
                          uint64_t *out) {
-  uint64_t base, stride, hi;
-  /* (every lane is read before any entry is written: out may overlap a) */
-  if (form == TRACE_ADDRS_STRIDE) {
-    stride_of(a, mask, &base, &stride);
-    out[0] = base;
-    out[1] = stride;
-  } else if (form == TRACE_ADDRS_HALVES) {
-    halves_of(a, mask, &base, &hi, &stride);
-    out[0] = base;
-    out[1] = stride;
-    out[2] = hi;
-  } else {
-    memmove(out, a, TRACE_WARP_SIZE * sizeof *a);
-  }
+  uint64_t base = 0, stride = 0, hi = 0;
+  if (form == TRACE_ADDRS_STRIDE) stride_of(a, mask, &base, &stride);
+  else if (form == TRACE_ADDRS_HALVES) halves_of(a, mask, &base, &hi, &stride);
+  write_entries(form, a, base, stride, hi, out);
 }
 
 trace_addr_form trace_addrs_pack(const uint64_t *a, uint32_t mask, uint64_t *out) {
-  uint64_t base, stride, hi;
+  uint64_t base, stride, hi = 0;
   trace_addr_form form = trace_addrs_strided(a, mask, &base, &stride)       ? TRACE_ADDRS_STRIDE
                          : trace_addrs_halves(a, mask, &base, &hi, &stride) ? TRACE_ADDRS_HALVES
                                                                             : TRACE_ADDRS_LANES;
-  trace_addrs_pack_as(form, a, mask, out);
+  write_entries(form, a, base, stride, hi, out);
   return form;
 }
 

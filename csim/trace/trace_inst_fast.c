@@ -45,6 +45,15 @@ static const char *reg_list(const char *p, int n, uint8_t *regs, uint8_t *kept) 
   return p;
 }
 
+/* Both memos' slot for the instruction at pc. */
+static inline size_t memo_slot(uint64_t pc) { return (size_t)((pc >> 3) % INST_MEMO_SLOTS); }
+
+/* Whether the line at p repeats a memo's text[0, len): compared only as far as the line goes,
+ * and ending where a token does. */
+static inline int repeats(const char *p, const char *text, size_t len) {
+  return strnlen(p, len) == len && !memcmp(text, p, len) && tp_ends_token(p[len]);
+}
+
 /* The lanes a delta memo gives from base b: 0 if one leaves the 64-bit address space (the
  * strict reader rejects the line then: the same deltas took the memo's line to its offsets
  * without leaving it, so they leave it from b exactly when an offset does). */
@@ -66,17 +75,17 @@ static int memo_lanes(const delta_memo *dm, uint64_t b, uint32_t mask, uint64_t 
 
 /* Remembers the deltas text[0, len) that took the lanes from base b to addrs, if the text fits
  * and every offset fits 32 bits (exactly: an address far below the base may look near it), and
- * how the packer packs them. */
-static void remember_deltas(delta_memo *dm, uint32_t mask, const char *text, size_t len,
-                            uint64_t b, const uint64_t *addrs) {
-  if (len == 0 || len >= sizeof dm->text) return;
+ * how the packer packs them: that form, or -1 if they are not remembered. */
+static int remember_deltas(delta_memo *dm, uint32_t mask, const char *text, size_t len,
+                           uint64_t b, const uint64_t *addrs) {
+  if (len == 0 || len >= sizeof dm->text) return -1;
   int32_t lo = 0, hi = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     int lane = __builtin_ctz(m);
     __int128 off = (__int128)addrs[lane] - (__int128)b;
     if (off < INT32_MIN || off > INT32_MAX) {
       dm->len = 0;
-      return;
+      return -1;
     }
     dm->off[lane] = (int32_t)off;
     if (off < lo) lo = (int32_t)off;
@@ -89,6 +98,7 @@ static void remember_deltas(delta_memo *dm, uint32_t mask, const char *text, siz
   dm->hi = hi;
   dm->len = (uint8_t)len;
   memcpy(dm->text, text, len);
+  return dm->form;
 }
 
 /* The address field, as parse_addresses in trace_inst.c reads it, of the instruction at pc;
@@ -121,11 +131,9 @@ static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p
     }
     return p;
   }
-  /* Deltas: the memo's, when the last line in this PC's slot had the same mask and deltas
-   * (compared only as far as the line goes, and ending where a token does) */
-  delta_memo *dm = ctx->deltas ? &ctx->deltas[(pc >> 3) % INST_MEMO_SLOTS] : NULL;
-  if (dm && dm->len && dm->mask == mask && strnlen(p, dm->len) == dm->len &&
-      !memcmp(dm->text, p, dm->len) && tp_ends_token(p[dm->len])) {
+  /* Deltas: the memo's, when the last line in this PC's slot had the same mask and deltas */
+  delta_memo *dm = ctx->deltas ? &ctx->deltas[memo_slot(pc)] : NULL;
+  if (dm && dm->len && dm->mask == mask && repeats(p, dm->text, dm->len)) {
     if (!memo_lanes(dm, a, mask, addrs)) return NULL;
     *form = dm->form;
     return p + dm->len;
@@ -155,7 +163,8 @@ static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p
     addrs[__builtin_ctz(m)] = a;
   }
   if (outside) return NULL;
-  if (dm) remember_deltas(dm, mask, text, (size_t)(p - text), base, addrs);
+  /* (the form the memo takes is this line's too: the kernel reader need not test for it) */
+  if (dm) *form = remember_deltas(dm, mask, text, (size_t)(p - text), base, addrs);
   return p;
 }
 
@@ -203,9 +212,8 @@ static const char *operands(const inst_context *ctx, const char *p, trace_op *op
 static const char *memo_operands(const inst_context *ctx, const char *p, trace_op *op,
                                  int *mem_width, int *modifier_width) {
   p = tp_skip_blanks(p);
-  inst_memo *e = ctx->memo ? &ctx->memo[(op->pc >> 3) % INST_MEMO_SLOTS] : NULL;
-  if (e && e->len && e->pc == op->pc && strnlen(p, e->len) == e->len &&
-      !memcmp(e->text, p, e->len) && tp_ends_token(p[e->len])) {
+  inst_memo *e = ctx->memo ? &ctx->memo[memo_slot(op->pc)] : NULL;
+  if (e && e->len && e->pc == op->pc && repeats(p, e->text, e->len)) {
     uint32_t line = op->line;
     *op = e->op;
     op->line = line;
