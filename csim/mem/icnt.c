@@ -204,16 +204,20 @@ uint64_t icnt_count(const icnt *n) { return n->count; }
 
 const uint64_t *icnt_holding(const icnt *n) { return n->holding; }
 
-/* Appends one unit of packet p to stage ring q (a new entry for its first unit). */
-static int stage_add(out_ring *q, const icnt_pkt *p) {
-  out_pkt *tail = q->count ? out_ring_at(q, q->count - 1) : NULL;
-  if (tail && tail->arrived < tail->p.units) {
-    tail->arrived++;
+/* Appends one unit of packet p to stage ring q: a new entry for its first unit, else one more
+ * unit of the ring's last entry (a packet's units reach a stage one after another, and none
+ * leaves it before the last has come). */
+static inline int stage_add(out_ring *q, const icnt_pkt *p, int first) {
+  if (!first) {
+    out_ring_at(q, q->count - 1)->arrived++;
     return 0;
   }
   if (out_ring_reserve(q, 1, NULL)) return -1;
-  out_pkt e = {.p = *p, .arrived = 1};
-  out_ring_push(q, &e);
+  out_pkt *e = out_ring_at(q, q->count);
+  e->p = *p;
+  e->arrived = 1;
+  e->moved = 0;
+  q->count++;
   return 0;
 }
 
@@ -222,30 +226,10 @@ static int out_room(const icnt *n, int o) {
                           : n->egress_units[o] < n->p.eject_cap;
 }
 
-/* One unit of input i's head crosses to output o. */
-static void cross(icnt *n, int i, int o, uint64_t now) {
-  pkt_ring *q = &n->in[i];
-  icnt_pkt *h = pkt_ring_head(q);
-  out_ring *stage = n->p.packet_mode ? &n->boundary[o] : &n->egress[o];
-  /* The flit entered the switch at least one cycle after its push (the injection stage), so
-   * `latency - 2` more cycles bring it to the boundary buffer `latency` after the push. */
-  if (!n->p.packet_mode) {
-    if (tick_ring_reserve(&n->flit_ready[o], 1, NULL)) return; /* out of memory: retried */
-    uint64_t ready = now + (uint64_t)(n->p.latency - 2);
-    if (stage_add(stage, h)) return;
-    if (!n->flit_ready[o].count) {
-      n->eject_at[o] = ready;
-      bit_set(n->eject_has, o);
-    }
-    tick_ring_push(&n->flit_ready[o], &ready);
-  } else if (stage_add(stage, h)) {
-    return; /* out of memory: the unit stays and retries */
-  }
+/* What a unit of input i's head h leaves behind once it has crossed to output o. */
+static inline __attribute__((always_inline)) void unit_crossed(icnt *n, int i, int o, icnt_pkt *h) {
   h->crossed++;
-  if (n->p.packet_mode) bit_set(n->holding, o);
   if (--n->vc[i] == 0) bit_clear(n->vc_has, i);
-  if (n->p.packet_mode) n->boundary_units[o]++;
-  else n->egress_units[o]++;
   bit_set(n->matched, i);
   n->issued[o] = 1;
   if (h->crossed < h->units) {
@@ -256,11 +240,36 @@ static void cross(icnt *n, int i, int o, uint64_t now) {
   n->ptr[o] = i + 1 == n->p.n_in ? 0 : (uint32_t)(i + 1);
   uint64_t *rq = &n->req[(size_t)o * (size_t)n->words];
   bit_clear(rq, i);
+  pkt_ring *q = &n->in[i];
   pkt_ring_pop(q);
   if (q->count) request(n, i);
   int any = 0;
   for (int w = 0; w < n->words && !any; w++) any = rq[w] != 0;
   if (!any) bit_clear(n->out_has, o);
+}
+
+/* One unit of input i's head crosses to output o. Out of memory, it stays and retries. */
+static void cross(icnt *n, int i, int o, uint64_t now) {
+  icnt_pkt *h = pkt_ring_head(&n->in[i]);
+  if (n->p.packet_mode) {
+    if (stage_add(&n->boundary[o], h, 1)) return;
+    bit_set(n->holding, o);
+    n->boundary_units[o]++;
+    unit_crossed(n, i, o, h);
+    return;
+  }
+  /* The flit entered the switch at least one cycle after its push (the injection stage), so
+   * `latency - 2` more cycles bring it to the boundary buffer `latency` after the push. */
+  tick_ring *ready = &n->flit_ready[o];
+  if (tick_ring_reserve(ready, 1, NULL) || stage_add(&n->egress[o], h, h->crossed == 0)) return;
+  uint64_t at = now + (uint64_t)(n->p.latency - 2);
+  if (!ready->count) {
+    n->eject_at[o] = at;
+    bit_set(n->eject_has, o);
+  }
+  tick_ring_push(ready, &at);
+  n->egress_units[o]++;
+  unit_crossed(n, i, o, h);
 }
 
 /* The first input at or after `from` (cyclically) that asks for o and can move a unit: its
@@ -273,6 +282,11 @@ static int pick(const icnt *n, int o, uint32_t from) {
   const uint64_t *rq = &n->req[(size_t)o * (size_t)n->words];
   int w0 = (int)(from >> 6), words = n->words;
   uint64_t at_from = ~0ULL << (from & 63);
+  if (words == 1) { /* up to 64 inputs: the inputs from `from` on, else those before it */
+    uint64_t bits = rq[0] & n->vc_has[0] & (n->p.packet_mode ? ~0ULL : ~n->matched[0]);
+    uint64_t later = bits & at_from;
+    return later ? __builtin_ctzll(later) : bits ? __builtin_ctzll(bits) : -1;
+  }
   /* the first word from `from` on, the other words in order, the first word before `from` */
   for (int k = 0, w = w0; k <= words; k++, w = w + 1 == words ? 0 : w + 1) {
     uint64_t bits = rq[w] & n->vc_has[w];
@@ -328,7 +342,7 @@ static void eject(icnt *n, uint64_t now) {
       if (n->eject_at[o] > now || n->boundary_units[o] >= n->p.out_cap) continue;
       out_ring *e = &n->egress[o];
       out_pkt *h = out_ring_head(e);
-      if (stage_add(&n->boundary[o], &h->p)) continue;
+      if (stage_add(&n->boundary[o], &h->p, h->moved == 0)) continue;
       bit_set(n->holding, o);
       tick_ring *ready = &n->flit_ready[o];
       tick_ring_pop(ready);
