@@ -13,6 +13,7 @@
 
 #include "../common/diag.h"
 #include "../config/config.h"
+#include "mem_hash.h"
 #include "tag_index.h"
 
 typedef struct tag_line {
@@ -49,6 +50,7 @@ typedef struct cache_tags {
   int sectored;
   char replacement;   /* 'L' LRU, 'F' FIFO */
   char index_fn;      /* 'L', 'H', 'P', 'X' */
+  mem_ipoly_table ipoly; /* 'P' */
   int dirty_percent;  /* a dirty line is a victim only when this share of lines is dirty */
   int ndirty;         /* lines with a dirty sector */
   uint64_t clock;     /* source of stamps */

@@ -34,6 +34,26 @@ static inline uint32_t mem_ipoly(uint64_t high, uint32_t index, int index_bits) 
   return r;
 }
 
+/* mem_ipoly in three lookups, for the caches and slices that hash every access: since the
+ * reduction is linear, the folded bits' contribution is the XOR of each byte's, and a byte's
+ * is mem_ipoly of that byte alone (bits past the fold give 0, as in mem_ipoly). */
+typedef struct mem_ipoly_table {
+  uint8_t byte[3][256]; /* byte k of the bits above the index (the fold is at most 19 bits) */
+  uint32_t index_mask;
+} mem_ipoly_table;
+
+static inline void mem_ipoly_table_init(mem_ipoly_table *t, int index_bits) {
+  for (int k = 0; k < 3; k++)
+    for (uint32_t b = 0; b < 256; b++)
+      t->byte[k][b] = (uint8_t)mem_ipoly((uint64_t)b << (8 * k), 0, index_bits);
+  t->index_mask = (1u << index_bits) - 1;
+}
+
+static inline uint32_t mem_ipoly_lookup(const mem_ipoly_table *t, uint64_t high, uint32_t index) {
+  return (index & t->index_mask) ^ t->byte[0][high & 0xff] ^ t->byte[1][(high >> 8) & 0xff] ^
+         t->byte[2][(high >> 16) & 0xff];
+}
+
 /* GPGPU-Sim's bitwise XOR index: the index XORed with the bits above it. */
 static inline uint32_t mem_xor_index(uint64_t high, uint32_t index, uint32_t n) {
   return (index ^ (uint32_t)high) & (n - 1);

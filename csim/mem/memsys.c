@@ -243,6 +243,7 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
                       .random_shift = mem_log2((uint64_t)c->mem_chunk_bytes) -
                                       mem_log2((uint64_t)m->n_sub),
                       .random = &m->random};
+  addr_map_prepare(&m->map);
   m->perf_memcpy = c->perf_sim_memcpy;
   chunk_count_init(&m->flits, c->icnt_flit_size);
   int ok = !check_clock(c->clk_core, "core", d) &&
