@@ -28,6 +28,19 @@ static uint32_t op_hash(const trace_op *op) {
   return (uint32_t)(h >> 32);
 }
 
+/* Whether two ops are equal byte for byte, a word at a time (no call to memcmp). */
+static inline int same_op(const trace_op *a, const trace_op *b) {
+  const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+  uint64_t diff = 0;
+  for (size_t i = 0; i < sizeof *a; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, p + i, 8);
+    memcpy(&y, q + i, 8);
+    diff |= x ^ y;
+  }
+  return diff == 0;
+}
+
 /* Doubles the table (or makes its first one), rehashing what it holds. */
 static int grow(trace_op_set *s, rf_diag *d) {
   uint32_t n = s->nslots ? s->nslots * 2 : 256;
@@ -47,10 +60,12 @@ static int grow(trace_op_set *s, rf_diag *d) {
 
 const trace_op *trace_op_intern(trace_op_set *s, const trace_op *op, rf_diag *d) {
   _Static_assert(sizeof(trace_op) % 8 == 0, "op_hash reads whole words");
+  const trace_op **recent = &s->recent[(op->pc >> 3) % TRACE_OP_RECENT];
+  if (*recent && same_op(*recent, op)) return *recent;
   if (2 * (s->n + 1) > s->nslots && grow(s, d) < 0) return NULL;
   uint32_t h = op_hash(op) & (s->nslots - 1);
   for (; s->slot[h]; h = (h + 1) & (s->nslots - 1))
-    if (!memcmp(s->slot[h], op, sizeof *op)) return s->slot[h];
+    if (same_op(s->slot[h], op)) return *recent = s->slot[h];
   if (!s->room_left) {
     /* blocks of 64 ops: a kernel has a few hundred */
     struct trace_op_block *b = calloc(1, sizeof *b + 64 * sizeof b->op[0]);
@@ -69,7 +84,7 @@ const trace_op *trace_op_intern(trace_op_set *s, const trace_op *op, rf_diag *d)
   *kept = *op;
   s->slot[h] = kept;
   s->n++;
-  return kept;
+  return *recent = kept;
 }
 
 void trace_op_set_free(trace_op_set *s) {

@@ -11,8 +11,15 @@
 
 #include "trace.h"
 
+/* Slots of the last op interned per PC (trace_op_set.recent): PCs 8 bytes apart (sm_61; 16 on
+ * sm_70) fill them one by one over 8 KB of code, more than a kernel's loop body mostly is. */
+#define TRACE_OP_RECENT 1024
+
 typedef struct trace_op_set {
   const trace_op **slot; /* open addressing, NULL = empty */
+  /* The op interned last at a PC's slot: every warp of a kernel runs the same instructions, so
+   * a line's op is mostly the one its PC had last, found without the hash. */
+  const trace_op *recent[TRACE_OP_RECENT];
   uint32_t nslots, n;
   struct trace_op_block *blocks; /* what the set holds, newest first */
   trace_op *room;        /* free ops left in the newest block */
