@@ -124,7 +124,7 @@ static void test_tokens(void **state) {
   assert_null(tp_next_token(&cur));
 }
 
-/* tp_trim_n (the line reader's length known) leaves what tp_trim leaves. */
+/* tp_trim_n (the line reader's length known) leaves what tp_trim leaves, and its length. */
 static void test_trim_with_length(void **state) {
   (void)state;
   static const char *const lines[] = {"",        " ",        "\t \r",   "a",     " a",
@@ -134,7 +134,10 @@ static void test_trim_with_length(void **state) {
     char a[32], b[32];
     snprintf(a, sizeof a, "%s", lines[i]);
     snprintf(b, sizeof b, "%s", lines[i]);
-    assert_string_equal(tp_trim_n(a, strlen(a)), tp_trim(b));
+    size_t n = strlen(a);
+    char *t = tp_trim_n(a, &n);
+    assert_string_equal(t, tp_trim(b));
+    assert_int_equal(n, strlen(t));
   }
 }
 

@@ -51,14 +51,16 @@ typedef struct inst_context {
   uint64_t shmem_base, local_base;
 } inst_context;
 
-/* What the instruction is goes to *op (zeroed first), its active mask to *active. Addresses of
+/* What the instruction `line` (len bytes, then a NUL; no NUL before it) is goes to *op (zeroed
+ * first), its active mask to *active. Addresses of
  * memory instructions go to addrs[0..31]; *has_addrs tells whether they were present, and
  * *addr_form the form trace_addrs_pack would give them where the reader knows it (they repeat
  * the deltas of a line it has packed), else -1. `line` may be modified in place. The fast reader
  * takes every line it can; an error (or an opcode too long for the opcode cache) goes to the
  * strict one, which names what is wrong. */
-int trace_parse_inst(const inst_context *ctx, char *line, trace_op *op, uint32_t *active,
-                     uint64_t *addrs, int *has_addrs, int *addr_form, rf_diag *d);
+int trace_parse_inst(const inst_context *ctx, char *line, size_t len, trace_op *op,
+                     uint32_t *active, uint64_t *addrs, int *has_addrs, int *addr_form,
+                     rf_diag *d);
 /* The strict reader alone: `line` is modified in place. */
 int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
                             uint32_t *active, uint64_t *addrs, int *has_addrs, rf_diag *d);
@@ -66,7 +68,7 @@ int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
  * when it leaves the line to it (the outputs then hold nothing to use). It never modifies the
  * line, and gives 1 exactly for the lines the strict reader accepts, but for an opcode too long
  * for the opcode cache. */
-int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
+int trace_parse_inst_fast(const inst_context *ctx, const char *line, size_t len, trace_op *op,
                           uint32_t *active, uint64_t *addrs, int *has_addrs, int *addr_form);
 
 /* Shared by both readers. The cache slot for an opcode's text (its first `len` bytes), or NULL

@@ -48,10 +48,10 @@ static const char *reg_list(const char *p, int n, uint8_t *regs, uint8_t *kept) 
 /* Both memos' slot for the instruction at pc. */
 static inline size_t memo_slot(uint64_t pc) { return (size_t)((pc >> 3) % INST_MEMO_SLOTS); }
 
-/* Whether the line at p repeats a memo's text[0, len): compared only as far as the line goes,
- * and ending where a token does. */
-static inline int repeats(const char *p, const char *text, size_t len) {
-  return strnlen(p, len) == len && !memcmp(text, p, len) && tp_ends_token(p[len]);
+/* Whether the line at p (it ends at `end`) repeats a memo's text[0, len): compared only as
+ * far as the line goes, and ending where a token does. */
+static inline int repeats(const char *p, const char *end, const char *text, size_t len) {
+  return (size_t)(end - p) >= len && !memcmp(text, p, len) && tp_ends_token(p[len]);
 }
 
 /* The lanes a delta memo gives from base b: 0 if one leaves the 64-bit address space (the
@@ -103,8 +103,8 @@ static int remember_deltas(delta_memo *dm, uint32_t mask, const char *text, size
 
 /* The address field, as parse_addresses in trace_inst.c reads it, of the instruction at pc;
  * *form as trace_inst.h's *addr_form. */
-static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p, uint32_t mask,
-                             uint64_t *addrs, int *form) {
+static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p,
+                             const char *end, uint32_t mask, uint64_t *addrs, int *form) {
   *form = -1;
   int mode;
   if (!(p = int_token(tp_skip_blanks(p), 0, 2, &mode))) return NULL;
@@ -133,7 +133,7 @@ static const char *addresses(const inst_context *ctx, uint64_t pc, const char *p
   }
   /* Deltas: the memo's, when the last line in this PC's slot had the same mask and deltas */
   delta_memo *dm = ctx->deltas ? &ctx->deltas[memo_slot(pc)] : NULL;
-  if (dm && dm->len && dm->mask == mask && repeats(p, dm->text, dm->len)) {
+  if (dm && dm->len && dm->mask == mask && repeats(p, end, dm->text, dm->len)) {
     if (!memo_lanes(dm, a, mask, addrs)) return NULL;
     *form = dm->form;
     return p + dm->len;
@@ -209,11 +209,11 @@ static const char *operands(const inst_context *ctx, const char *p, trace_op *op
 /* The operands through the memo: a line whose PC's last line had the same operand text (every
  * warp runs the same instructions) takes what that one read. The text is compared only as far
  * as the line goes, and must end where a token does. */
-static const char *memo_operands(const inst_context *ctx, const char *p, trace_op *op,
-                                 int *mem_width, int *modifier_width) {
+static const char *memo_operands(const inst_context *ctx, const char *p, const char *line_end,
+                                 trace_op *op, int *mem_width, int *modifier_width) {
   p = tp_skip_blanks(p);
   inst_memo *e = ctx->memo ? &ctx->memo[memo_slot(op->pc)] : NULL;
-  if (e && e->len && e->pc == op->pc && repeats(p, e->text, e->len)) {
+  if (e && e->len && e->pc == op->pc && repeats(p, line_end, e->text, e->len)) {
     uint32_t line = op->line;
     *op = e->op;
     op->line = line;
@@ -234,8 +234,9 @@ static const char *memo_operands(const inst_context *ctx, const char *p, trace_o
   return end;
 }
 
-int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *op,
+int trace_parse_inst_fast(const inst_context *ctx, const char *line, size_t len, trace_op *op,
                           uint32_t *active, uint64_t *addrs, int *has_addrs, int *addr_form) {
+  const char *end = line + len;
   memset(op, 0, sizeof *op);
   *has_addrs = 0;
   *addr_form = -1;
@@ -252,9 +253,9 @@ int trace_parse_inst_fast(const inst_context *ctx, const char *line, trace_op *o
     return 0;
   *active = (uint32_t)x;
   int mem_width, modifier_width;
-  if (!(p = memo_operands(ctx, p, op, &mem_width, &modifier_width))) return 0;
+  if (!(p = memo_operands(ctx, p, end, op, &mem_width, &modifier_width))) return 0;
   if (mem_width > 0) {
-    if (!(p = addresses(ctx, op->pc, p, *active, addrs, addr_form))) return 0;
+    if (!(p = addresses(ctx, op->pc, p, end, *active, addrs, addr_form))) return 0;
     *has_addrs = 1;
   }
 

@@ -264,11 +264,11 @@ void trace_tb_free(trace_tb *tb) {
   tb->warps = NULL;
 }
 
-/* Next non-blank line, trimmed; a missing line is an error naming what was expected. */
-static int next_line(trace_kernel *k, char **s, const char *expected, rf_diag *d) {
-  size_t len;
+/* Next non-blank line, trimmed (its length in *len); a missing line is an error naming what
+ * was expected. */
+static int next_line(trace_kernel *k, char **s, size_t *len, const char *expected, rf_diag *d) {
   int got;
-  while ((got = line_reader_next(&k->lr, s, &len, d)) > 0) {
+  while ((got = line_reader_next(&k->lr, s, len, d)) > 0) {
     *s = tp_trim_n(*s, len);
     if (**s) return 1;
   }
@@ -288,7 +288,8 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
   uint64_t lane_addrs[TRACE_WARP_SIZE];
   for (long i = 0; i < ninsts; i++) {
     char *s;
-    if (next_line(k, &s, "an instruction line", d) < 0) return -1;
+    size_t len;
+    if (next_line(k, &s, &len, "an instruction line", d) < 0) return -1;
     if (s[0] == '#' || (s[0] == 'w' && !strncmp(s, "warp", 4)) ||
         (s[0] == 'i' && !strncmp(s, "insts", 5)))
       return rf_fail_at(d, k->path, k->lr.lineno,
@@ -305,7 +306,7 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
     int has_addrs, addr_form;
     trace_inst *in = &w->insts[i];
     trace_op op;
-    if (trace_parse_inst(&ctx, s, &op, &in->mask, lane_addrs, &has_addrs, &addr_form, d) < 0 ||
+    if (trace_parse_inst(&ctx, s, len, &op, &in->mask, lane_addrs, &has_addrs, &addr_form, d) < 0 ||
         !(in->op = trace_op_intern(trace_op_pool_set(k->ops), &op, d)))
       return -1;
     in->addr_off = 0;
@@ -352,7 +353,8 @@ static int read_warp(trace_kernel *k, trace_warp *w, int64_t ninsts, rf_diag *d)
 static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   const trace_kernel_info *in = &k->info;
   char *s;
-  if (next_line(k, &s, "'thread block = x,y,z'", d) < 0) return -1;
+  size_t len;
+  if (next_line(k, &s, &len, "'thread block = x,y,z'", d) < 0) return -1;
   const char *ids = tp_key_value(s, "thread block");
   if (!ids || !tp_parse_int_list(ids, 3, 0, INT_MAX, tb->id))
     return rf_fail_at(d, k->path, k->lr.lineno,
@@ -377,7 +379,7 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
   if (!warp_seen) return -1;
   int nseen = 0, rc = 0;
   for (;;) {
-    if ((rc = next_line(k, &s, "'warp = N' or #END_TB", d)) < 0) break;
+    if ((rc = next_line(k, &s, &len, "'warp = N' or #END_TB", d)) < 0) break;
     rc = 0;
     if (!strcmp(s, "#END_TB")) break;
     int w;
@@ -396,7 +398,7 @@ static int read_tb(trace_kernel *k, trace_tb *tb, rf_diag *d) {
     }
     warp_seen[w] = 1;
     nseen++;
-    if ((rc = next_line(k, &s, "'insts = N'", d)) < 0) break;
+    if ((rc = next_line(k, &s, &len, "'insts = N'", d)) < 0) break;
     rc = 0;
     int64_t ninsts;
     v = tp_key_value(s, "insts");

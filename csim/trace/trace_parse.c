@@ -34,12 +34,18 @@ const char *tp_read_u64_long(const char *s, uint64_t *v) {
   return s + digits;
 }
 
-char *tp_trim_n(char *s, size_t n) {
-  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = '\0';
-  return tp_skip_blanks(s);
+char *tp_trim_n(char *s, size_t *n) {
+  size_t k = *n;
+  while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t' || s[k - 1] == '\r')) s[--k] = '\0';
+  char *t = tp_skip_blanks(s);
+  *n = k - (size_t)(t - s);
+  return t;
 }
 
-char *tp_trim(char *s) { return tp_trim_n(s, strlen(s)); }
+char *tp_trim(char *s) {
+  size_t n = strlen(s);
+  return tp_trim_n(s, &n);
+}
 
 int tp_parse_hex64(const char *s, uint64_t *v) {
   uint64_t x;

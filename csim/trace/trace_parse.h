@@ -20,8 +20,9 @@ static inline char *tp_skip_blanks(const char *s) {
 
 /* s without its leading blanks and trailing blanks and CRs (cut off in place). */
 char *tp_trim(char *s);
-/* The same for s of length n (strlen(s) == n): a line as the line reader gives it. */
-char *tp_trim_n(char *s, size_t n);
+/* The same for s of length *n (strlen(s) == *n): a line as the line reader gives it. *n becomes
+ * the length of what it returns. */
+char *tp_trim_n(char *s, size_t *n);
 /* Readers that stop where the number does, for a caller that knows what may follow it: the byte
  * after the number, with its value in *v; NULL if s does not start with one or it overflows. The
  * tp_parse_ functions below are these with the whole of s used. Inline: the fast line reader
