@@ -51,13 +51,13 @@ typedef struct inst_context {
   uint64_t shmem_base, local_base;
 } inst_context;
 
-/* What the instruction `line` (len bytes, then a NUL; no NUL before it) is goes to *op (zeroed
- * first), its active mask to *active. Addresses of
- * memory instructions go to addrs[0..31]; *has_addrs tells whether they were present, and
- * *addr_form the form trace_addrs_pack would give them where the reader knows it (they repeat
- * the deltas of a line it has packed), else -1. `line` may be modified in place. The fast reader
- * takes every line it can; an error (or an opcode too long for the opcode cache) goes to the
- * strict one, which names what is wrong. */
+/* What the instruction `line` (len bytes, then a NUL; none before it, as the line reader gives
+ * a line) is goes to *op (zeroed first), its active mask to *active. Addresses of memory
+ * instructions go to addrs[0..31]; *has_addrs tells whether they were present, and *addr_form
+ * the form trace_addrs_pack would give them where the reader knows it (they repeat the deltas
+ * of a line it has packed), else -1. `line` may be modified in place. The fast reader takes
+ * every line it can; an error (or an opcode too long for the opcode cache) goes to the strict
+ * one, which names what is wrong. */
 int trace_parse_inst(const inst_context *ctx, char *line, size_t len, trace_op *op,
                      uint32_t *active, uint64_t *addrs, int *has_addrs, int *addr_form,
                      rf_diag *d);
