@@ -41,7 +41,7 @@ int cache_tags_init(cache_tags *t, const cache_config *cfg, int max_assoc, int d
   t->sectored = cfg->sectored;
   t->replacement = cfg->replacement;
   t->index_fn = fn;
-  if (fn == 'P') mem_ipoly_table_init(&t->ipoly, t->set_bits);
+  t->ipoly = fn == 'P' ? mem_ipoly_table_of(t->set_bits) : NULL;
   t->dirty_percent = dirty_percent;
   t->index_of = NULL;
   t->index_ctx = NULL;
@@ -150,7 +150,7 @@ uint32_t cache_tags_set(const cache_tags *t, uint64_t key) {
     return index; /* no Fermi definition for other set counts (config_validate refuses them) */
   }
   case 'P':
-    return mem_ipoly_lookup(&t->ipoly, high, index);
+    return mem_ipoly_lookup(t->ipoly, high, index);
   case 'X':
     return mem_xor_index(high, index, (uint32_t)t->nsets);
   default:

@@ -50,7 +50,7 @@ typedef struct cache_tags {
   int sectored;
   char replacement;   /* 'L' LRU, 'F' FIFO */
   char index_fn;      /* 'L', 'H', 'P', 'X' */
-  mem_ipoly_table ipoly; /* 'P' */
+  const mem_ipoly_table *ipoly; /* 'P' (mem_ipoly_table_of), else NULL */
   int dirty_percent;  /* a dirty line is a victim only when this share of lines is dirty */
   int ndirty;         /* lines with a dirty sector */
   uint64_t clock;     /* source of stamps */

@@ -42,12 +42,9 @@ typedef struct mem_ipoly_table {
   uint32_t index_mask;
 } mem_ipoly_table;
 
-static inline void mem_ipoly_table_init(mem_ipoly_table *t, int index_bits) {
-  for (int k = 0; k < 3; k++)
-    for (uint32_t b = 0; b < 256; b++)
-      t->byte[k][b] = (uint8_t)mem_ipoly((uint64_t)b << (8 * k), 0, index_bits);
-  t->index_mask = (1u << index_bits) - 1;
-}
+/* The table for an index of index_bits (4, 5 or 6: mem_ipoly_defined), built on first use and
+ * shared by every cache and slice map (mem_hash.c; any thread may ask). */
+const mem_ipoly_table *mem_ipoly_table_of(int index_bits);
 
 static inline uint32_t mem_ipoly_lookup(const mem_ipoly_table *t, uint64_t high, uint32_t index) {
   return (index & t->index_mask) ^ t->byte[0][high & 0xff] ^ t->byte[1][(high >> 8) & 0xff] ^

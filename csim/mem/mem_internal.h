@@ -86,14 +86,14 @@ typedef struct addr_map {
   int gap;              /* n_mem is not a power of two */
   int random_shift;     /* indexing 4: granule = addr >> random_shift */
   slice_table *random;  /* indexing 4: the draws so far */
-  mem_ipoly_table ipoly; /* indexing 2 */
+  const mem_ipoly_table *ipoly; /* indexing 2 (addr_map_prepare) */
 } addr_map;
 
 /* Fills what addr_slice derives from the map's fields (the IPOLY table of indexing 2). */
 static inline void addr_map_prepare(addr_map *m) {
   if (m->indexing == 2)
-    mem_ipoly_table_init(&m->ipoly,
-                         mem_log2((uint64_t)mem_next_pow2((uint32_t)m->n_mem) * m->n_sub));
+    m->ipoly = mem_ipoly_table_of(
+        mem_log2((uint64_t)mem_next_pow2((uint32_t)m->n_mem) * m->n_sub));
 }
 
 static inline uint32_t addr_slice(const addr_map *m, uint64_t addr) {
@@ -110,7 +110,7 @@ static inline uint32_t addr_slice(const addr_map *m, uint64_t addr) {
     /* The bits above the channel digit; with a non-power-of-two channel count GPGPU-Sim
      * divides instead of shifting and keeps the slice digit among them. */
     uint64_t high = m->gap ? g / m->n_mem : g / m->n_mem / m->n_sub;
-    return mem_ipoly_lookup(&m->ipoly, high, (uint32_t)(ch * m->n_sub + sub)) % (uint32_t)n;
+    return mem_ipoly_lookup(m->ipoly, high, (uint32_t)(ch * m->n_sub + sub)) % (uint32_t)n;
   }
   case 4:
     return slice_table_get(m->random, addr >> m->random_shift);
