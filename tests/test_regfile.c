@@ -288,6 +288,71 @@ static void test_issue_blocked(void **state) {
   opcoll_destroy(o);
 }
 
+/* Sub-core dispatch: a collected unit sends only into its own scheduler's OC_EX slot, so it
+ * waits while that slot is full even with the other scheduler's slot free, and goes as soon as
+ * its slot is popped. Sources are none, so each instruction is collected where it is
+ * allocated. */
+static void test_sub_core_dispatch(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  c.sub_core_model = 1;
+  c.specialized_oc = 0;
+  c.num_sched_per_core = 2;
+  c.oc_units[OC_GEN] = 4; /* units 0-1 serve scheduler 0, 2-3 scheduler 1 */
+  c.oc_in_ports[OC_GEN] = 2;
+  c.oc_out_ports[OC_GEN] = 2;
+  for (int u = 0; u < UNIT_COUNT; u++)
+    if (u != UNIT_CTRL) {
+      c.width_id_oc[u] = c.width_oc_ex[u] = 2; /* a slot per scheduler */
+      if (u != UNIT_MEM) c.num_units[u] += c.num_units[u] % 2;
+    }
+  rf_counters cnt;
+  memset(&cnt, 0, sizeof cnt);
+  rf_diag d;
+  if (config_validate(&c, &d) != 0) fail_msg("%s", d.msg);
+  opcoll *o = opcoll_create(&c, 16, &cnt, &d);
+  if (!o) fail_msg("%s", d.msg);
+  const uint8_t none[1] = {0};
+  oc_inst w0 = sp_inst(0, 0, none), w2 = sp_inst(2, 0, none), w1 = sp_inst(1, 0, none);
+  opcoll_issue(o, &w0);
+  opcoll_cycle(o, 1); /* w0 into unit 0, collected */
+  opcoll_issue(o, &w2);
+  opcoll_cycle(o, 2); /* w0 into slot 0; w2 into unit 0 (dispatch comes first) */
+  assert_int_equal(opcoll_ex_ready(o, UNIT_SP, 0), 0);
+  assert_int_equal(opcoll_ex_inst(o, UNIT_SP, 0)->warp, 0);
+  opcoll_cycle(o, 3); /* w2 waits: slot 0 holds w0 */
+  opcoll_issue(o, &w1);
+  opcoll_cycle(o, 4); /* w1 (scheduler 1) into unit 2 */
+  opcoll_cycle(o, 5); /* w1 into slot 1; w2 still waits */
+  assert_int_equal(opcoll_ex_inst(o, UNIT_SP, 0)->warp, 0);
+  assert_int_equal(opcoll_ex_ready(o, UNIT_SP, 1), 1);
+  assert_int_equal(opcoll_ex_inst(o, UNIT_SP, 1)->warp, 1);
+  assert_int_equal(opcoll_in_flight(o), 3);
+  opcoll_ex_pop(o, UNIT_SP, 1);
+  opcoll_cycle(o, 6); /* slot 1 is not w2's */
+  assert_int_equal(opcoll_ex_ready(o, UNIT_SP, 1), -1);
+  assert_int_equal(opcoll_ex_inst(o, UNIT_SP, 0)->warp, 0);
+  oc_inst w4 = sp_inst(4, 0, none);
+  opcoll_issue(o, &w4);
+  opcoll_cycle(o, 7); /* w4 into unit 1: both of scheduler 0's units wait for slot 0 */
+  assert_int_equal(opcoll_ex_inst(o, UNIT_SP, 0)->warp, 0);
+  opcoll_ex_pop(o, UNIT_SP, 0);
+  /* Both have room now; the first port sends one (round robin from unit 0, as it sent unit 2
+   * last: w2), and the second port must not send the other into the slot that has just
+   * filled. */
+  opcoll_cycle(o, 8);
+  assert_int_equal(opcoll_ex_inst(o, UNIT_SP, 0)->warp, 2);
+  assert_int_equal(opcoll_in_flight(o), 2);
+  opcoll_ex_pop(o, UNIT_SP, 0);
+  opcoll_cycle(o, 9); /* then w4 */
+  assert_int_equal(opcoll_ex_ready(o, UNIT_SP, 0), 0);
+  assert_int_equal(opcoll_ex_inst(o, UNIT_SP, 0)->warp, 4);
+  opcoll_ex_pop(o, UNIT_SP, 0);
+  assert_int_equal(opcoll_in_flight(o), 0);
+  opcoll_destroy(o);
+}
+
 /* End to end: RZ (R255) in a trace is not a register-file operand; every other source is one
  * read, every destination one write. */
 static void test_rz_not_read(void **state) {
@@ -328,6 +393,7 @@ int main(void) {
       cmocka_unit_test(test_bank_mapping),
       cmocka_unit_test(test_conflicts_and_order),
       cmocka_unit_test(test_writeback_ports),
+      cmocka_unit_test(test_sub_core_dispatch),
       cmocka_unit_test(test_dispatch_timing),
       cmocka_unit_test(test_collector_exhaustion),
       cmocka_unit_test(test_oldest_first),

@@ -10,6 +10,9 @@ typedef struct oc_reg {  /* a pipeline register set (GPGPU-Sim's register_set) *
   oc_inst *slot;
   uint64_t valid;        /* bit i: slot i holds an instruction (widths are at most 64) */
   int width, used;
+  /* ID_OC: the slot of the oldest instruction while any (an instruction issued into a register
+   * that holds some is younger than all of them, and allocation takes only the oldest) */
+  int oldest;
 } oc_reg;
 
 typedef struct oc_cu {     /* a collector unit; whether it is busy is its set's bit */
@@ -25,6 +28,9 @@ typedef struct oc_set {
   /* Bit per unit of the set (at most 64): busy; busy with all operands read (dispatch looks
    * only at these). */
   uint64_t busy, collected;
+  /* Sub-core model only: busy units with room in their OC_EX slot, and busy units per
+   * pipeline they send into (room_changed). */
+  uint64_t room, of_cls[UNIT_COUNT];
 } oc_set;
 
 typedef struct oc_dispatch {
@@ -40,7 +46,7 @@ typedef struct oc_port {
   int nsets;
   uint8_t sets[2];
   int sig;               /* names the set list: ports with equal sig search the same units */
-  uint8_t rest_alike;    /* every later port has this one's sig and pipelines */
+  int run_end;           /* the first later port without this one's sig and pipelines */
 } oc_port;
 
 struct opcoll {
@@ -59,6 +65,8 @@ struct opcoll {
   uint64_t next_uid;
   int in_id_oc, busy_cu, in_oc_ex;
   uint32_t sets_collected; /* bit per set whose `collected` is not empty */
+  uint32_t sets_of_cls[UNIT_COUNT]; /* bit per set whose units may send into pipeline cls */
+  uint64_t *units_of;      /* per set and scheduler: sched_units */
   /* Per scheduler, bit cls: its ID_OC slot of pipeline cls is taken (opcoll_issue_blocked).
    * Kept up to date when ID_OC changes, so the issue stage tests a bit per warp instead of
    * searching the register. */
@@ -140,13 +148,41 @@ static inline int reg_oldest(const oc_reg *r) {
   return best;
 }
 
+/* The units of set s a unit of scheduler sched may take: in the sub-core model those that serve
+ * it (unit i serves i / per_sched), otherwise all. */
+static inline uint64_t sched_units(const opcoll *o, int s, int sched) {
+  return o->units_of[s * o->nsched + sched];
+}
+
+/* The sub-core model keeps each set's `room`: there a unit sends only into its scheduler's slot
+ * of the OC_EX register, so most collected units wait for a slot another unit of theirs has
+ * filled, and dispatch would look at each of them on every try (a quarter of an x240 run on
+ * the TITAN V config went to the operand collector). Elsewhere a register has room for any
+ * unit while it is not full, a unit seldom waits, and the few that do are looked up (keeping
+ * the masks cost more than that there, +2% on the GTX 480 config). */
+static inline void room_changed(opcoll *o, int cls, int slot) {
+  if (!o->sub_core) return;
+  const oc_reg *r = &o->oc_ex[cls];
+  int free = slot < r->width && !(r->valid >> slot & 1);
+  for (uint32_t m = o->sets_of_cls[cls]; m; m &= m - 1) {
+    int s = __builtin_ctz(m);
+    oc_set *set = &o->set[s];
+    uint64_t units = set->of_cls[cls] & sched_units(o, s, slot);
+    if (free) set->room |= units;
+    else set->room &= ~units;
+  }
+}
+
 static int add_set(opcoll *o, int s, int n) {
   o->set[s].first = o->ncu;
   o->set[s].n = n;
   o->set[s].per_sched = o->sub_core ? n / o->nsched : n;
   for (int i = 0; i < n; i++) {
-    o->cu[o->ncu + i].reg_id = o->sub_core ? i / o->set[s].per_sched : 0;
+    int reg_id = o->sub_core ? i / o->set[s].per_sched : 0;
+    o->cu[o->ncu + i].reg_id = reg_id;
     o->cu[o->ncu + i].set = s;
+    for (int q = 0; q < o->nsched; q++)
+      if (!o->sub_core || q == reg_id) o->units_of[s * o->nsched + q] |= 1ull << i;
   }
   o->ncu += n;
   return 0;
@@ -193,7 +229,9 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
                           (total_cu + 1) * TRACE_MAX_SRC, max_write_ahead, cnt, d);
   o->served = rf_calloc((size_t)c->num_reg_banks, sizeof *o->served, d);
   o->blocked = rf_calloc((size_t)o->nsched, sizeof *o->blocked, d);
-  if (fail || !o->cu || !o->disp || !o->port || !o->rf || !o->served || !o->blocked) {
+  o->units_of = rf_calloc((size_t)OC_SET_COUNT * (size_t)o->nsched, sizeof *o->units_of, d);
+  if (fail || !o->cu || !o->disp || !o->port || !o->rf || !o->served || !o->blocked ||
+      !o->units_of) {
     opcoll_destroy(o);
     return NULL;
   }
@@ -233,12 +271,15 @@ opcoll *opcoll_create(const gpu_config *c, int max_write_ahead, rf_counters *cnt
   for (int p = 0; p < o->nport; p++) {
     oc_port *port = &o->port[p];
     for (int i = 0; i < port->n_in; i++) port->cls_mask |= 1u << port->in_cls[i];
+    for (int i = 0; i < port->n_in; i++)
+      for (int k = 0; k < port->nsets; k++)
+        if (o->set[port->sets[k]].n > 0) o->sets_of_cls[port->in_cls[i]] |= 1u << port->sets[k];
     port->sig = port->nsets | port->sets[0] << 4 | (port->nsets > 1 ? port->sets[1] : 0) << 12;
   }
   for (int p = o->nport - 1; p >= 0; p--) {
     const oc_port *next = p + 1 < o->nport ? &o->port[p + 1] : NULL;
-    o->port[p].rest_alike = !next || (next->rest_alike && next->sig == o->port[p].sig &&
-                                      next->cls_mask == o->port[p].cls_mask);
+    int alike = next && next->sig == o->port[p].sig && next->cls_mask == o->port[p].cls_mask;
+    o->port[p].run_end = alike ? next->run_end : p + 1;
   }
   return o;
 }
@@ -254,6 +295,7 @@ void opcoll_destroy(opcoll *o) {
   free(o->port);
   free(o->served);
   free(o->blocked);
+  free(o->units_of);
   rf_banks_destroy(o->rf);
   free(o);
 }
@@ -273,6 +315,7 @@ void opcoll_issue(opcoll *o, const oc_inst *in) {
   int i = reg_free_slot(r, o->sub_core, in->sched);
   reg_put(r, i, in);
   r->slot[i].uid = o->next_uid++;
+  if (r->used == 1) r->oldest = i;
   o->in_id_oc++;
   o->id_oc_busy |= 1u << in->cls;
   update_blocked(o, in->cls, in->sched);
@@ -295,6 +338,7 @@ const oc_inst *opcoll_ex_inst(const opcoll *o, int cls, int slot) {
 
 void opcoll_ex_pop(opcoll *o, int cls, int slot) {
   reg_take(&o->oc_ex[cls], slot);
+  room_changed(o, cls, slot);
   if (o->oc_ex[cls].used == 0) o->oc_ex_busy &= ~(1u << cls);
   o->in_oc_ex--;
   o->dispatch_seen++;
@@ -302,12 +346,17 @@ void opcoll_ex_pop(opcoll *o, int cls, int slot) {
 
 uint32_t opcoll_ex_busy(const opcoll *o) { return o->oc_ex_busy; }
 
+/* The first unit of `units` at `start` or after it, else the first before it (round robin). */
+static inline int first_from(uint64_t units, int start) {
+  uint64_t hi = units & (~0ull << start);
+  return __builtin_ctzll(hi ? hi : units);
+}
+
 /* Each port tries the collected units of its set round robin from the one after its last and
- * sends the first whose OC_EX slot (its scheduler's in the sub-core model) has room. A unit
- * found without room stays so for the rest of the call (a send only fills a slot), so the
- * set's later ports pass it over without looking again: with eight ports on one set (TITAN V)
- * each blocked unit was looked at by every port. A set with no unit to send stays so for its
- * other ports. */
+ * sends the first whose OC_EX slot (its scheduler's in the sub-core model) has room: the first
+ * with `room` where that is kept (room_changed). Elsewhere a unit found without room stays so
+ * for the rest of the call (a send only fills a slot), so the set's later ports pass it over
+ * without looking again. A set with no unit to send stays so for its other ports. */
 static int dispatch(opcoll *o) {
   int moved = 0;
   uint32_t none_ready = 0, seen = 0; /* bit per set */
@@ -317,40 +366,46 @@ static int dispatch(opcoll *o) {
     uint32_t bit = 1u << du->set;
     if (!(o->sets_collected & ~none_ready & bit)) continue;
     oc_set *s = &o->set[du->set];
-    if (!(seen & bit)) blocked[du->set] = 0;
-    seen |= bit;
     none_ready |= bit; /* cleared below if a unit moves */
-    int start = du->start;
-    /* the units to try at start.. then ..start-1, in that order */
-    uint64_t try = s->collected & ~blocked[du->set];
-    uint64_t hi = try & (~0ull << start), lo = try & ~(~0ull << start);
-    for (uint64_t m = hi; m || lo; m &= m - 1) {
-      if (!m) {
-        m = lo;
-        lo = 0;
+    int c = -1, slot = -1;
+    if (o->sub_core) {
+      uint64_t ready = s->collected & s->room;
+      if (ready) {
+        c = first_from(ready, du->start);
+        slot = o->cu[s->first + c].reg_id;
       }
-      int c = __builtin_ctzll(m);
-      oc_cu *u = &o->cu[s->first + c];
-      oc_reg *r = &o->oc_ex[u->out_cls];
-      int slot = reg_free_slot(r, o->sub_core, u->reg_id);
-      if (slot < 0) {
-        blocked[du->set] |= 1ull << c;
-        continue;
+    } else {
+      if (!(seen & bit)) blocked[du->set] = 0;
+      seen |= bit;
+      for (uint64_t m = s->collected & ~blocked[du->set]; m && c < 0;) {
+        int k = first_from(m, du->start);
+        slot = reg_free_slot(&o->oc_ex[o->cu[s->first + k].out_cls], 0, 0);
+        if (slot >= 0) c = k;
+        else blocked[du->set] |= 1ull << k;
+        m &= ~(1ull << k);
       }
-      du->start = start_after(o, du->set, c);
-      reg_put(r, slot, &u->in);
-      o->in_oc_ex++;
-      o->oc_ex_busy |= 1u << u->out_cls;
-      o->busy_cu--;
-      s->busy &= ~(1ull << c);
-      s->collected &= ~(1ull << c);
-      if (!s->collected) o->sets_collected &= ~bit;
-      moved = 1;
-      o->dispatch_seen++;
-      o->allocate_seen++;
-      none_ready &= ~bit;
-      break;
     }
+    if (c < 0) continue;
+    uint64_t unit = 1ull << c;
+    oc_cu *u = &o->cu[s->first + c];
+    int cls = u->out_cls;
+    du->start = start_after(o, du->set, c);
+    reg_put(&o->oc_ex[cls], slot, &u->in);
+    o->in_oc_ex++;
+    o->oc_ex_busy |= 1u << cls;
+    o->busy_cu--;
+    s->busy &= ~unit;
+    s->collected &= ~unit;
+    if (o->sub_core) {
+      s->room &= ~unit;
+      s->of_cls[cls] &= ~unit;
+      room_changed(o, cls, slot);
+    }
+    if (!s->collected) o->sets_collected &= ~bit;
+    moved = 1;
+    o->dispatch_seen++;
+    o->allocate_seen++;
+    none_ready &= ~bit;
   }
   return moved;
 }
@@ -372,10 +427,7 @@ static int reads(opcoll *o, uint64_t now, int first_step) {
 /* A free unit of set s for scheduler sched, or -1. */
 static inline int free_cu(const opcoll *o, int s, int sched) {
   const oc_set *set = &o->set[s];
-  int lo = o->sub_core ? sched * set->per_sched : 0;
-  int hi = o->sub_core ? lo + set->per_sched : set->n;
-  uint64_t range = (hi >= 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << lo) - 1);
-  uint64_t free = ~set->busy & range;
+  uint64_t free = ~set->busy & sched_units(o, s, sched);
   return free ? set->first + __builtin_ctzll(free) : -1;
 }
 
@@ -400,14 +452,18 @@ static int allocate(opcoll *o) {
      * register is looked at once per port, and only this one can empty it), but not those
      * that would fail again (`failed` has their bit) */
     uint32_t todo = port->cls_mask & o->id_oc_busy & ~skip;
-    /* the later ports would find the same nothing: ID_OC only empties here and skip keeps */
-    if (!todo && port->rest_alike) break;
+    /* the rest of its run would find the same nothing: ID_OC only empties here, and skip
+     * keeps while the sig does */
+    if (!todo) {
+      p = port->run_end - 1;
+      continue;
+    }
     for (int i = 0; todo; i++) {
       int cls = port->in_cls[i];
       if (!(todo & (1u << cls))) continue;
       todo &= ~(1u << cls);
       oc_reg *r = &o->id_oc[cls];
-      int slot = reg_oldest(r);
+      int slot = r->oldest;
       const oc_inst *in = &r->slot[slot];
       int cu = -1;
       for (int k = 0; k < port->nsets && cu < 0; k++) cu = free_cu(o, port->sets[k], in->sched);
@@ -423,7 +479,12 @@ static int allocate(opcoll *o) {
       u->out_cls = (uint8_t)cls;
       u->in = *in;
       u->remaining = in->nsrc;
-      set->busy |= 1ull << (cu - set->first);
+      uint64_t unit = 1ull << (cu - set->first);
+      set->busy |= unit;
+      if (o->sub_core) {
+        set->of_cls[cls] |= unit;
+        if (reg_free_slot(&o->oc_ex[cls], 1, u->reg_id) >= 0) set->room |= unit;
+      }
       if (in->nsrc == 0) {
         set->collected |= 1ull << (cu - set->first);
         o->sets_collected |= 1u << u->set;
@@ -433,6 +494,7 @@ static int allocate(opcoll *o) {
         rf_read_request(o->rf, rf_bank_of(o->rf, in->src[k], in->warp, in->sched), cu);
       reg_take(r, slot);
       if (r->used == 0) o->id_oc_busy &= ~(1u << cls);
+      else r->oldest = reg_oldest(r);
       o->in_id_oc--;
       o->busy_cu++;
       update_blocked(o, cls, in->sched);
