@@ -31,6 +31,7 @@ typedef struct oc_set {
   /* Sub-core model only: busy units with room in their OC_EX slot, and busy units per
    * pipeline they send into (room_changed). */
   uint64_t room, of_cls[UNIT_COUNT];
+  const uint64_t *units_of; /* per scheduler: sched_units (its row of the collector's table) */
 } oc_set;
 
 typedef struct oc_dispatch {
@@ -148,11 +149,9 @@ static inline int reg_oldest(const oc_reg *r) {
   return best;
 }
 
-/* The units of set s a unit of scheduler sched may take: in the sub-core model those that serve
+/* The units of a set a unit of scheduler sched may take: in the sub-core model those that serve
  * it (unit i serves i / per_sched), otherwise all. */
-static inline uint64_t sched_units(const opcoll *o, int s, int sched) {
-  return o->units_of[s * o->nsched + sched];
-}
+static inline uint64_t sched_units(const oc_set *set, int sched) { return set->units_of[sched]; }
 
 /* The sub-core model keeps each set's `room`: there a unit sends only into its scheduler's slot
  * of the OC_EX register, so most collected units wait for a slot another unit of theirs has
@@ -165,9 +164,8 @@ static inline void room_changed(opcoll *o, int cls, int slot) {
   const oc_reg *r = &o->oc_ex[cls];
   int free = slot < r->width && !(r->valid >> slot & 1);
   for (uint32_t m = o->sets_of_cls[cls]; m; m &= m - 1) {
-    int s = __builtin_ctz(m);
-    oc_set *set = &o->set[s];
-    uint64_t units = set->of_cls[cls] & sched_units(o, s, slot);
+    oc_set *set = &o->set[__builtin_ctz(m)];
+    uint64_t units = set->of_cls[cls] & sched_units(set, slot);
     if (free) set->room |= units;
     else set->room &= ~units;
   }
@@ -177,6 +175,7 @@ static int add_set(opcoll *o, int s, int n) {
   o->set[s].first = o->ncu;
   o->set[s].n = n;
   o->set[s].per_sched = o->sub_core ? n / o->nsched : n;
+  o->set[s].units_of = &o->units_of[s * o->nsched];
   for (int i = 0; i < n; i++) {
     int reg_id = o->sub_core ? i / o->set[s].per_sched : 0;
     o->cu[o->ncu + i].reg_id = reg_id;
@@ -427,7 +426,7 @@ static int reads(opcoll *o, uint64_t now, int first_step) {
 /* A free unit of set s for scheduler sched, or -1. */
 static inline int free_cu(const opcoll *o, int s, int sched) {
   const oc_set *set = &o->set[s];
-  uint64_t free = ~set->busy & sched_units(o, s, sched);
+  uint64_t free = ~set->busy & sched_units(set, sched);
   return free ? set->first + __builtin_ctzll(free) : -1;
 }
 
