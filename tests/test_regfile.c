@@ -353,6 +353,52 @@ static void test_sub_core_dispatch(void **state) {
   opcoll_destroy(o);
 }
 
+/* A generic input port takes its pipelines in GPGPU-Sim's order (SP, SFU, MEM, then TENSOR, DP,
+ * INT where they exist), not by age: with one free unit, an SP instruction issued after an
+ * SFU one and an INT one is allocated first, then the SFU one, then the INT one. */
+static void test_gen_port_order(void **state) {
+  (void)state;
+  gpu_config c;
+  config_defaults(&c);
+  c.specialized_oc = 0;
+  c.num_units[UNIT_INT] = 1;
+  c.oc_units[OC_GEN] = 1;
+  c.oc_in_ports[OC_GEN] = 1;
+  c.oc_out_ports[OC_GEN] = 1;
+  for (int u = 0; u < UNIT_COUNT; u++)
+    if (u != UNIT_CTRL) c.width_id_oc[u] = c.width_oc_ex[u] = 1;
+  rf_counters cnt;
+  memset(&cnt, 0, sizeof cnt);
+  rf_diag d;
+  if (config_validate(&c, &d) != 0) fail_msg("%s", d.msg);
+  opcoll *o = opcoll_create(&c, 16, &cnt, &d);
+  if (!o) fail_msg("%s", d.msg);
+  const uint8_t none[1] = {0};
+  oc_inst in_int = sp_inst(0, 0, none), sfu = sp_inst(1, 0, none), sp = sp_inst(2, 0, none);
+  in_int.cls = UNIT_INT;
+  sfu.cls = UNIT_SFU;
+  opcoll_issue(o, &in_int);
+  opcoll_issue(o, &sfu);
+  opcoll_issue(o, &sp);
+  static const struct { int cls, warp; } order[] = {{UNIT_SP, 2}, {UNIT_SFU, 1}, {UNIT_INT, 0}};
+  uint64_t now = 0;
+  for (int k = 0; k < 3; k++) {
+    int slot = -1;
+    for (int i = 0; i < 10 && slot < 0; i++) {
+      opcoll_cycle(o, ++now);
+      for (int u = 0; u < UNIT_CTRL && slot < 0; u++)
+        if ((slot = opcoll_ex_ready(o, u, -1)) >= 0) {
+          assert_int_equal(u, order[k].cls);
+          assert_int_equal(opcoll_ex_inst(o, u, slot)->warp, order[k].warp);
+          opcoll_ex_pop(o, u, slot);
+        }
+    }
+    assert_true(slot >= 0);
+  }
+  assert_int_equal(opcoll_in_flight(o), 0);
+  opcoll_destroy(o);
+}
+
 /* End to end: RZ (R255) in a trace is not a register-file operand; every other source is one
  * read, every destination one write. */
 static void test_rz_not_read(void **state) {
@@ -394,6 +440,7 @@ int main(void) {
       cmocka_unit_test(test_conflicts_and_order),
       cmocka_unit_test(test_writeback_ports),
       cmocka_unit_test(test_sub_core_dispatch),
+      cmocka_unit_test(test_gen_port_order),
       cmocka_unit_test(test_dispatch_timing),
       cmocka_unit_test(test_collector_exhaustion),
       cmocka_unit_test(test_oldest_first),
