@@ -118,18 +118,41 @@ static void test_writeback_ports(void **state) {
   rf_banks_destroy(b);
 }
 
-/* GTX 480 collectors (specialized sets, 16 banks) with only 2 SP collector units. */
-static opcoll *fermi(gpu_config *c, rf_counters *cnt, int sp_units) {
-  config_defaults(c);
-  c->oc_units[UNIT_SP] = sp_units;
-  c->oc_in_ports[UNIT_SP] = 1;
-  c->oc_out_ports[UNIT_SP] = 1;
+/* The collectors of config c (validated), their counters cleared. */
+static opcoll *collectors(gpu_config *c, rf_counters *cnt) {
   memset(cnt, 0, sizeof *cnt);
   rf_diag d;
   if (config_validate(c, &d) != 0) fail_msg("%s", d.msg);
   opcoll *o = opcoll_create(c, 16, cnt, &d);
   if (!o) fail_msg("%s", d.msg);
   return o;
+}
+
+/* GTX 480 collectors (specialized sets, 16 banks) with only 2 SP collector units. */
+static opcoll *fermi(gpu_config *c, rf_counters *cnt, int sp_units) {
+  config_defaults(c);
+  c->oc_units[UNIT_SP] = sp_units;
+  c->oc_in_ports[UNIT_SP] = 1;
+  c->oc_out_ports[UNIT_SP] = 1;
+  return collectors(c, cnt);
+}
+
+/* Sub-core collectors of two schedulers: `units` generic units (the first half serve scheduler
+ * 0), two input and two dispatch ports, and ID_OC and OC_EX registers of a slot per scheduler. */
+static opcoll *sub_core(gpu_config *c, rf_counters *cnt, int units) {
+  config_defaults(c);
+  c->sub_core_model = 1;
+  c->specialized_oc = 0;
+  c->num_sched_per_core = 2;
+  c->oc_units[OC_GEN] = units;
+  c->oc_in_ports[OC_GEN] = 2;
+  c->oc_out_ports[OC_GEN] = 2;
+  for (int u = 0; u < UNIT_COUNT; u++)
+    if (u != UNIT_CTRL) {
+      c->width_id_oc[u] = c->width_oc_ex[u] = 2;
+      if (u != UNIT_MEM) c->num_units[u] += c->num_units[u] % 2; /* units split evenly */
+    }
+  return collectors(c, cnt);
 }
 
 static oc_inst sp_inst(int warp, int nsrc, const uint8_t *src) {
@@ -260,23 +283,7 @@ static void test_issue_blocked(void **state) {
   opcoll_destroy(o);
 
   /* Sub-core: each scheduler owns one slot of ID_OC_SP. */
-  config_defaults(&c);
-  c.sub_core_model = 1;
-  c.specialized_oc = 0;
-  c.num_sched_per_core = 2;
-  c.oc_units[OC_GEN] = 2;
-  c.oc_in_ports[OC_GEN] = 2;
-  c.oc_out_ports[OC_GEN] = 2;
-  for (int u = 0; u < UNIT_COUNT; u++)
-    if (u != UNIT_CTRL) {
-      c.width_id_oc[u] = c.width_oc_ex[u] = 2; /* a slot per scheduler */
-      if (u != UNIT_MEM) c.num_units[u] += c.num_units[u] % 2; /* units split evenly */
-    }
-  memset(&cnt, 0, sizeof cnt);
-  rf_diag d;
-  if (config_validate(&c, &d) != 0) fail_msg("%s", d.msg);
-  o = opcoll_create(&c, 16, &cnt, &d);
-  if (!o) fail_msg("%s", d.msg);
+  o = sub_core(&c, &cnt, 2);
   blocked = opcoll_issue_blocked(o);
   opcoll_issue(o, &i0); /* scheduler 0 */
   assert_true(blocked[0] & (1u << UNIT_SP));
@@ -295,24 +302,8 @@ static void test_issue_blocked(void **state) {
 static void test_sub_core_dispatch(void **state) {
   (void)state;
   gpu_config c;
-  config_defaults(&c);
-  c.sub_core_model = 1;
-  c.specialized_oc = 0;
-  c.num_sched_per_core = 2;
-  c.oc_units[OC_GEN] = 4; /* units 0-1 serve scheduler 0, 2-3 scheduler 1 */
-  c.oc_in_ports[OC_GEN] = 2;
-  c.oc_out_ports[OC_GEN] = 2;
-  for (int u = 0; u < UNIT_COUNT; u++)
-    if (u != UNIT_CTRL) {
-      c.width_id_oc[u] = c.width_oc_ex[u] = 2; /* a slot per scheduler */
-      if (u != UNIT_MEM) c.num_units[u] += c.num_units[u] % 2;
-    }
   rf_counters cnt;
-  memset(&cnt, 0, sizeof cnt);
-  rf_diag d;
-  if (config_validate(&c, &d) != 0) fail_msg("%s", d.msg);
-  opcoll *o = opcoll_create(&c, 16, &cnt, &d);
-  if (!o) fail_msg("%s", d.msg);
+  opcoll *o = sub_core(&c, &cnt, 4); /* units 0-1 serve scheduler 0, 2-3 scheduler 1 */
   const uint8_t none[1] = {0};
   oc_inst w0 = sp_inst(0, 0, none), w2 = sp_inst(2, 0, none), w1 = sp_inst(1, 0, none);
   opcoll_issue(o, &w0);
@@ -368,11 +359,7 @@ static void test_gen_port_order(void **state) {
   for (int u = 0; u < UNIT_COUNT; u++)
     if (u != UNIT_CTRL) c.width_id_oc[u] = c.width_oc_ex[u] = 1;
   rf_counters cnt;
-  memset(&cnt, 0, sizeof cnt);
-  rf_diag d;
-  if (config_validate(&c, &d) != 0) fail_msg("%s", d.msg);
-  opcoll *o = opcoll_create(&c, 16, &cnt, &d);
-  if (!o) fail_msg("%s", d.msg);
+  opcoll *o = collectors(&c, &cnt);
   const uint8_t none[1] = {0};
   oc_inst in_int = sp_inst(0, 0, none), sfu = sp_inst(1, 0, none), sp = sp_inst(2, 0, none);
   in_int.cls = UNIT_INT;
