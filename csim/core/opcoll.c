@@ -166,8 +166,7 @@ static inline uint64_t sched_units(const oc_set *set, int sched) { return set->u
  * the masks cost more than that there, +2% on the GTX 480 config). */
 static inline void room_changed(opcoll *o, int cls, int slot) {
   if (!o->sub_core) return;
-  const oc_reg *r = &o->oc_ex[cls];
-  int free = slot < r->width && !(r->valid >> slot & 1);
+  int free = reg_free_slot(&o->oc_ex[cls], 1, slot) >= 0;
   for (uint32_t m = o->sets_of_cls[cls]; m; m &= m - 1) {
     oc_set *set = &o->set[__builtin_ctz(m)];
     uint64_t units = set->of_cls[cls] & sched_units(set, slot);
