@@ -161,19 +161,27 @@ static oc_inst sp_inst(int warp, int nsrc, const uint8_t *src) {
   return in;
 }
 
-/* Steps until pipeline SP's OC_EX holds an instruction; returns the cycle and pops it. */
-static uint64_t run_to_ex(opcoll *o, uint64_t *now, int *warp) {
+/* Steps until a pipeline's OC_EX holds an instruction; returns the cycle and pops it. Its
+ * pipeline goes to *cls, or, with cls NULL, must be SP. */
+static uint64_t run_to_ex_cls(opcoll *o, uint64_t *now, int *warp, int *cls) {
   for (int i = 0; i < 50; i++) {
     opcoll_cycle(o, ++*now);
-    int slot = opcoll_ex_ready(o, UNIT_SP, -1);
-    if (slot >= 0) {
-      *warp = opcoll_ex_inst(o, UNIT_SP, slot)->warp;
-      opcoll_ex_pop(o, UNIT_SP, slot);
+    for (int u = 0; u < UNIT_CTRL; u++) {
+      int slot = opcoll_ex_ready(o, u, -1);
+      if (slot < 0) continue;
+      if (cls) *cls = u;
+      else assert_int_equal(u, UNIT_SP);
+      *warp = opcoll_ex_inst(o, u, slot)->warp;
+      opcoll_ex_pop(o, u, slot);
       return *now;
     }
   }
   fail_msg("nothing reached OC_EX");
   return 0;
+}
+
+static uint64_t run_to_ex(opcoll *o, uint64_t *now, int *warp) {
+  return run_to_ex_cls(o, now, warp, NULL);
 }
 
 /* Issue at cycle 0: collector unit at 1, reads at 2, OC_EX at 3. Three sources in one bank
@@ -370,17 +378,10 @@ static void test_gen_port_order(void **state) {
   static const struct { int cls, warp; } order[] = {{UNIT_SP, 2}, {UNIT_SFU, 1}, {UNIT_INT, 0}};
   uint64_t now = 0;
   for (int k = 0; k < 3; k++) {
-    int slot = -1;
-    for (int i = 0; i < 10 && slot < 0; i++) {
-      opcoll_cycle(o, ++now);
-      for (int u = 0; u < UNIT_CTRL && slot < 0; u++)
-        if ((slot = opcoll_ex_ready(o, u, -1)) >= 0) {
-          assert_int_equal(u, order[k].cls);
-          assert_int_equal(opcoll_ex_inst(o, u, slot)->warp, order[k].warp);
-          opcoll_ex_pop(o, u, slot);
-        }
-    }
-    assert_true(slot >= 0);
+    int warp, cls;
+    run_to_ex_cls(o, &now, &warp, &cls);
+    assert_int_equal(cls, order[k].cls);
+    assert_int_equal(warp, order[k].warp);
   }
   assert_int_equal(opcoll_in_flight(o), 0);
   opcoll_destroy(o);
