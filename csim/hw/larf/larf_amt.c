@@ -52,6 +52,7 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
   int64_t i_free = (int64_t)s->rr_q, i_perf = 0, i_full = 0, i_head = 0, i_tail = 0;
   _Static_assert(sizeof s->amt_q / sizeof s->amt_q[0] >= 512, "amt_q max depth");
   ent e[512];
+  e[0] = (ent){0}; /* the muxes below read entry 0 when nothing matched (set for n = 0 too) */
   for (int64_t i = n - 1; i >= 0; i--) {
     uint64_t w = s->amt_q[i];
     ent *x = &e[i];
