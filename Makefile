@@ -96,7 +96,9 @@ TRACE_READER_ID  := 0x$(shell cat $(TRACE_READER_SRC) | sha256sum | cut -c1-16)u
 $(BUILD)/csim/trace/trace_cache_file.o: CFLAGS += -DTC_READER_ID=$(TRACE_READER_ID)
 $(BUILD)/csim/trace/trace_cache_file.o: $(TRACE_READER_SRC)
 
-$(LIB_OBJ) $(BUILD)/csim/main.o: CFLAGS += $(LTO_CC)
+# (private: not passed on to prerequisites, among them the profile-guided build's training
+# objects, pgo.mk)
+$(LIB_OBJ) $(BUILD)/csim/main.o: private CFLAGS += $(LTO_CC)
 $(BUILD)/librfsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -115,6 +117,7 @@ deps:
 
 include traces/workloads.mk
 include hw.mk
+include pgo.mk
 
 # bin/rfsim links the Verilated model of every technique unit (so -hw rtl|lockstep work), with
 # g++ for the Verilator runtime. build/hw/rfsim-broken is the same program with the test-only
