@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A failure is not a refusal, whatever the diag held: many callers fill a diag of their own on
+ * the stack and pass it up whole (the FineReg units' lockstep mismatch, an SM's failed cycle),
+ * and a stale flag there made main exit 3, "refused", for a broken unit. */
 int rf_fail(rf_diag *d, const char *fmt, ...) {
   if (d) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     va_end(ap);
+    d->refusal = 0;
   }
   return -1;
 }
@@ -29,6 +33,7 @@ int rf_refuse(rf_diag *d, const char *fmt, ...) {
 
 int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...) {
   if (!d) return -1;
+  d->refusal = 0;
   int n = line > 0 ? snprintf(d->msg, sizeof d->msg, "%s:%ld: ", file, line)
                    : snprintf(d->msg, sizeof d->msg, "%s: ", file);
   if (n < 0 || (size_t)n >= sizeof d->msg) return -1;

@@ -15,8 +15,8 @@ typedef struct rf_diag {
   int refusal;
 } rf_diag;
 
-/* Formats into d->msg (if d is non-NULL) and returns -1, so callers can write
- * `return rf_fail(d, "...")`. */
+/* Formats into d->msg (if d is non-NULL), clears d->refusal and returns -1, so callers can
+ * write `return rf_fail(d, "...")`. */
 int rf_fail(rf_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Like rf_fail, and marks the error a refusal (d->refusal): the technique cannot apply to this
