@@ -54,6 +54,7 @@ bash tools/jobs.sh run "$list" >"$runs/jobs.log" || {
   echo "pgo_train: a training run failed (the lines above name it)" >&2
   exit 1
 }
+rm -rf "$runs/cache" # (13 MB, read by nothing else)
 # (a training build that wrote its counts elsewhere would leave the library built without them,
 # silently: the use build lets sources without counts pass, as those rfsim never links)
 compgen -G "$dir/profile/*csim#core#issue.gcda" >/dev/null || {
