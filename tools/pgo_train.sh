@@ -10,7 +10,7 @@
 # so `make bench` measures code the profile was not fitted to. None runs with -threads: the
 # counters are not atomic (atomic ones made the runs five times slower than the plain build),
 # and two threads stepping SMs would lose counts of the hottest code (-fprofile-correction
-# smooths what the read-ahead thread may cost).
+# smooths the few that the trace's read-ahead thread may lose).
 set -euo pipefail
 
 dir=${1:?usage: tools/pgo_train.sh DIR}
@@ -33,10 +33,11 @@ training=(
   "larf_conv titanv -rfsim_policy larf"
 )
 
-# The traces first (the generator's counts are not wanted in the profile: it is emptied after).
+# The traces first, from the specs as they are now (a fraction of a second for all; the
+# generator's counts are not wanted in the profile: it is emptied after).
 for run in "${training[@]}"; do
   read -r wl _ <<<"$run"
-  [ -f "$traces/$wl/kernelslist.g" ] || "$dir/tracegen" "traces/$wl.spec" "$traces/$wl" >/dev/null
+  "$dir/tracegen" "traces/$wl.spec" "$traces/$wl" >/dev/null
 done
 rm -rf "$dir/profile" "$runs/cache"
 
