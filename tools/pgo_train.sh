@@ -39,7 +39,8 @@ for run in "${training[@]}"; do
   read -r wl _ <<<"$run"
   "$dir/tracegen" "traces/$wl.spec" "$traces/$wl" >/dev/null
 done
-rm -rf "$dir/profile" "$runs/cache"
+rm -rf "$dir/profile" "$runs"
+mkdir -p "$runs"
 
 # Each run twice, one after the other: from the text (writing the cache), then from the cache.
 list=$runs/jobs.txt
