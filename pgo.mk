@@ -25,8 +25,8 @@ PGO_DONE    := $(PGO_B)/profile.done
 # Both builds compile a source under the same -dumpbase (its path without .c), which names its
 # profile file and enters the ids of its static functions: the objects' own paths, which differ
 # between the builds, would make the use build miss the static functions' counts.
-PGO_GEN_FLAGS := -fprofile-generate=$(abspath $(PGO_PROFILE)) -fprofile-update=single \
-                 -Wno-maybe-uninitialized
+PGO_GEN_FLAGS  = -fprofile-generate=$(abspath $(PGO_PROFILE)) -dumpbase $* \
+                 -fprofile-update=single -Wno-maybe-uninitialized
 # In the use build: code the runs did not reach (the SASS interpreter) stays optimized for speed,
 # counts the read-ahead thread may have lost are smoothed (the counters are not atomic:
 # tools/pgo_train.sh), and a source rfsim does not link (tracegen's) has no profile to miss.
@@ -37,7 +37,7 @@ PGO_LIB_OBJ := $(LIB_SRC:%.c=$(PGO_B)/%.o)
 
 $(PGO_B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LTO_CC) $(PGO_GEN_FLAGS) -dumpbase $* -c $< -o $@
+	$(CC) $(CFLAGS) $(LTO_CC) $(PGO_GEN_FLAGS) -c $< -o $@
 $(PGO_B)/csim/trace/trace_cache_file.o: CFLAGS += -DTC_READER_ID=$(TRACE_READER_ID)
 $(PGO_B)/csim/hw/wave.o: CFLAGS += -I$(HW_FST_DIR)
 $(PGO_B)/csim/trace/trace_cache_file.o: $(TRACE_READER_SRC)

@@ -16,7 +16,7 @@ set -euo pipefail
 dir=${1:?usage: tools/pgo_train.sh DIR}
 traces=$dir/traces
 runs=$dir/runs
-mkdir -p "$traces" "$runs"
+mkdir -p "$traces"
 
 # workload, config, extra options
 training=(
