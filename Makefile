@@ -10,12 +10,13 @@
 # lines up to `else` below and runs $(RFSIM_DEPS); then a fresh make, which sees the installed
 # tools, does every goal. RFSIM_DEPS may name a stand-in (tests/test_bootstrap.c uses one).
 RFSIM_DEPS       ?= bash tools/deps.sh
-RFSIM_DEPS_GOALS := all demo test bench calibrate synth lint-rtl hw-libs hw-tests hw-test hw-bench \
+RFSIM_DEPS_GOALS := all demo test bench bench-count calibrate synth lint-rtl hw-libs hw-tests hw-test hw-bench \
                     workloads waves waves-screenshot occupancy-tables \
                     experiments-warpman experiments-regshare experiments-finereg compare fuzz test-sanitize \
                     cuda-toolkit cuda-traces
 rfsim_goals      := $(or $(MAKECMDGOALS),all)
 FUZZ_PACKAGES    := clang libclang-rt-14-dev  # only `make fuzz` needs them
+COUNT_PACKAGES   := valgrind                   # only `make bench-count` needs it
 ifeq ($(RFSIM_DEPS_CHECKED),)
 ifneq ($(filter $(RFSIM_DEPS_GOALS),$(rfsim_goals)),)
 rfsim_entry := 1
@@ -27,7 +28,8 @@ ifdef rfsim_entry
 $(rfsim_goals): rfsim-deps-then-make
 	@:
 rfsim-deps-then-make:
-	@$(RFSIM_DEPS) $(if $(filter fuzz,$(rfsim_goals)),$(FUZZ_PACKAGES))
+	@$(RFSIM_DEPS) $(if $(filter fuzz,$(rfsim_goals)),$(FUZZ_PACKAGES)) \
+	  $(if $(filter bench-count,$(rfsim_goals)),$(COUNT_PACKAGES))
 	@$(MAKE) --no-print-directory RFSIM_DEPS_CHECKED=1 $(MAKECMDGOALS)
 else
 
@@ -80,7 +82,7 @@ $(CUDART_LIB): $(CUDART_OBJ) csim/cudart/libcudart.map
 	$(CC) $(SAN_FLAGS) -shared -Wl,-soname,libcudart.so.11.0 \
 	  -Wl,--version-script=csim/cudart/libcudart.map $(CUDART_OBJ) -o $@ $(TRACE_LIBS) -lm
 
-.PHONY: fidelity paper-table cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench calibrate clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
+.PHONY: fidelity paper-table cuda-toolkit cuda-traces compare fuzz test-sanitize all deps test demo occupancy-tables waves waves-screenshot bench bench-count calibrate clean workloads experiments-warpman experiments-regshare experiments-finereg experiments-larf
 .SECONDARY:
 all: $(BIN)/rfsim $(TOOLS) $(CUDART_LIB)
 
@@ -250,6 +252,11 @@ calibrate: all $(CALIBRATE_TILES:%=$(BUILD)/traces/matrixmul_x%/kernelslist.g)
 bench: all $(BUILD)/traces/matrixmul_x240/kernelslist.g $(BUILD)/traces/matrixmul_x240_xz/kernelslist.g \
        $(BUILD)/traces/warpman_ray/kernelslist.g
 	@bash tools/bench.sh
+
+# The host instructions of the warm x240 run per config (callgrind): a count that does not move
+# with the host's load, to compare a change by (tools/bench_count.sh).
+bench-count: all $(BUILD)/traces/matrixmul_x240/kernelslist.g
+	@bash tools/bench_count.sh
 
 # ---- fuzzing: libFuzzer (clang) with AddressSanitizer and UBSan over the parsers users feed ----
 # Every library source is rebuilt instrumented in build/fuzz/; each target in tests/fuzz/ gets
