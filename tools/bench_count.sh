@@ -11,7 +11,7 @@
 # thread only: under Valgrind threads run one at a time, so a -threads run counts spinning.
 set -euo pipefail
 trace=${BENCH_TRACE:-build/traces/matrixmul_x240/kernelslist.g}
-configs=(${BENCH_CONFIGS:-gtx480 titanx titanv})
+read -ra configs <<< "${BENCH_CONFIGS:-gtx480 titanx titanv}"
 top=${BENCH_COUNT_TOP:-5}
 bin=${BENCH_BIN:-bin/rfsim}
 command -v valgrind >/dev/null || {
