@@ -518,6 +518,25 @@ static void test_l1_adaptive_ways(void **state) {
   l1d_destroy(l);
 }
 
+/* A unified array too small for one way (a config that skipped validation): refused with a
+ * message, not made with no message. */
+static void test_l1_adaptive_no_way(void **state) {
+  (void)state;
+  gpu_config c;
+  volta_l1(&c);
+  c.adaptive_cache_config = 1;
+  c.l1d.nsets = 64; /* a way of 8 KB */
+  c.unified_l1d_kb = 4;
+  rf_diag d = {{0}, 0};
+  assert_null(l1d_create(&c, 0, &d));
+  assert_non_null(strstr(d.msg, "L1D: the 4 KB unified array (-gpgpu_unified_l1d_size) holds "
+                                "no way of the L1D's 64 sets x 128 bytes"));
+  c.unified_l1d_kb = 16; /* two ways */
+  l1d *l = make_l1(&c);
+  assert_int_equal(l1d_max_assoc(l), 4); /* (the configured count, above what it holds) */
+  l1d_destroy(l);
+}
+
 /* Lines k * 4096 all map to set 0 of the linear-indexed 32-set Fermi L1. */
 #define SET0(k) ((uint64_t)(k) * 4096u)
 
@@ -591,6 +610,7 @@ int main(void) {
       cmocka_unit_test(test_l1_bypass),
       cmocka_unit_test(test_l1_invalidate),
       cmocka_unit_test(test_l1_adaptive_ways),
+      cmocka_unit_test(test_l1_adaptive_no_way),
       cmocka_unit_test(test_l1_lru_and_fifo),
       cmocka_unit_test(test_l1_bad_configs),
   };

@@ -56,8 +56,63 @@ struct l1d {
   uint64_t invalidated_epoch; /* core.epoch right after the last l1d_invalidate */
 };
 
+/* An L1 whose tags hold up to max_assoc ways, without the L1D's banks. */
+static l1d *l1_make(const cache_config *cc, int max_assoc, int dirty_percent, int latency,
+                    const char *name, int sm, rf_diag *d) {
+  if (latency < 0)
+    return rf_fail(d, "%s: expected a latency >= 0, found %d", name, latency), NULL;
+  if (sm < 0 || sm > UINT16_MAX)
+    return rf_fail(d, "%s: expected an SM id in 0..%d, found %d", name, UINT16_MAX, sm), NULL;
+  l1d *l = rf_calloc(1, sizeof *l, d);
+  if (!l) return NULL;
+  l->enabled = cc->enabled;
+  l->sm = sm;
+  l->latency = latency;
+  int ok = 1;
+  if (l->enabled) {
+    ok = !cache_core_init(&l->core, cc, max_assoc, dirty_percent, &l->stats, name, d);
+    if (ok) {
+      l->core.owner = (uint16_t)sm;
+      l->line_shift = l->core.line_shift;
+    } else {
+      l->enabled = 0; /* nothing to free in the core */
+    }
+  }
+  /* The hit ring grows on demand (in l1d_access, where failure is a stall). */
+  if (!ok || req_ring_init(&l->bypass, BYPASS_QUEUE, d) || done_ring_init(&l->hits, 16, d) ||
+      ack_ring_init(&l->acks, 16, d)) {
+    l1d_destroy(l);
+    return NULL;
+  }
+  return l;
+}
+
+/* The ways the L1D's tags are made for: its configured count, or with
+ * -gpgpu_adaptive_cache_config the most the unified array can give it (adapt_l1d picks the
+ * kernel's share); 0 (with d) if that array holds no way at all. */
+static int l1d_max_ways(const gpu_config *c, rf_diag *d) {
+  const cache_config *cc = &c->l1d;
+  long way_bytes = (long)cc->nsets * cc->line_size;
+  /* (a geometry the tags refuse is reported by them, with the configured count) */
+  if (!cc->enabled || !c->adaptive_cache_config || c->unified_l1d_kb <= 0 || way_bytes <= 0)
+    return cc->assoc;
+  long ways = (long)c->unified_l1d_kb * 1024 / way_bytes;
+  if (ways < 1)
+    return rf_fail(d, "L1D: the %d KB unified array (-gpgpu_unified_l1d_size) holds no way of "
+                      "the L1D's %d sets x %d bytes",
+                   c->unified_l1d_kb, cc->nsets, cc->line_size), 0;
+  return ways > INT32_MAX ? INT32_MAX : (int)ways;
+}
+
 l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
-  l1d *l = l1_cache_create(&c->l1d, c->l1_latency, "L1D", sm, d);
+  /* Made at its largest at once: making the cache and then making it again freed its first
+   * MSHR pool, which raised glibc's mmap threshold above the pools' size (a freed mmap'd
+   * block does), so every later SM's pools came from the heap and were zeroed in full, the
+   * pages a run never touches included (peak RSS of the x240 run on the TITAN V config 55.4
+   * MB before, 48.9 MB after). */
+  int ways = l1d_max_ways(c, d);
+  if (ways < 1) return NULL;
+  l1d *l = l1_make(&c->l1d, ways, c->l1_write_ratio, c->l1_latency, "L1D", sm, d);
   if (!l || !l->enabled) return l;
   if (c->l1_banks < 1 || !mem_is_pow2((uint64_t)c->l1_banks) || c->l1_bank_bytes < 1 ||
       !mem_is_pow2((uint64_t)c->l1_bank_bytes)) {
@@ -75,18 +130,6 @@ l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
   int ok = l->pipes && l->bank_taken && l->bank_failed;
   for (int b = 0; ok && b < l->nbanks; b++)
     ok = !req_ring_init(&l->pipes[b], (uint32_t)(l->latency > 0 ? l->latency : 1), d);
-  /* The tags are sized for the largest L1D the unified array can give it. */
-  if (ok && c->adaptive_cache_config && c->unified_l1d_kb > 0) {
-    long bytes = (long)c->l1d.nsets * c->l1d.line_size;
-    int max_assoc = (int)((long)c->unified_l1d_kb * 1024 / bytes);
-    cache_config cc = c->l1d;
-    cache_core_free(&l->core);
-    ok = max_assoc >= 1 && !cache_core_init(&l->core, &cc, max_assoc, c->l1_write_ratio,
-                                            &l->stats, "L1D", d);
-    if (ok) l->core.owner = (uint16_t)sm;
-  } else if (ok) {
-    l->core.tags.dirty_percent = c->l1_write_ratio;
-  }
   if (!ok) {
     l1d_destroy(l);
     return NULL;
@@ -95,32 +138,7 @@ l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
 }
 
 l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int sm, rf_diag *d) {
-  if (latency < 0)
-    return rf_fail(d, "%s: expected a latency >= 0, found %d", name, latency), NULL;
-  if (sm < 0 || sm > UINT16_MAX)
-    return rf_fail(d, "%s: expected an SM id in 0..%d, found %d", name, UINT16_MAX, sm), NULL;
-  l1d *l = rf_calloc(1, sizeof *l, d);
-  if (!l) return NULL;
-  l->enabled = cc->enabled;
-  l->sm = sm;
-  l->latency = latency;
-  int ok = 1;
-  if (l->enabled) {
-    ok = !cache_core_init(&l->core, cc, cc->assoc, 0, &l->stats, name, d);
-    if (ok) {
-      l->core.owner = (uint16_t)sm;
-      l->line_shift = l->core.line_shift;
-    } else {
-      l->enabled = 0; /* nothing to free in the core */
-    }
-  }
-  /* The hit ring grows on demand (in l1d_access, where failure is a stall). */
-  if (!ok || req_ring_init(&l->bypass, BYPASS_QUEUE, d) || done_ring_init(&l->hits, 16, d) ||
-      ack_ring_init(&l->acks, 16, d)) {
-    l1d_destroy(l);
-    return NULL;
-  }
-  return l;
+  return l1_make(cc, cc->assoc, 0, latency, name, sm, d);
 }
 
 void l1d_destroy(l1d *l) {
