@@ -248,6 +248,11 @@ static int check_pipeline(const gpu_config *c, rf_diag *d) {
                 (i == 0 || c->shmem_options[i] > c->shmem_options[i - 1]),
             "-gpgpu_shmem_option: expected ascending carve-outs below -gpgpu_unified_l1d_size "
             "%d KB, found %d KB at position %d", c->unified_l1d_kb, c->shmem_options[i], i + 1);
+    /* (the L1D's ways are carved from the unified array: it must hold one) */
+    long way_bytes = (long)c->l1d.nsets * c->l1d.line_size;
+    CHECK(!c->l1d.enabled || way_bytes <= 0 || (long)c->unified_l1d_kb * 1024 >= way_bytes,
+          "-gpgpu_unified_l1d_size: expected room for one way of the L1D (-gpgpu_cache:dl1 "
+          "%d sets x %d bytes), found %d KB", c->l1d.nsets, c->l1d.line_size, c->unified_l1d_kb);
   }
   CHECK(c->icnt_subnets == 1 || c->icnt_subnets == 2, "-icnt_subnets: expected 1 or 2, found %d",
         c->icnt_subnets);
