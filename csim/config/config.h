@@ -284,6 +284,16 @@ static inline int config_num_sms(const gpu_config *c) {
   return c->n_clusters * c->n_cores_per_cluster;
 }
 
+/* -gpgpu_adaptive_cache_config: the L1D ways the unified array holds (-gpgpu_unified_l1d_size
+ * over one way of -gpgpu_cache:dl1, its sets times its line); -1 where the L1D is not carved
+ * from it (not adaptive, no L1D, no unified size, or sets or lines config_validate refuses). */
+static inline long config_unified_l1d_ways(const gpu_config *c) {
+  long way_bytes = (long)c->l1d.nsets * c->l1d.line_size;
+  if (!c->adaptive_cache_config || !c->l1d.enabled || c->unified_l1d_kb <= 0 || way_bytes <= 0)
+    return -1;
+  return (long)c->unified_l1d_kb * 1024 / way_bytes;
+}
+
 /* The pipeline class that executes instructions of class u: u itself, or for a class with no
  * pipelines of its own (count 0) the one GPGPU-Sim issues it to: INT on SP and DP on SFU
  * (Fermi, Pascal); TENSOR on SP (GPGPU-Sim would never issue it; rfsim's choice). Latency and

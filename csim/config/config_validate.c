@@ -249,8 +249,7 @@ static int check_pipeline(const gpu_config *c, rf_diag *d) {
             "-gpgpu_shmem_option: expected ascending carve-outs below -gpgpu_unified_l1d_size "
             "%d KB, found %d KB at position %d", c->unified_l1d_kb, c->shmem_options[i], i + 1);
     /* (the L1D's ways are carved from the unified array: it must hold one) */
-    long way_bytes = (long)c->l1d.nsets * c->l1d.line_size;
-    CHECK(!c->l1d.enabled || way_bytes <= 0 || (long)c->unified_l1d_kb * 1024 >= way_bytes,
+    CHECK(config_unified_l1d_ways(c) != 0,
           "-gpgpu_unified_l1d_size: expected room for one way of the L1D (-gpgpu_cache:dl1 "
           "%d sets x %d bytes), found %d KB", c->l1d.nsets, c->l1d.line_size, c->unified_l1d_kb);
   }

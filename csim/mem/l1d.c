@@ -91,16 +91,13 @@ static l1d *l1_make(const cache_config *cc, int max_assoc, int dirty_percent, in
  * -gpgpu_adaptive_cache_config the most the unified array can give it (adapt_l1d picks the
  * kernel's share); 0 (with d) if that array holds no way at all. */
 static int l1d_max_ways(const gpu_config *c, rf_diag *d) {
-  const cache_config *cc = &c->l1d;
-  long way_bytes = (long)cc->nsets * cc->line_size;
+  long ways = config_unified_l1d_ways(c);
   /* (a geometry the tags refuse is reported by them, with the configured count) */
-  if (!cc->enabled || !c->adaptive_cache_config || c->unified_l1d_kb <= 0 || way_bytes <= 0)
-    return cc->assoc;
-  long ways = (long)c->unified_l1d_kb * 1024 / way_bytes;
-  if (ways < 1)
+  if (ways < 0) return c->l1d.assoc;
+  if (ways == 0)
     return rf_fail(d, "L1D: the %d KB unified array (-gpgpu_unified_l1d_size) holds no way of "
                       "the L1D's %d sets x %d bytes",
-                   c->unified_l1d_kb, cc->nsets, cc->line_size), 0;
+                   c->unified_l1d_kb, c->l1d.nsets, c->l1d.line_size), 0;
   return ways > INT32_MAX ? INT32_MAX : (int)ways;
 }
 
