@@ -7,8 +7,8 @@
 # threads' waits) the timed `make bench` still has to confirm. Counts all threads (the trace's
 # read-ahead thread included) and the simulating one alone, per warp instruction and per
 # simulated cycle, and the source files whose code executes most on the simulating thread
-# (BENCH_COUNT_TOP, 0 for none). One
-# thread only: under Valgrind threads run one at a time, so a -threads run counts spinning.
+# (BENCH_COUNT_TOP, 0 for none). One thread only: under Valgrind threads run one at a time, so
+# a -threads run would count its members' spinning.
 set -euo pipefail
 trace=${BENCH_TRACE:-build/traces/matrixmul_x240/kernelslist.g}
 read -ra configs <<< "${BENCH_CONFIGS:-gtx480 titanx titanv}"
@@ -40,7 +40,11 @@ for cfg in "${configs[@]}"; do
   valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$tmp/cg.out" \
     "$bin" -trace "$trace" -config "configs/$cfg.config" -trace_cache_dir "$tmp/cache" -quiet \
     2> "$tmp/run.err" > /dev/null || { cat "$tmp/run.err" >&2; exit 1; }
-  read -r winsts cycles < <(summary "$tmp/run.err")
+  read -r winsts cycles < <(summary "$tmp/run.err") || {
+    echo "bench-count: $bin printed no summary line:" >&2
+    cat "$tmp/run.err" >&2
+    exit 1
+  }
   all=0
   for f in "$tmp"/cg.out-*; do all=$((all + $(total_of "$f"))); done
   main=$(total_of "$tmp/cg.out-01")
