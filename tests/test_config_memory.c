@@ -120,14 +120,21 @@ static void test_validate_pipeline(void **state) {
   tu_set_ok(&c, "-gpgpu_shmem_option", "8,8");
   tu_validate_err(&c, "-gpgpu_shmem_option: expected ascending carve-outs below "
                       "-gpgpu_unified_l1d_size 128 KB, found 8 KB at position 2");
-  /* ... and room for one of the L1D's ways (before: an L1D of no ways, "rfsim: error: ") */
+  /* ... and a unified array of whole configured L1Ds, as GPGPU-Sim asserts (before: one too
+   * small for a way made an L1D of none, "rfsim: error: " and nothing else) */
   tu_set_ok(&c, "-gpgpu_shmem_option", "0");
   tu_set_ok(&c, "-gpgpu_unified_l1d_size", "1");
   tu_set_ok(&c, "-gpgpu_cache:dl1", "S:64:128:64,L:T:m:L:L,A:512:8,16:0,32");
   tu_set_ok(&c, "-gpgpu_coalesce_arch", "60"); /* (a sectored L1D's) */
-  tu_validate_err(&c, "-gpgpu_unified_l1d_size: expected room for one way of the L1D "
-                      "(-gpgpu_cache:dl1 64 sets x 128 bytes), found 1 KB");
-  tu_set_ok(&c, "-gpgpu_unified_l1d_size", "8");
+  tu_validate_err(&c, "-gpgpu_unified_l1d_size: expected a multiple of the L1D's 524288 bytes "
+                      "(-gpgpu_cache:dl1 64 sets x 64 ways x 128 bytes), found 1 KB");
+  tu_set_ok(&c, "-gpgpu_unified_l1d_size", "1024");
+  tu_validate_ok(&c);
+  tu_set_ok(&c, "-gpgpu_cache:dl1", "S:4:128:64,L:T:m:L:L,A:512:8,16:0,32");
+  tu_set_ok(&c, "-gpgpu_unified_l1d_size", "80");
+  tu_validate_err(&c, "-gpgpu_unified_l1d_size: expected a multiple of the L1D's 32768 bytes "
+                      "(-gpgpu_cache:dl1 4 sets x 64 ways x 128 bytes), found 80 KB");
+  tu_set_ok(&c, "-gpgpu_unified_l1d_size", "128"); /* the TITAN V's: 256 ways at most */
   tu_validate_ok(&c);
 
   /* Interconnect: the mode's own buffers. */

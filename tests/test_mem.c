@@ -533,7 +533,8 @@ static void test_l1_adaptive_no_way(void **state) {
                                 "no way of the L1D's 64 sets x 128 bytes"));
   c.unified_l1d_kb = 16; /* two ways */
   l1d *l = make_l1(&c);
-  assert_int_equal(l1d_max_assoc(l), 4); /* (the configured count, above what it holds) */
+  assert_int_equal(l1d_max_assoc(l), 4); /* (config_validate refuses this: the tags keep the
+                                          * configured count) */
   l1d_destroy(l);
 }
 

@@ -248,10 +248,14 @@ static int check_pipeline(const gpu_config *c, rf_diag *d) {
                 (i == 0 || c->shmem_options[i] > c->shmem_options[i - 1]),
             "-gpgpu_shmem_option: expected ascending carve-outs below -gpgpu_unified_l1d_size "
             "%d KB, found %d KB at position %d", c->unified_l1d_kb, c->shmem_options[i], i + 1);
-    /* (the L1D's ways are carved from the unified array: it must hold one) */
-    CHECK(config_unified_l1d_ways(c) != 0,
-          "-gpgpu_unified_l1d_size: expected room for one way of the L1D (-gpgpu_cache:dl1 "
-          "%d sets x %d bytes), found %d KB", c->l1d.nsets, c->l1d.line_size, c->unified_l1d_kb);
+    /* The L1D's ways are carved from the unified array, which GPGPU-Sim takes as a whole
+     * multiple of the configured L1D (it asserts so): the most ways are that multiple of the
+     * configured count (config_unified_l1d_ways), and never fewer than it. */
+    long l1d_bytes = (long)c->l1d.nsets * c->l1d.assoc * c->l1d.line_size;
+    CHECK(!c->l1d.enabled || l1d_bytes <= 0 || (long)c->unified_l1d_kb * 1024 % l1d_bytes == 0,
+          "-gpgpu_unified_l1d_size: expected a multiple of the L1D's %ld bytes (-gpgpu_cache:dl1 "
+          "%d sets x %d ways x %d bytes), found %d KB",
+          l1d_bytes, c->l1d.nsets, c->l1d.assoc, c->l1d.line_size, c->unified_l1d_kb);
   }
   CHECK(c->icnt_subnets == 1 || c->icnt_subnets == 2, "-icnt_subnets: expected 1 or 2, found %d",
         c->icnt_subnets);
