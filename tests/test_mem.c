@@ -536,6 +536,11 @@ static void test_l1_adaptive_no_way(void **state) {
   assert_int_equal(l1d_max_assoc(l), 4); /* (config_validate refuses this: the tags keep the
                                           * configured count) */
   l1d_destroy(l);
+  /* a disabled L1D (its config zeroed) is still made, as one that bypasses everything */
+  memset(&c.l1d, 0, sizeof c.l1d);
+  l = make_l1(&c);
+  assert_int_equal(l1d_max_assoc(l), 0);
+  l1d_destroy(l);
 }
 
 /* Lines k * 4096 all map to set 0 of the linear-indexed 32-set Fermi L1. */

@@ -87,17 +87,17 @@ static l1d *l1_make(const cache_config *cc, int max_assoc, int dirty_percent, in
   return l;
 }
 
-/* The ways the L1D's tags are made for: its configured count, or with
- * -gpgpu_adaptive_cache_config the most the unified array can give it (adapt_l1d picks the
- * kernel's share); 0 (with d) if that array holds no way at all. */
+/* The ways the L1D's tags are made for: its configured count (a disabled L1D's may be 0), or
+ * with -gpgpu_adaptive_cache_config the most the unified array can give it (adapt_l1d picks
+ * the kernel's share); -1 (with d) if that array holds no way at all. */
 static int l1d_max_ways(const gpu_config *c, rf_diag *d) {
   long ways = config_unified_l1d_ways(c);
   /* (a geometry the tags refuse is reported by them, with the configured count) */
-  if (ways < 0) return c->l1d.assoc;
+  if (ways < 0) return c->l1d.assoc > 0 ? c->l1d.assoc : 0;
   if (ways == 0)
     return rf_fail(d, "L1D: the %d KB unified array (-gpgpu_unified_l1d_size) holds no way of "
                       "the L1D's %d sets x %d bytes",
-                   c->unified_l1d_kb, c->l1d.nsets, c->l1d.line_size), 0;
+                   c->unified_l1d_kb, c->l1d.nsets, c->l1d.line_size);
   return ways > INT32_MAX ? INT32_MAX : (int)ways;
 }
 
@@ -108,7 +108,7 @@ l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
    * pages a run never touches included (peak RSS of the x240 run on the TITAN V config 55.4
    * MB before, 48.9 MB after). */
   int ways = l1d_max_ways(c, d);
-  if (ways < 1) return NULL;
+  if (ways < 0) return NULL;
   l1d *l = l1_make(&c->l1d, ways, c->l1_write_ratio, c->l1_latency, "L1D", sm, d);
   if (!l || !l->enabled) return l;
   if (c->l1_banks < 1 || !mem_is_pow2((uint64_t)c->l1_banks) || c->l1_bank_bytes < 1 ||
