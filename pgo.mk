@@ -6,7 +6,7 @@
 # simulated cycle (the issue walk, the operand collector, the LD/ST unit) straight and inlines
 # and unrolls where the runs spent their time. Neither the warm matrixmul x240 run nor the CUDA
 # traces are among the training runs; callgrind counts 5-7% fewer instructions on them, and
-# cachegrind's cycle estimate (misses and mispredicts weighed) is 4.5% lower on x240 (README,
+# cachegrind's cycle estimate (misses and mispredicts weighed) is 4.5% lower on x240 (docs/speed.md,
 # "The profile-guided build"). It changes no result: the statistics are byte-identical with and
 # without it (tools/stats_identical.sh).
 #

@@ -13,9 +13,9 @@
  * most of the memory a resident thread block took (the TITAN V
  * config, holding all 240 blocks of the tiled matrixmul at once, peaked at 127 MB; packed, at
  * 82 MB) and many of the cache misses of coalescing. Two half-warp runs are most of the rest in
- * the CUDA traces (15% of the memory instructions sampled from them, README; 65% of the tiled
- * matrix multiply's, which peaked at 438 MB with them as 32 lanes). Packing is exact: a form is
- * chosen only if it gives back every lane, and the shortest that does is chosen. */
+ * the CUDA traces (15% of the memory instructions sampled from them, docs/speed.md; 65% of
+ * the tiled matrix multiply's, which peaked at 438 MB with them as 32 lanes). Packing is exact:
+ * a form is chosen only if it gives back every lane, and the shortest that does is chosen. */
 #ifndef RFSIM_TRACE_ADDRS_H
 #define RFSIM_TRACE_ADDRS_H
 

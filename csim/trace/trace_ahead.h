@@ -16,7 +16,7 @@ typedef struct trace_ahead trace_ahead;
 
 /* A kernel whose blocks decode from the binary cache to less than this is not read ahead: the
  * hand-over (each block wakes a thread) costs about what decoding such a block on the
- * simulating thread does (measured on the CUDA traces: README, issue 19). */
+ * simulating thread does (measured on the CUDA traces: docs/speed.md, issue 19). */
 #define TRACE_AHEAD_MIN_BLOCK_BYTES ((size_t)8 << 10)
 
 /* A block's decoded instructions and addresses, in bytes. */
