@@ -10,7 +10,10 @@
  *
  * Only SMs whose stages keep no answer that may change by itself sleep: the memoized issue
  * stage (LRR or GTO), and a policy that does not decide per cycle (no may_issue, tick or
- * warp_admit hook, no CTA switching). */
+ * warp_admit hook, no CTA switching). An SM without thread blocks sleeps with any policy once
+ * it is drained (no access in its L1s or LD/ST unit, nothing in flight), until a block arrives:
+ * its cycle counts nothing and runs no hook. A grid smaller than the GPU leaves most SMs so for
+ * the whole kernel (a one-block kernel on the TITAN V: 79 of 80 SMs). */
 #include "sm_internal.h"
 
 int quiet_allowed(const sm *s) {
@@ -19,7 +22,8 @@ int quiet_allowed(const sm *s) {
 }
 
 uint64_t quiet_until(const sm *s, uint64_t now) {
-  if (!s->can_sleep || s->resident_ctas == 0) return 0;
+  if (s->resident_ctas == 0) return sm_idle(s) && !opcoll_in_flight(s->oc) ? UINT64_MAX : 0;
+  if (!s->can_sleep) return 0;
   if (opcoll_in_flight(s->oc) || s->ldst_count || s->has_wb_global) return 0;
   if (!l1d_idle(s->l1) || (s->l1i && !l1d_idle(s->l1i))) return 0;
   if (fetch_wanted(s)) return 0; /* a warp may still fetch (or could not, the L1I full) */
@@ -47,6 +51,7 @@ void count_cycle(sm *s, uint64_t cycles) {
  * when the SM wakes, instead of cycle by cycle (1.8% of the instructions of the TITAN V's
  * x240 run). */
 void quiet_cycle(sm *s, uint64_t now) {
+  if (s->resident_ctas == 0) return; /* (an empty SM's cycle counts nothing) */
   if (!s->uncounted) {
     s->uncounted = 1;
     s->uncounted_from = now;

@@ -208,7 +208,7 @@ static void admit_pending_warps(sm *s, uint64_t now) {
 int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   if (now < s->sleep_until) {
     if (!memsys_reply_waiting(m, s->id)) {
-      if (s->resident_ctas) quiet_cycle(s, now); /* (an empty SM's cycle counts nothing) */
+      quiet_cycle(s, now);
       return 0;
     }
     s->sleep_until = 0;
@@ -219,11 +219,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   if (s->resident_ctas == 0) {
     s->last_issued = -1;
     s->last_stall = WAIT_EMPTY;
-    /* Drained as well (no access in its L1s or LD/ST unit, nothing in flight): every cycle
-     * until a thread block arrives (sm_launch_cta wakes it) is this one, which counts nothing
-     * and runs no policy hook, with any policy. A grid smaller than the GPU leaves most SMs
-     * so for the whole kernel (a one-block kernel on the TITAN V: 79 of 80 SMs). */
-    if (!progress && sm_idle(s) && !opcoll_in_flight(s->oc)) s->sleep_until = UINT64_MAX;
+    if (!progress) s->sleep_until = quiet_until(s, now);
     return progress;
   }
   admit_pending_warps(s, now);

@@ -225,9 +225,10 @@ static inline int sched_walk_next(sched_walk *w) {
 void sched_order(sm *s, int sched, sched_walk *wk);
 void sched_issued(sm *s, int sched, int slot);
 
-/* quiet.c: whether this SM may ever sleep; after a cycle in which nothing moved, the cycle to
- * sleep until (0: step the next); a cycle slept through (counted at once, or noted to be
- * counted with the others of its sleep by quiet_settle); the counters `cycles` cycles add. */
+/* quiet.c: whether this SM may sleep while it holds thread blocks; after a cycle in which
+ * nothing moved, the cycle to sleep until (0: step the next); a cycle slept through (counted at
+ * once, or noted to be counted with the others of its sleep by quiet_settle); the counters
+ * `cycles` cycles add. */
 int quiet_allowed(const sm *s);
 uint64_t quiet_until(const sm *s, uint64_t now);
 void quiet_cycle(sm *s, uint64_t now);
