@@ -235,6 +235,31 @@ static void test_queue_limit(void **state) {
   dram_destroy(ch);
 }
 
+/* Reads whose returns nobody takes fill the return queue (2 x banks + 8 entries), and the
+ * channel stops issuing; once they are taken, the rest are issued and come back. (The channel
+ * skips the cycles in which no bound request can take a command: a full return queue is not
+ * one that time ends, so taking a return must end the skip.) */
+static void test_full_return_queue(void **state) {
+  (void)state;
+  gpu_config c;
+  gddr5(&c);
+  c.dram_sched_queue_size = 64;
+  dram_stats st = {0};
+  dram_channel *ch = dram_create(&c, &st, NULL);
+  enum { READS = 48, RET_CAP = 2 * 16 + 8 };
+  for (uint32_t i = 0; i < READS; i++) push(ch, i % 16, 0, i, 0, 1);
+  for (uint64_t t = 1; t <= 4000; t++) dram_tick(ch, t); /* nothing taken */
+  assert_int_equal(st.reads, RET_CAP);
+  done out[READS];
+  int n = run(ch, 4001, 4001, out, 0); /* takes every return due */
+  assert_int_equal(n, RET_CAP);
+  n = run(ch, 4002, 8000, out, 0);
+  assert_int_equal(n, READS - RET_CAP);
+  assert_int_equal(st.reads, READS);
+  assert_false(dram_busy(ch));
+  dram_destroy(ch);
+}
+
 static void test_bad_config(void **state) {
   (void)state;
   gpu_config c;
@@ -260,6 +285,7 @@ int main(void) {
       cmocka_unit_test(test_bank_parallelism),
       cmocka_unit_test(test_write_to_read_turnaround),
       cmocka_unit_test(test_full_line_read),
+      cmocka_unit_test(test_full_return_queue),
       cmocka_unit_test(test_queue_limit),
       cmocka_unit_test(test_bad_config),
   };

@@ -36,6 +36,11 @@ struct dram_channel {
   uint64_t bound_mask, queued_mask; /* banks with a bound request / with queued requests */
   uint64_t seq;
   uint64_t t_rrd_ok, t_ccd_ok, bus_free, t_wtr_ok;
+  /* While the bound requests stay the same and none is issued: the first cycle at which one of
+   * them may take a command (the timing constraints only expire), UINT64_MAX if none can
+   * before the return queue has room, 0 when not known. A memory-bound channel otherwise
+   * scans its banks every cycle to find that nothing is ready. */
+  uint64_t wait_until;
   dram_ret_ring ret; /* reads issued, in data order (which is completion order) */
   dram_stats *stats;
 };
@@ -147,6 +152,7 @@ static void bind(dram_channel *ch, int bank, int32_t prev, int32_t s) {
   ch->nqueued--;
   b->cur = s;
   ch->bound_mask |= 1ULL << bank;
+  ch->wait_until = 0;
   if (b->open_row == (int64_t)r->row) ch->stats->row_hits++;
   else ch->stats->row_misses++;
 }
@@ -189,17 +195,25 @@ static uint32_t bursts_of(const dram_channel *ch, const dram_req *r) {
   return n ? n : 1;
 }
 
-static int column_ready(const dram_channel *ch, const dram_bank *b, const dram_req *r,
-                        uint64_t now) {
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The first cycle at which bound request r of bank b may take its column command, as far as
+ * the timing says; UINT64_MAX while the return queue it needs is full (a pop changes that). */
+static uint64_t column_ready_at(const dram_channel *ch, const dram_bank *b, const dram_req *r) {
   int is_write = r->a.is_write && !r->a.is_atomic;
-  if (now < b->t_col_ok || now < ch->t_ccd_ok) return 0;
-  if (now + (uint64_t)(is_write ? ch->t.WL : ch->t.CL) < ch->bus_free) return 0;
-  if (!is_write && now < ch->t_wtr_ok) return 0;
-  if ((!is_write || mem_wants_ack(&r->a)) && dram_ret_ring_full(&ch->ret)) return 0;
-  return 1;
+  if ((!is_write || mem_wants_ack(&r->a)) && dram_ret_ring_full(&ch->ret)) return UINT64_MAX;
+  uint64_t at = max_u64(b->t_col_ok, ch->t_ccd_ok);
+  uint64_t lead = (uint64_t)(is_write ? ch->t.WL : ch->t.CL); /* its data on the bus from then */
+  if (ch->bus_free > lead) at = max_u64(at, ch->bus_free - lead);
+  if (!is_write) at = max_u64(at, ch->t_wtr_ok);
+  return at;
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+/* The first cycle at which bank b (its bound request to another row) may take its PRE, or its
+ * ACT once precharged. */
+static uint64_t row_ready_at(const dram_channel *ch, const dram_bank *b) {
+  return b->open_row >= 0 ? b->t_pre_ok : max_u64(b->t_act_ok, ch->t_rrd_ok);
+}
 
 static void issue_column(dram_channel *ch, int bank, uint64_t now) {
   dram_bank *b = &ch->banks[bank];
@@ -232,27 +246,27 @@ static void issue_column(dram_channel *ch, int bank, uint64_t now) {
 }
 
 /* One command: the oldest bound request that can take a column command, else the oldest that
- * can take its PRE or ACT. */
+ * can take its PRE or ACT. With none, notes when the first can (wait_until). */
 static void issue(dram_channel *ch, uint64_t now) {
   int col = -1, row = -1;
-  uint64_t col_seq = UINT64_MAX, row_seq = UINT64_MAX;
+  uint64_t col_seq = UINT64_MAX, row_seq = UINT64_MAX, first_ready = UINT64_MAX;
   for (uint64_t m = ch->bound_mask; m; m &= m - 1) {
     int bank = __builtin_ctzll(m);
     const dram_bank *b = &ch->banks[bank];
     const dram_req *r = &ch->slots[b->cur];
-    if (b->open_row == (int64_t)r->row) {
-      if (r->seq < col_seq && column_ready(ch, b, r, now)) {
-        col = bank;
-        col_seq = r->seq;
-      }
-    } else if (r->seq < row_seq) {
-      int can = b->open_row >= 0 ? now >= b->t_pre_ok : now >= b->t_act_ok && now >= ch->t_rrd_ok;
-      if (can) {
-        row = bank;
-        row_seq = r->seq;
-      }
+    int is_col = b->open_row == (int64_t)r->row;
+    uint64_t at = is_col ? column_ready_at(ch, b, r) : row_ready_at(ch, b);
+    if (at > now) {
+      if (at < first_ready) first_ready = at;
+    } else if (is_col && r->seq < col_seq) {
+      col = bank;
+      col_seq = r->seq;
+    } else if (!is_col && r->seq < row_seq) {
+      row = bank;
+      row_seq = r->seq;
     }
   }
+  ch->wait_until = col < 0 && row < 0 ? first_ready : 0;
   if (col >= 0) {
     issue_column(ch, col, now);
   } else if (row >= 0) {
@@ -274,7 +288,7 @@ void dram_tick(dram_channel *ch, uint64_t now) {
   if (!ch->nqueued && !ch->bound_mask) return;
   if (ch->fr_fcfs) bind_fr_fcfs(ch);
   else bind_fifo(ch);
-  if (ch->bound_mask) issue(ch, now);
+  if (ch->bound_mask && now >= ch->wait_until) issue(ch, now);
 }
 
 int dram_peek_return(const dram_channel *ch, uint64_t now, mem_req *q, uint32_t *tag) {
@@ -289,7 +303,9 @@ int dram_peek_return(const dram_channel *ch, uint64_t now, mem_req *q, uint32_t 
 }
 
 void dram_pop_return(dram_channel *ch) {
-  if (ch->ret.count) dram_ret_ring_pop(&ch->ret);
+  if (!ch->ret.count) return;
+  dram_ret_ring_pop(&ch->ret);
+  ch->wait_until = 0; /* a request held by the full queue may go now */
 }
 
 int dram_busy(const dram_channel *ch) {
