@@ -36,9 +36,8 @@ int slice_table_init(slice_table *t, uint32_t slices, rf_diag *d) {
     return rf_fail(d, "random slice indexing: expected fewer than %d L2 slices, found %u",
                    SLICE_NONE, slices);
   t->slices = slices ? slices : 1;
-  t->keys = rf_calloc(FIRST_CAP, sizeof *t->keys, d);
-  t->page_at = t->keys ? rf_calloc(FIRST_CAP, sizeof *t->page_at, d) : NULL;
-  t->pages = t->page_at ? rf_calloc(FIRST_CAP / 2, sizeof *t->pages, d) : NULL;
+  t->slots = rf_calloc(FIRST_CAP, sizeof *t->slots, d);
+  t->pages = t->slots ? rf_calloc(FIRST_CAP / 2, sizeof *t->pages, d) : NULL;
   if (!t->pages) {
     slice_table_free(t);
     return -1;
@@ -50,11 +49,9 @@ int slice_table_init(slice_table *t, uint32_t slices, rf_diag *d) {
 }
 
 void slice_table_free(slice_table *t) {
-  free(t->keys);
-  free(t->page_at);
+  free(t->slots);
   free(t->pages);
-  t->keys = NULL;
-  t->page_at = NULL;
+  t->slots = NULL;
   t->pages = NULL;
   t->cap = t->n = t->cap_pages = 0;
   t->last_key = 0;
@@ -69,9 +66,8 @@ static uint32_t home(const slice_table *t, uint64_t key) {
 
 static void put(slice_table *t, uint64_t key, uint32_t page) {
   uint32_t s = home(t, key);
-  while (t->keys[s]) s = (s + 1) & (t->cap - 1);
-  t->keys[s] = key;
-  t->page_at[s] = page;
+  while (t->slots[s].key) s = (s + 1) & (t->cap - 1);
+  t->slots[s] = (slice_slot){key, page};
 }
 
 /* Room for one more page: the slots doubled when half full, the pages when full; 0, or -1 out
@@ -85,28 +81,22 @@ static int grow(slice_table *t) {
     t->cap_pages *= 2;
   }
   if ((uint64_t)(t->n + 1) * 2 < t->cap) return 0;
-  uint64_t *keys = calloc((size_t)t->cap * 2, sizeof *keys);
-  uint32_t *page_at = keys ? calloc((size_t)t->cap * 2, sizeof *page_at) : NULL;
-  if (!page_at) {
-    free(keys);
-    return -1;
-  }
-  uint64_t *old_keys = t->keys;
-  uint32_t *old_page_at = t->page_at, old_cap = t->cap;
-  t->keys = keys;
-  t->page_at = page_at;
+  slice_slot *slots = calloc((size_t)t->cap * 2, sizeof *slots);
+  if (!slots) return -1;
+  slice_slot *old = t->slots;
+  uint32_t old_cap = t->cap;
+  t->slots = slots;
   t->cap = old_cap * 2;
   for (uint32_t i = 0; i < old_cap; i++)
-    if (old_keys[i]) put(t, old_keys[i], old_page_at[i]);
-  free(old_keys);
-  free(old_page_at);
+    if (old[i].key) put(t, old[i].key, old[i].page);
+  free(old);
   return 0;
 }
 
 /* The index of the page with `key`, or -1 if it has none (the table is only read). */
 static int64_t find_page(const slice_table *t, uint64_t key) {
-  for (uint32_t s = home(t, key); t->keys[s]; s = (s + 1) & (t->cap - 1))
-    if (t->keys[s] == key) return t->page_at[s];
+  for (uint32_t s = home(t, key); t->slots[s].key; s = (s + 1) & (t->cap - 1))
+    if (t->slots[s].key == key) return t->slots[s].page;
   return -1;
 }
 

@@ -27,9 +27,16 @@ uint32_t libc_rand_next(libc_rand *g); /* 0 .. 2^31 - 1, as rand() */
 #define SLICE_PAGE 64
 #define SLICE_NONE 0xffff /* a granule of a page with no draw yet */
 
+/* A slot of the page index: a page's key and where the page is, side by side so that a lookup
+ * reads one cache line of the index (the keys and the indexes in two arrays were two misses
+ * per lookup where a kernel's accesses stride across pages). */
+typedef struct slice_slot {
+  uint64_t key;  /* page number + 1; 0 = empty slot */
+  uint32_t page; /* the page's index in `pages` */
+} slice_slot;
+
 typedef struct slice_table {
-  uint64_t *keys;     /* page number + 1; 0 = empty slot */
-  uint32_t *page_at;  /* per slot: its page's index in `pages` */
+  slice_slot *slots;
   uint16_t (*pages)[SLICE_PAGE]; /* each granule's slice, SLICE_NONE before its draw */
   uint32_t cap, n;    /* slots (a power of two), pages */
   uint32_t cap_pages;
