@@ -7,6 +7,9 @@
  * -wave_window, -threads and -quiet say how to run, not what GPU to model, so they are options
  * of the run only (not config rows). */
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +248,14 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
 }
 
 int main(int argc, char **argv) {
+#ifdef __GLIBC__
+  /* Large tables (the MSHRs' request pools, the scoreboards: sized for the worst case, 26 MB
+   * on the TITAN V config) are handed out front to back and mostly never touched; from fresh
+   * pages, calloc need not clear them. glibc raises its mmap threshold to the size of the
+   * first mapped block freed (the 1 MB line buffer that read the kernel list), after which
+   * calloc cleared every such table from the heap: a fixed threshold keeps them mapped. */
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
   cli o = {0};
   o.wave_to = WAVE_NO_END;
   o.threads = 1;
