@@ -10,7 +10,8 @@
 # WarpMan workload (BENCH_HW_TRACE, default warpman_ray, 30 units: wm_check and wm_wlbuf on 15 SMs) with the
 # units as the C reference (-hw c), as Verilated RTL (-hw rtl) and both compared every cycle
 # (-hw lockstep), without and with an FST waveform, as ratios to -hw c. Prints the median of RUNS
-# runs; timing is reported, never asserted.
+# runs; then real kernels, traced cuda/ programs where make cuda-traces has built them
+# (BENCH_CUDA, BENCH_CUDA_RUNS), and the tracer. Timing is reported, never asserted.
 set -euo pipefail
 hw_trace=${BENCH_HW_TRACE:-build/traces/warpman_ray/kernelslist.g}
 trace=${BENCH_TRACE:-build/traces/matrixmul_x240/kernelslist.g}
@@ -148,6 +149,31 @@ for wave in no yes; do
     printf "bench: %-13s -hw c %.3f s, -hw rtl %.3f s (%.2fx), -hw lockstep %.3f s (%.2fx)\n", \
            (w == "yes" ? "with FST:" : "no waveform:"), c, r, r / c, l, l / c }'
   unset t
+done
+
+# Real kernels: traced cuda/ programs (make cuda-traces) of three kinds, memory-bound (atax:
+# A^T(Ax), a column walk), irregular (bfs) and compute-bound (lavamd), each on the TITAN X
+# config (its sm_61 trace) and the TITAN V config (sm_70), one thread, warm (a first run builds
+# the cache). The matrixmul trace above issues about one warp instruction per SM per cycle; a
+# memory-bound kernel issues far fewer, so its warp-inst/s is lower for the same cycles/s.
+# Skipped for a trace that is not built.
+cuda_runs=${BENCH_CUDA_RUNS:-1}
+for prog in ${BENCH_CUDA:-atax bfs lavamd}; do
+  for pair in "$prog:titanx" "$prog-sm70:titanv"; do
+    dir=build/cuda-traces/${pair%%:*} cfg=${pair##*:}
+    if [ ! -f "$dir/kernelslist.g" ]; then
+      echo "bench: $dir skipped: not built (make cuda-traces)"
+      continue
+    fi
+    run_once "$cfg" 1 on "$dir/kernelslist.g" > /dev/null # builds the cache
+    for _ in $(seq "$cuda_runs"); do run_once "$cfg" 1 on "$dir/kernelslist.g"; done |
+      sort -n | awk -v d="$dir" -v cfg="$cfg" -v n="$cuda_runs" '
+        { r[NR] = $1; c[NR] = $2; m = $3; w = $4; y = $5; s[NR] = $6 }
+        END { k = int((NR + 1) / 2)
+          printf "bench: %-28s %-7s warm %5.2f M warp-inst/s, %6.1f K cycles/s, %.2f " \
+                 "warp-inst per cycle, %.2f s wall, peak RSS %.1f MB (median of %d)\n", d, cfg,
+                 r[k] / 1e6, c[k] / 1e3, w / y, s[k], m, n }'
+  done
 done
 
 # The tracer: rfsim-trace on cuda/matrixmul (n = 256: 64 blocks, 1.6 M warp instructions), CPU
