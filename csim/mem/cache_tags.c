@@ -258,7 +258,6 @@ void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr,
     tag_index_remove(&t->index, t->keys[i], i);
     tag_index_put(&t->index, key, i);
   }
-  l->key = key;
   t->keys[i] = key;
   l->addr = addr;
   t->stamps[i] = ++t->clock;

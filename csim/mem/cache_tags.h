@@ -17,7 +17,6 @@
 #include "tag_index.h"
 
 typedef struct tag_line {
-  uint64_t key;        /* line number in the cache's own address space (tag + index) */
   uint64_t addr;       /* global line address, for write-backs */
   uint8_t valid;       /* sectors holding data (valid or modified) */
   uint8_t dirty;       /* sectors modified and not yet written back */
@@ -62,8 +61,9 @@ typedef struct cache_tags {
    * dirty. Which lines may be replaced is read off these, not off every way of the set. */
   uint64_t *empty, *fetching, *modified;
   int way_words;
-  uint64_t *keys;     /* lines[i].key, kept apart so that a probe reads 8 bytes a way (the
-                         adaptive Volta L1D searches up to 256 ways) */
+  uint64_t *keys;     /* each line's key (its line number in the cache's own address space:
+                         tag + index), apart from the lines so that a probe reads 8 bytes a way
+                         (the adaptive Volta L1D searches up to 256 ways) and a line is 16 */
   tag_index index;    /* with TAG_INDEX_WAYS ways or more (index.keys non-NULL): where each
                          key was last installed, so that a lookup does not read every way */
 } cache_tags;
