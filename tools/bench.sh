@@ -168,7 +168,7 @@ for prog in ${BENCH_CUDA:-atax bfs lavamd}; do
     run_once "$cfg" 1 on "$dir/kernelslist.g" > /dev/null # builds the cache
     for _ in $(seq "$cuda_runs"); do run_once "$cfg" 1 on "$dir/kernelslist.g"; done |
       sort -n | awk -v d="$dir" -v cfg="$cfg" -v n="$cuda_runs" '
-        { r[NR] = $1; c[NR] = $2; m = $3; w = $4; y = $5; s[NR] = $6 }
+        { r[NR] = $1; c[NR] = $2; if ($3 > m) m = $3; w = $4; y = $5; s[NR] = $6 }
         END { k = int((NR + 1) / 2)
           printf "bench: %-30s %-7s warm %5.2f M warp-inst/s, %6.1f K cycles/s, %.2f " \
                  "warp-inst per cycle, %.2f s wall, peak RSS %.1f MB (median of %d)\n", d, cfg,
