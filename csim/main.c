@@ -250,10 +250,11 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
 int main(int argc, char **argv) {
 #ifdef __GLIBC__
   /* Large tables (the MSHRs' request pools, the scoreboards: sized for the worst case, 26 MB
-   * on the TITAN V config) are handed out front to back and mostly never touched; from fresh
-   * pages, calloc need not clear them. glibc raises its mmap threshold to the size of the
-   * first mapped block freed (the 1 MB line buffer that read the kernel list), after which
-   * calloc cleared every such table from the heap: a fixed threshold keeps them mapped. */
+   * on the TITAN V config) are mostly never touched (a pool is handed out front to back, a
+   * scoreboard is written for the warp slots in use); from fresh pages, calloc need not clear
+   * them. glibc raises its mmap threshold to the size of the first mapped block freed (the
+   * 1 MB line buffer that read the kernel list), after which calloc cleared every such table
+   * from the heap: a fixed threshold keeps them mapped. */
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
   cli o = {0};
