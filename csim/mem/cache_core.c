@@ -113,9 +113,10 @@ static cache_outcome fail(cache_core *c, cache_fail why) {
   return CACHE_FAIL;
 }
 
-/* Whether a read of this block can be tracked: CACHE_HIT if so, else the failure. */
-static cache_outcome mshr_check(cache_core *c, uint64_t block) {
-  int mi = mshr_find(&c->mshr, block);
+/* Whether a read of this block can be tracked: CACHE_HIT if so, else the failure; *found is
+ * the block's entry, or -1. */
+static cache_outcome mshr_check(cache_core *c, uint64_t block, int *found) {
+  int mi = *found = mshr_find(&c->mshr, block);
   if (mi >= 0 && !mshr_can_take(&c->mshr, mi)) return fail(c, FAIL_MSHR_MERGE);
   if (mi < 0 && !mshr_can_take(&c->mshr, -1)) return fail(c, FAIL_MSHR_ENTRY);
   if (mi < 0 && (int)c->out.count >= c->cfg.miss_queue_size) return fail(c, FAIL_MISS_QUEUE);
@@ -128,8 +129,8 @@ static cache_outcome read_request(cache_core *c, const mem_req *r, tag_status st
                                   tag_line *line, uint64_t key, uint64_t gaddr, uint8_t need,
                                   uint64_t now, cache_effects *fx, int *wb_bytes) {
   uint64_t block = cache_core_block(c, key, need);
-  if (mshr_check(c, block) == CACHE_FAIL) return CACHE_FAIL;
-  int mi = mshr_find(&c->mshr, block);
+  int mi;
+  if (mshr_check(c, block, &mi) == CACHE_FAIL) return CACHE_FAIL;
   *wb_bytes = tag_access(c, st, &line, key, gaddr, r->a.space, now, fx);
   uint8_t fetch = c->cfg.sectored ? need : c->full_mask;
   /* A request that joins an entry whose data is already in (ready, its waiters leaving one a
@@ -231,7 +232,8 @@ static cache_outcome write_miss(cache_core *c, const mem_req *r, tag_status st, 
     }
   } else { /* 'W' (write and fetch) or 'F' with a partial sector (fetch, then write) */
     if (mq_full(c, wa == 'W' ? 2 : 1)) return fail(c, FAIL_MISS_QUEUE);
-    if (mshr_check(c, cache_core_block(c, key, need)) == CACHE_FAIL) return CACHE_FAIL;
+    int mi;
+    if (mshr_check(c, cache_core_block(c, key, need), &mi) == CACHE_FAIL) return CACHE_FAIL;
     if (wa == 'W') {
       send(c, r);
       fx->write_sent = 1;
