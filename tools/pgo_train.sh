@@ -6,7 +6,10 @@
 # What the runs cover is what the profile optimizes for: the three config families (the
 # GTX 480's Fermi core, the TITAN X's and the TITAN V's sub-core collectors), memory- and
 # compute-bound workloads, five policies, and the trace reader both from text and from its
-# cache. Neither the speed benchmark's trace (matrixmul x240) nor any CUDA trace is among them,
+# cache. finereg_at's strided loads on the TITAN X take the path a memory-bound kernel's
+# uncoalesced loads take there (around the L1D, 32 requests a load, into a congested
+# network): without it that path was laid out as cold code, and one struct copy on it, compiled
+# for size, took 3% of atax's time. Neither the speed benchmark's trace (matrixmul x240) nor any CUDA trace is among them,
 # so `make bench` measures code the profile was not fitted to. None runs with -threads: the
 # counters are not atomic (atomic ones made the runs five times slower than the plain build),
 # and two threads stepping SMs would lose counts of the hottest code (-fprofile-correction
@@ -26,6 +29,7 @@ training=(
   "regshare_bfs titanv"
   "finereg_lb titanv"
   "finereg_km titanx"
+  "finereg_at titanx"
   "spshare_srad1 gtx480 -rfsim_policy spshare"
   "warpman_st gtx480 -rfsim_policy warpman"
   "regshare_sgemm titanv -rfsim_policy regshare"
