@@ -69,6 +69,9 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
 /* One core cycle. Returns 1 if anything made progress (issue, completion, memory traffic),
  * 0 if not, -1 on an internal error (out of memory). */
 int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d);
+/* Starts loading the state sm_cycle reads first into the host's cache; for the caller to issue
+ * one SM ahead of its cycle. */
+void sm_prefetch(const sm *s);
 int sm_resident_ctas(const sm *s);
 int sm_resident_warps(const sm *s); /* launched and not finished */
 int sm_busy(const sm *s);

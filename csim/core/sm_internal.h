@@ -149,6 +149,7 @@ struct sm {
   sm_load *loads;
   int nloads, free_load;
   ldst_entry ldst[LDST_QUEUE];
+  /* From here on, the fields a cycle reads whatever it does (sm_prefetch loads them ahead). */
   int ldst_head, ldst_count;
   sm_event *events;      /* min-heap on `at`: shared-memory loads, until written back */
   int nevents, cap_events;

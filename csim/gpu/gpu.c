@@ -391,6 +391,8 @@ static int spread_cap(const gpu *g, const trace_kernel_info *k) {
 static int step_clusters(gpu *g, int from, int to, int *failed, rf_diag *d) {
   int per = g->cfg->n_cores_per_cluster, progress = 0;
   for (int i = from * per; i < to * per; i++) {
+    /* (the next SM, whether this loop or the next cluster taken steps it) */
+    if (i + 1 < g->n_sms) sm_prefetch(g->sms[i + 1]);
     int p = sm_cycle(g->sms[i], g->mem, g->now, d);
     if (p < 0) {
       *failed = i;
