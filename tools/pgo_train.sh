@@ -8,12 +8,13 @@
 # compute-bound workloads, five policies, and the trace reader both from text and from its
 # cache. finereg_at's strided loads on the TITAN X take the path a memory-bound kernel's
 # uncoalesced loads take there (around the L1D, 32 requests a load, into a congested
-# network): without it that path was laid out as cold code, and one struct copy on it, compiled
-# for size, took 3% of atax's time. Neither the speed benchmark's trace (matrixmul x240) nor any CUDA trace is among them,
-# so `make bench` measures code the profile was not fitted to. None runs with -threads: the
-# counters are not atomic (atomic ones made the runs five times slower than the plain build),
-# and two threads stepping SMs would lose counts of the hottest code (-fprofile-correction
-# smooths the few that the trace's read-ahead thread may lose).
+# network): without it that path was laid out as cold code, and one struct copy on it,
+# compiled for size, took 3% of atax's time. Neither the speed benchmark's trace (matrixmul
+# x240) nor any CUDA trace is among them, so `make bench` measures code the profile was not
+# fitted to. None runs with -threads: the counters are not atomic (atomic ones made the runs
+# five times slower than the plain build), and two threads stepping SMs would lose counts of
+# the hottest code (-fprofile-correction smooths the few that the trace's read-ahead thread
+# may lose).
 set -euo pipefail
 
 dir=${1:?usage: tools/pgo_train.sh DIR}

@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,11 +208,12 @@ static void admit_pending_warps(sm *s, uint64_t now) {
 
 /* With many SMs, an SM's state has left the host's caches by its next cycle (80 SMs on the
  * TITAN V), and sm_cycle's first read of it, sleep_until, waited for memory: 16% of the SMs'
- * step on atax. The scalars it reads every cycle sit together after the LD/ST queue. */
+ * step on atax-sm70. The scalars it reads every cycle sit together after the LD/ST queue: every
+ * cache line from there to the struct's end, and its first. */
 void sm_prefetch(const sm *s) {
   __builtin_prefetch(s);
-  for (const char *p = (const char *)&s->ldst_head; p < (const char *)(s + 1); p += 64)
-    __builtin_prefetch(p);
+  uintptr_t line = (uintptr_t)&s->ldst_head & ~(uintptr_t)63, end = (uintptr_t)(s + 1);
+  for (; line < end; line += 64) __builtin_prefetch((const void *)line);
 }
 
 int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
