@@ -65,8 +65,8 @@ static void init_pair(cache_tags *indexed, cache_tags *linear, int ways) {
   rf_diag d;
   assert_int_equal(cache_tags_init(indexed, &cfg, 256, 50, "indexed", &d), 0);
   assert_int_equal(cache_tags_init(linear, &cfg, 256, 50, "linear", &d), 0);
-  assert_non_null(indexed->index.keys);
-  tag_index_free(&linear->index); /* (index.keys NULL: every lookup reads the ways) */
+  assert_non_null(indexed->index.slots);
+  tag_index_free(&linear->index); /* (index.slots NULL: every lookup reads the ways) */
 }
 
 static ptrdiff_t at(const cache_tags *t, const tag_line *l) { return l ? l - t->lines : -1; }

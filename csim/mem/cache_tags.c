@@ -112,7 +112,7 @@ void cache_tags_set_assoc(cache_tags *t, int assoc) {
   for (size_t i = 0; i < 3 * masks; i++) t->empty[i] = 0;
   for (size_t set = 0; set < masks; set += (size_t)t->way_words) /* every way in use: empty */
     for (int w = 0; w < t->way_words; w++) t->empty[set + (size_t)w] = in_use(t, w);
-  if (t->index.keys) tag_index_clear(&t->index);
+  if (t->index.slots) tag_index_clear(&t->index);
   t->ndirty = 0;
 }
 
@@ -166,7 +166,7 @@ static size_t set_base(const cache_tags *t, uint64_t key) {
  * Through the index where there is one (TAG_INDEX_WAYS ways or more), else over the set's
  * ways, four keys a step (a miss reads every way). */
 static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
-  if (t->index.keys) {
+  if (t->index.slots) {
     /* A key lives only in the line it was last installed in (installs follow a lookup that
      * found it nowhere), and only while that line holds something. */
     int32_t i = tag_index_get(&t->index, key);
@@ -254,7 +254,7 @@ tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_w
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {
   cache_tags_clear(t, l);
   int32_t i = (int32_t)(l - t->lines);
-  if (t->index.keys) {
+  if (t->index.slots) {
     tag_index_remove(&t->index, t->keys[i], i);
     tag_index_put(&t->index, key, i);
   }

@@ -64,7 +64,7 @@ typedef struct cache_tags {
   uint64_t *keys;     /* each line's key (its line number in the cache's own address space:
                          tag + index), apart from the lines so that a probe reads 8 bytes a way
                          (the adaptive Volta L1D searches up to 256 ways) and a line is 16 */
-  tag_index index;    /* with TAG_INDEX_WAYS ways or more (index.keys non-NULL): where each
+  tag_index index;    /* with TAG_INDEX_WAYS ways or more (index.slots non-NULL): where each
                          key was last installed, so that a lookup does not read every way */
 } cache_tags;
 #define TAG_INDEX_WAYS 32

@@ -11,9 +11,16 @@
 
 #include "../common/diag.h"
 
+/* A key and its line side by side: a lookup that finds its key reads one cache line of the
+ * host, not one of keys and one of lines (two misses: the indexes of 80 L1Ds do not stay in
+ * the host's caches between an SM's cycles). */
+typedef struct tag_slot {
+  uint64_t key;
+  int32_t line;   /* or -1 for an empty slot */
+} tag_slot;
+
 typedef struct tag_index {
-  uint64_t *keys;
-  int32_t *line;  /* per slot: the line, or -1 for an empty slot */
+  tag_slot *slots;
   uint32_t mask;  /* slots - 1 */
 } tag_index;
 
@@ -29,13 +36,13 @@ static inline uint32_t tag_index_slot(const tag_index *x, uint64_t key) {
 /* The slot holding `key`, or the empty slot that ends its probe run. */
 static inline uint32_t tag_index_find(const tag_index *x, uint64_t key) {
   uint32_t s = tag_index_slot(x, key);
-  while (x->line[s] >= 0 && x->keys[s] != key) s = (s + 1) & x->mask;
+  while (x->slots[s].line >= 0 && x->slots[s].key != key) s = (s + 1) & x->mask;
   return s;
 }
 
 /* The line `key` was last installed in, or -1. */
 static inline int32_t tag_index_get(const tag_index *x, uint64_t key) {
-  return x->line[tag_index_find(x, key)];
+  return x->slots[tag_index_find(x, key)].line;
 }
 
 /* `key` now lives in `line` (replacing where it lived before). */
