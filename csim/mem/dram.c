@@ -11,11 +11,17 @@ typedef struct dram_req {
 } dram_req;
 
 typedef struct dram_bank {
-  int64_t open_row;   /* -1: precharged */
+  _Alignas(64) int64_t open_row; /* -1: precharged */
   int32_t cur;        /* slot bound to this bank, -1 if idle */
   int32_t head, tail; /* queued requests to this bank */
+  /* What the command scan (issue) reads of the bound request, copied here at bind: the scan
+   * looks at every bound bank, and the requests' slots were a cache miss of the host each. */
+  uint8_t cur_write;   /* a write (not an atomic): WL, tWR and tCDLR apply */
+  uint8_t cur_returns; /* goes to the return queue, which must have room */
   uint64_t t_act_ok, t_col_ok, t_pre_ok;
+  uint64_t cur_row, cur_seq;
 } dram_bank;
+_Static_assert(sizeof(dram_bank) == 64, "a bank is one cache line");
 
 RING_DEFINE(dram_ret_ring, dram_req)
 
@@ -87,7 +93,7 @@ dram_channel *dram_create(const gpu_config *c, dram_stats *stats, rf_diag *d) {
   int nslots = ch->qcap + ch->nbk;
   int ok = (ch->slots = rf_calloc((size_t)nslots, sizeof *ch->slots, d)) &&
            (ch->free_list = rf_calloc((size_t)nslots, sizeof *ch->free_list, d)) &&
-           (ch->banks = rf_calloc((size_t)ch->nbk, sizeof *ch->banks, d)) &&
+           (ch->banks = rf_calloc_lines((size_t)ch->nbk, sizeof *ch->banks, d)) &&
            !dram_ret_ring_init(&ch->ret, 2u * (uint32_t)ch->nbk + 8u, d);
   if (!ok) {
     dram_destroy(ch);
@@ -151,6 +157,10 @@ static void bind(dram_channel *ch, int bank, int32_t prev, int32_t s) {
   if (b->head < 0) ch->queued_mask &= ~(1ULL << bank);
   ch->nqueued--;
   b->cur = s;
+  b->cur_write = r->a.is_write && !r->a.is_atomic;
+  b->cur_returns = !b->cur_write || mem_wants_ack(&r->a);
+  b->cur_row = r->row;
+  b->cur_seq = r->seq;
   ch->bound_mask |= 1ULL << bank;
   ch->wait_until = 0;
   if (b->open_row == (int64_t)r->row) ch->stats->row_hits++;
@@ -199,9 +209,9 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* The first cycle at which bound request r of bank b may take its column command, as far as
  * the timing says; UINT64_MAX while the return queue it needs is full (a pop changes that). */
-static uint64_t column_ready_at(const dram_channel *ch, const dram_bank *b, const dram_req *r) {
-  int is_write = r->a.is_write && !r->a.is_atomic;
-  if ((!is_write || mem_wants_ack(&r->a)) && dram_ret_ring_full(&ch->ret)) return UINT64_MAX;
+static uint64_t column_ready_at(const dram_channel *ch, const dram_bank *b) {
+  int is_write = b->cur_write;
+  if (b->cur_returns && dram_ret_ring_full(&ch->ret)) return UINT64_MAX;
   uint64_t at = max_u64(b->t_col_ok, ch->t_ccd_ok);
   uint64_t lead = (uint64_t)(is_write ? ch->t.WL : ch->t.CL); /* its data on the bus from then */
   if (ch->bus_free > lead) at = max_u64(at, ch->bus_free - lead);
@@ -253,17 +263,16 @@ static void issue(dram_channel *ch, uint64_t now) {
   for (uint64_t m = ch->bound_mask; m; m &= m - 1) {
     int bank = __builtin_ctzll(m);
     const dram_bank *b = &ch->banks[bank];
-    const dram_req *r = &ch->slots[b->cur];
-    int is_col = b->open_row == (int64_t)r->row;
-    uint64_t at = is_col ? column_ready_at(ch, b, r) : row_ready_at(ch, b);
+    int is_col = b->open_row == (int64_t)b->cur_row;
+    uint64_t at = is_col ? column_ready_at(ch, b) : row_ready_at(ch, b);
     if (at > now) {
       if (at < first_ready) first_ready = at;
-    } else if (is_col && r->seq < col_seq) {
+    } else if (is_col && b->cur_seq < col_seq) {
       col = bank;
-      col_seq = r->seq;
-    } else if (!is_col && r->seq < row_seq) {
+      col_seq = b->cur_seq;
+    } else if (!is_col && b->cur_seq < row_seq) {
       row = bank;
-      row_seq = r->seq;
+      row_seq = b->cur_seq;
     }
   }
   ch->wait_until = col < 0 && row < 0 ? first_ready : 0;
@@ -275,7 +284,7 @@ static void issue(dram_channel *ch, uint64_t now) {
       b->open_row = -1;
       b->t_act_ok = max_u64(b->t_act_ok, now + (uint64_t)ch->t.tRP);
     } else { /* ACT */
-      b->open_row = (int64_t)ch->slots[b->cur].row;
+      b->open_row = (int64_t)b->cur_row;
       b->t_col_ok = now + (uint64_t)ch->t.tRCD;
       b->t_pre_ok = now + (uint64_t)ch->t.tRAS;
       b->t_act_ok = now + (uint64_t)ch->t.tRC;
