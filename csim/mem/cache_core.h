@@ -48,19 +48,22 @@ typedef struct fail_memo {
 #define FAIL_MEMOS 4
 
 typedef struct cache_core {
+  /* First what a cache's every cycle reads (its ports, miss queue and ready MSHRs), on as few
+   * of the host's cache lines as may be: with 80 SMs (and 64 L2 slices) they have left the
+   * host's caches by the next cycle, and each line is a miss. */
+  req_ring out;      /* miss queue: fetches (token = MSHR index), writes, write-backs */
+  uint64_t epoch;    /* counts changes to the tags, MSHRs and miss queue (fail_memo) */
+  int data_busy;     /* cycles the data port stays occupied */
+  int fill_busy;     /* cycles the fill port stays occupied */
+  mshr_table mshr;
   cache_config cfg;
   cache_tags tags;
-  mshr_table mshr;
-  req_ring out;      /* miss queue: fetches (token = MSHR index), writes, write-backs */
   cache_stats *stats;
   uint8_t full_mask;
   int line_shift;
   int port_width;    /* data port bytes per cycle */
   chunk_count port_cycles; /* of port_width */
-  int data_busy;     /* cycles the data port stays occupied */
-  int fill_busy;     /* cycles the fill port stays occupied */
   uint16_t owner;    /* SM id stamped on write-backs (L1); 0 for L2 slices */
-  uint64_t epoch;    /* counts changes to the tags, MSHRs and miss queue (fail_memo) */
   fail_memo memo[FAIL_MEMOS];
   int memo_next;
   cache_fail last_fail;

@@ -37,9 +37,11 @@ typedef struct ack_entry {
 RING_DEFINE(ack_ring, ack_entry)
 
 struct l1d {
+  /* What an SM's every cycle reads first (the queues, the banks' state), then the cache, whose
+   * own per-cycle fields come first (cache_core): three lines of the host's cache, allocated
+   * on a line (l1_make). They were spread over seven. */
   int enabled, sm, latency, line_shift, nbanks, bank_shift;
   int l2_splits;         /* the L2 acknowledges each sector of a write */
-  cache_core core;       /* enabled only */
   req_ring *pipes;       /* per bank, ordered by entry, t_ready = entry + latency */
   uint64_t *bank_taken;  /* per bank: 1 + the cycle it last took an access */
   /* Per bank: 1 + core.epoch when its head's tag read failed (0: it has not), and why. Until
@@ -52,6 +54,7 @@ struct l1d {
   req_ring bypass;
   done_ring hits;        /* hits and tag-reads of the L1I, ordered by ready time */
   ack_ring acks;         /* stores kept by the cache */
+  cache_core core;       /* enabled only */
   cache_stats stats;
   uint64_t invalidated_epoch; /* core.epoch right after the last l1d_invalidate */
 };
@@ -63,7 +66,7 @@ static l1d *l1_make(const cache_config *cc, int max_assoc, int dirty_percent, in
     return rf_fail(d, "%s: expected a latency >= 0, found %d", name, latency), NULL;
   if (sm < 0 || sm > UINT16_MAX)
     return rf_fail(d, "%s: expected an SM id in 0..%d, found %d", name, UINT16_MAX, sm), NULL;
-  l1d *l = rf_calloc(1, sizeof *l, d);
+  l1d *l = rf_calloc_lines(1, sizeof *l, d);
   if (!l) return NULL;
   l->enabled = cc->enabled;
   l->sm = sm;

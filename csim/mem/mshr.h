@@ -26,6 +26,8 @@ typedef struct mshr_node {
 } mshr_node;
 
 typedef struct mshr_table {
+  int ready_head, ready_count; /* first: a cache asks every cycle whether one is ready */
+  int *ready;            /* FIFO of entry indices whose data is in */
   int n, max_merge, active;
   mshr_entry *e;
   int *free_list, nfree;
@@ -33,8 +35,6 @@ typedef struct mshr_table {
   int32_t pool_used, pool_free;
   int32_t *slots;        /* open-addressing index: entry + 1, 0 = empty */
   uint32_t slot_mask;
-  int *ready;            /* FIFO of entry indices whose data is in */
-  int ready_head, ready_count;
 } mshr_table;
 
 int mshr_init(mshr_table *t, int entries, int max_merge, const char *what, rf_diag *d);
