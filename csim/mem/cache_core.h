@@ -49,8 +49,8 @@ typedef struct fail_memo {
 
 typedef struct cache_core {
   /* First what a cache's every cycle reads (its ports, miss queue and ready MSHRs), on as few
-   * of the host's cache lines as may be: with 80 SMs (and 64 L2 slices) they have left the
-   * host's caches by the next cycle, and each line is a miss. */
+   * of the host's cache lines as may be: with 80 SMs and 48 L2 slices (the TITAN V) they have
+   * left the host's caches by the next cycle, and each line is a miss. */
   req_ring out;      /* miss queue: fetches (token = MSHR index), writes, write-backs */
   uint64_t epoch;    /* counts changes to the tags, MSHRs and miss queue (fail_memo) */
   int data_busy;     /* cycles the data port stays occupied */

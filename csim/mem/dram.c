@@ -207,7 +207,7 @@ static uint32_t bursts_of(const dram_channel *ch, const dram_req *r) {
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* The first cycle at which bound request r of bank b may take its column command, as far as
+/* The first cycle at which bank b's bound request may take its column command, as far as
  * the timing says; UINT64_MAX while the return queue it needs is full (a pop changes that). */
 static uint64_t column_ready_at(const dram_channel *ch, const dram_bank *b) {
   int is_write = b->cur_write;
