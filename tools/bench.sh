@@ -32,6 +32,23 @@ run_once() {
     sed -E 's/.*simulated ([0-9]+) warp instructions, ([0-9]+) cycles in ([0-9.]+) s: ([0-9]+) warp-inst\/s, ([0-9]+) cycles\/s, peak RSS ([0-9.]+) MB/\4 \5 \6 \1 \2 \3/'
 }
 
+# The median of numbers, one a line.
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# median_run N COLD ARGS...: N runs of run_once ARGS (COLD "cold": the cache removed before
+# each), the median one by rate with the lowest and highest rate and the peak RSS of all:
+# "rate cycles/s peak-RSS warp-instructions cycles wall min-rate max-rate".
+median_run() {
+  local n=$1 cold=$2
+  shift 2
+  for _ in $(seq "$n"); do
+    [ "$cold" = cold ] && rm -rf "$tmp/cache"
+    run_once "$@"
+  done | sort -g | awk '{ line[NR] = $0; if ($3 > rss) rss = $3 }
+    END { split(line[int((NR + 1) / 2)], f); split(line[1], lo); split(line[NR], hi)
+          print f[1], f[2], rss, f[4], f[5], f[6], lo[1], hi[1] }'
+}
+
 # Median of RUNS runs of the trace with config CFG (a name in configs/), reading it as LABEL says:
 #   text: -trace_cache off: parse the text only
 #   xz:   -trace_cache off on the same trace as kernel-1.traceg.xz: decode and parse
@@ -42,21 +59,14 @@ speed() {
   local cfg=$1 label=$2 mode=on trace=$trace
   [ "$label" = text ] && mode=off
   [ "$label" = xz ] && mode=off && trace=$xz_trace
-  : > "$tmp/results"
-  for _ in $(seq "$runs"); do
-    [ "$label" = cold ] && rm -rf "$tmp/cache"
-    run_once "$cfg" 1 "$mode" "$trace" >> "$tmp/results"
-  done
-  sort -n "$tmp/results" | awk -v runs="$runs" -v label="$label" -v cfg="$cfg" '
-    { rate[NR] = $1; cps[NR] = $2; if ($3 > rss) rss = $3; winsts = $4; cycles = $5; wall[NR] = $6 }
-    END {
-      m = int((NR + 1) / 2)
+  median_run "$runs" "$label" "$cfg" 1 "$mode" "$trace" |
+    awk -v runs="$runs" -v label="$label" -v cfg="$cfg" '{
       if (label == "cold")
         printf "bench: %s: %s warp instructions, %s simulated cycles, median of %d runs\n", \
-               cfg, winsts, cycles, runs
+               cfg, $4, $5, runs
       printf "bench: %-7s -hw c, %-4s %6.2f M warp-inst/s (min %.2f, max %.2f), %6.3f s wall, " \
-             "%.1f K cycles/s, peak RSS %.1f MB\n", cfg, label, \
-             rate[m] / 1e6, rate[1] / 1e6, rate[NR] / 1e6, wall[m], cps[m] / 1e3, rss
+             "%.1f K cycles/s, peak RSS %.1f MB\n", cfg, label, $1 / 1e6, $7 / 1e6, $8 / 1e6, $6,
+             $2 / 1e3, $3
     }'
 }
 
@@ -121,7 +131,7 @@ read_s() {
     start=$(date +%s.%N)
     bin/traceinfo --no-tbs "$1" > /dev/null
     awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'
-  done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+  done | median
 }
 rt=$(read_s "$trace") rx=$(read_s "$xz_trace")
 awk -v t="$rt" -v x="$rx" 'BEGIN { printf "bench: reading alone (traceinfo): text %.3f s, xz %.3f s (%.2fx)\n", t, x, x / t }'
@@ -133,7 +143,7 @@ median_s() {
     rm -f "$tmp"/w.fst*
     bin/rfsim -trace "$hw_trace" -config "$config" -rfsim_policy warpman -warpman_mode spatial \
       -quiet "$@" 2>&1 >/dev/null | sed -nE 's/^rfsim: simulated .* cycles in ([0-9.]+) s:.*/\1/p'
-  done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+  done | median
 }
 cycles=$(bin/rfsim -trace "$hw_trace" -config "$config" -rfsim_policy warpman -warpman_mode spatial 2>/dev/null |
          awk '/^---- total ----/ {t = 1} t && $1 == "gpu_sim_cycle" {print $3; exit}')
@@ -166,13 +176,11 @@ for prog in ${BENCH_CUDA:-atax bfs lavamd}; do
       continue
     fi
     run_once "$cfg" 1 on "$dir/kernelslist.g" > /dev/null # builds the cache
-    for _ in $(seq "$cuda_runs"); do run_once "$cfg" 1 on "$dir/kernelslist.g"; done |
-      sort -n | awk -v d="$dir" -v cfg="$cfg" -v n="$cuda_runs" '
-        { r[NR] = $1; c[NR] = $2; if ($3 > m) m = $3; w = $4; y = $5; s[NR] = $6 }
-        END { k = int((NR + 1) / 2)
-          printf "bench: %-30s %-7s warm %5.2f M warp-inst/s, %6.1f K cycles/s, %.2f " \
-                 "warp-inst per cycle, %.2f s wall, peak RSS %.1f MB (median of %d)\n", d, cfg,
-                 r[k] / 1e6, c[k] / 1e3, w / y, s[k], m, n }'
+    median_run "$cuda_runs" warm "$cfg" 1 on "$dir/kernelslist.g" |
+      awk -v d="$dir" -v cfg="$cfg" -v n="$cuda_runs" '{
+        printf "bench: %-30s %-7s warm %5.2f M warp-inst/s, %6.1f K cycles/s, %.2f " \
+               "warp-inst per cycle, %.2f s wall, peak RSS %.1f MB (median of %d)\n", d, cfg,
+               $1 / 1e6, $2 / 1e3, $4 / $5, $6, $3, n }'
   done
 done
 
