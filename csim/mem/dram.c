@@ -229,7 +229,7 @@ static void issue_column(dram_channel *ch, int bank, uint64_t now) {
   dram_bank *b = &ch->banks[bank];
   int32_t s = b->cur;
   dram_req *r = &ch->slots[s];
-  int is_write = r->a.is_write && !r->a.is_atomic;
+  int is_write = b->cur_write;
   uint32_t bursts = bursts_of(ch, r);
   uint64_t dur = (uint64_t)bursts * ch->burst_cycles;
   uint64_t data_end = now + (uint64_t)(is_write ? ch->t.WL : ch->t.CL) + dur;
@@ -240,7 +240,7 @@ static void issue_column(dram_channel *ch, int bank, uint64_t now) {
     b->t_pre_ok = max_u64(b->t_pre_ok, data_end + (uint64_t)ch->t.tWR);
     ch->t_wtr_ok = data_end + (uint64_t)ch->t.tCDLR;
     ch->stats->writes++;
-    if (mem_wants_ack(&r->a)) { /* acknowledged once written (GPGPU-Sim's DRAM replies) */
+    if (b->cur_returns) { /* acknowledged once written (GPGPU-Sim's DRAM replies) */
       r->t_done = data_end;
       dram_ret_ring_push(&ch->ret, r);
     }
