@@ -82,7 +82,7 @@ static void step(model *m, uint64_t *r, uint64_t keys) {
       m->stamp[l - t->lines] = ++m->clock;
       if (rnd(r) % 8) { /* (else left empty, as a request served from a ready MSHR) */
         l->pending = need;
-        cache_tags_sectors_changed(t, l);
+        cache_tags_sectors_changed(t, l, key);
       }
     }
     break;
@@ -90,7 +90,7 @@ static void step(model *m, uint64_t *r, uint64_t keys) {
     if (l && l->pending) {
       l->valid |= l->pending;
       l->pending = 0;
-      cache_tags_sectors_changed(t, l);
+      cache_tags_sectors_changed(t, l, key);
     }
     break;
   case 3: /* an invalidation empties the line, keeping its old key */
@@ -103,7 +103,7 @@ static void step(model *m, uint64_t *r, uint64_t keys) {
     if (l && (l->valid & need)) {
       l->valid &= (uint8_t)~need;
       cache_tags_set_dirty(t, l, l->dirty & (uint8_t)~need);
-      cache_tags_sectors_changed(t, l);
+      cache_tags_sectors_changed(t, l, key);
     }
     break;
   default: /* a hit moves it to MRU (LRU only) */

@@ -76,12 +76,13 @@ static void step_both(cache_tags *a, cache_tags *b, uint64_t *r) {
   uint64_t key = rnd(r) % 3000; /* a few thousand lines over 4 sets of 32..256 ways */
   uint8_t need = (uint8_t)(1u << (rnd(r) % 4));
   tag_line *la, *lb;
-  tag_status sa = cache_tags_lookup(a, key, need, 0, &la);
-  tag_status sb = cache_tags_lookup(b, key, need, 0, &lb);
+  int is_write = rnd(r) % 4 == 0; /* (a write may hit a sector written only in part) */
+  tag_status sa = cache_tags_lookup(a, key, need, is_write, &la);
+  tag_status sb = cache_tags_lookup(b, key, need, is_write, &lb);
   assert_int_equal(sa, sb);
   assert_int_equal(at(a, la), at(b, lb));
   assert_int_equal(at(a, cache_tags_probe(a, key)), at(b, cache_tags_probe(b, key)));
-  switch (rnd(r) % 6) {
+  switch (rnd(r) % 7) {
   case 0:
   case 1: /* a miss allocates: the victim is emptied and labelled, its sector pending */
     if (sa == TAG_MISS) {
@@ -93,8 +94,8 @@ static void step_both(cache_tags *a, cache_tags *b, uint64_t *r) {
       cache_tags_install(a, la, key, key << 7, 1);
       cache_tags_install(b, lb, key, key << 7, 1);
       la->pending = lb->pending = need;
-      cache_tags_sectors_changed(a, la);
-      cache_tags_sectors_changed(b, lb);
+      cache_tags_sectors_changed(a, la, key);
+      cache_tags_sectors_changed(b, lb, key);
     }
     break;
   case 2: /* a fill: pending becomes valid */
@@ -102,8 +103,8 @@ static void step_both(cache_tags *a, cache_tags *b, uint64_t *r) {
       la->valid |= la->pending;
       lb->valid |= lb->pending;
       la->pending = lb->pending = 0;
-      cache_tags_sectors_changed(a, la);
-      cache_tags_sectors_changed(b, lb);
+      cache_tags_sectors_changed(a, la, key);
+      cache_tags_sectors_changed(b, lb, key);
       cache_tags_touch(a, la);
       cache_tags_touch(b, lb);
     }
@@ -118,6 +119,14 @@ static void step_both(cache_tags *a, cache_tags *b, uint64_t *r) {
     if (la && la->valid) {
       cache_tags_set_dirty(a, la, la->valid);
       cache_tags_set_dirty(b, lb, lb->valid);
+    }
+    break;
+  case 5: /* a write of part of a valid sector leaves it unreadable */
+    if (la && (la->valid & need)) {
+      la->unreadable |= need;
+      lb->unreadable |= need;
+      cache_tags_sectors_changed(a, la, key);
+      cache_tags_sectors_changed(b, lb, key);
     }
     break;
   default: /* a hit moves it to MRU */

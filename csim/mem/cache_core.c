@@ -141,7 +141,7 @@ static cache_outcome read_request(cache_core *c, const mem_req *r, tag_status st
   int served = mi >= 0 && c->mshr.e[mi].ready;
   if (line && c->cfg.alloc_policy == 'm' && !served) {
     line->pending |= fetch;
-    cache_tags_sectors_changed(&c->tags, line);
+    cache_tags_sectors_changed(&c->tags, line, key);
   }
   if (mi < 0) {
     mi = mshr_alloc(&c->mshr, block, fetch);
@@ -177,18 +177,19 @@ static cache_outcome read_access(cache_core *c, const mem_req *r, tag_status st,
 }
 
 /* The line state of a written sector: modified, readable if written whole. */
-static void mark_written(cache_core *c, tag_line *line, uint8_t need, const mem_req *r) {
+static void mark_written(cache_core *c, tag_line *line, uint64_t key, uint8_t need,
+                         const mem_req *r) {
   uint8_t full = r->a.full_mask & need;
   /* Bytes of a sector that was valid before stay readable around the written ones. */
   line->unreadable = (uint8_t)((line->unreadable & ~full) | (need & ~full & ~line->valid));
   line->valid |= need;
-  cache_tags_sectors_changed(&c->tags, line);
+  cache_tags_sectors_changed(&c->tags, line, key);
   cache_tags_set_dirty(&c->tags, line, line->dirty | need);
   line->space = r->a.space;
 }
 
-static cache_outcome write_hit(cache_core *c, const mem_req *r, tag_line *line, uint8_t need,
-                               cache_effects *fx) {
+static cache_outcome write_hit(cache_core *c, const mem_req *r, tag_line *line, uint64_t key,
+                               uint8_t need, cache_effects *fx) {
   char p = c->cfg.write_policy;
   if (p == 'L') p = r->a.space == SPACE_LOCAL ? 'B' : 'E';
   if (p != 'B' && mq_full(c, 0)) return fail(c, FAIL_MISS_QUEUE);
@@ -197,13 +198,14 @@ static cache_outcome write_hit(cache_core *c, const mem_req *r, tag_line *line, 
     line->valid |= need;
     cache_tags_set_dirty(&c->tags, line, line->dirty | need);
     line->unreadable &= (uint8_t)~(r->a.full_mask & need);
+    cache_tags_sectors_changed(&c->tags, line, key);
     line->space = r->a.space;
   } else { /* write-evict and read-only caches drop the written block */
     uint8_t drop = c->cfg.sectored ? need : c->full_mask;
     line->valid &= (uint8_t)~drop;
     line->unreadable &= (uint8_t)~drop;
     cache_tags_set_dirty(&c->tags, line, line->dirty & (uint8_t)~drop);
-    cache_tags_sectors_changed(&c->tags, line); /* (it may hold nothing now) */
+    cache_tags_sectors_changed(&c->tags, line, key); /* (it may hold nothing now) */
   }
   if (p != 'B') {
     send(c, r);
@@ -228,7 +230,7 @@ static cache_outcome write_miss(cache_core *c, const mem_req *r, tag_status st, 
     }
     if (wa != 'N') { /* allocate the line, the written sector modified, nothing fetched */
       wb_bytes = tag_access(c, st, &line, key, gaddr, r->a.space, now, fx);
-      if (line) mark_written(c, line, need, r);
+      if (line) mark_written(c, line, key, need, r);
     }
   } else { /* 'W' (write and fetch) or 'F' with a partial sector (fetch, then write) */
     if (mq_full(c, wa == 'W' ? 2 : 1)) return fail(c, FAIL_MISS_QUEUE);
@@ -248,7 +250,7 @@ static cache_outcome write_miss(cache_core *c, const mem_req *r, tag_status st, 
     read_request(c, &waiter, st, line, key, gaddr, need, now, fx, &wb_bytes); /* cannot fail */
     if (wa == 'F') {
       tag_line *l = cache_tags_probe(&c->tags, key);
-      if (l) mark_written(c, l, need, r);
+      if (l) mark_written(c, l, key, need, r);
     }
   }
   use_data_port(c, wb_bytes);
@@ -293,7 +295,7 @@ cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, u
   tag_status st = cache_tags_lookup(&c->tags, key, need, is_write, &line);
   cache_outcome o;
   if (is_write)
-    o = st == TAG_HIT ? write_hit(c, r, line, need, fx)
+    o = st == TAG_HIT ? write_hit(c, r, line, key, need, fx)
                       : write_miss(c, r, st, line, key, gaddr, need, now, fx);
   else
     o = read_access(c, r, st, line, key, gaddr, need, now, fx);
@@ -332,7 +334,7 @@ void cache_core_fill(cache_core *c, int mi, uint64_t key, uint64_t gaddr, uint8_
     line->valid |= got;
     line->pending &= (uint8_t)~got;
     line->unreadable &= (uint8_t)~got; /* the fetched data completes partly written sectors */
-    cache_tags_sectors_changed(&c->tags, line);
+    cache_tags_sectors_changed(&c->tags, line, key);
     if (atomic) cache_tags_set_dirty(&c->tags, line, line->dirty | got);
   }
   int block_bytes = c->cfg.sectored ? MEM_SECTOR_BYTES : c->cfg.line_size;

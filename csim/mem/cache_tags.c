@@ -120,10 +120,12 @@ void cache_tags_touch(cache_tags *t, tag_line *l) {
   if (t->replacement != 'F') t->stamps[l - t->lines] = ++t->clock;
 }
 
-void cache_tags_sectors_changed(cache_tags *t, tag_line *l) {
-  way_pos p = way_pos_of(t, (int32_t)(l - t->lines));
+void cache_tags_sectors_changed(cache_tags *t, tag_line *l, uint64_t key) {
+  int32_t i = (int32_t)(l - t->lines);
+  way_pos p = way_pos_of(t, i);
   way_bit(t->empty, p, tag_line_free(l));
   way_bit(t->fetching, p, l->pending != 0);
+  if (t->index.slots) tag_index_sectors(&t->index, key, i, l->valid, l->pending, l->unreadable);
 }
 
 /* GPGPU-Sim's Fermi set hash for 32 or 64 sets: the five index bits above the line offset
@@ -168,9 +170,9 @@ static size_t set_base(const cache_tags *t, uint64_t key) {
 static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
   if (t->index.slots) {
     /* A key lives only in the line it was last installed in (installs follow a lookup that
-     * found it nowhere), and only while that line holds something. */
-    int32_t i = tag_index_get(&t->index, key);
-    return i >= 0 && !tag_line_free(&t->lines[i]) ? &t->lines[i] : NULL;
+     * found it nowhere), and only while that line holds something (the slot's copy says). */
+    const tag_slot *s = tag_index_slot_of(&t->index, key);
+    return s->line >= 0 && (s->valid | s->pending) ? &t->lines[s->line] : NULL;
   }
   const uint64_t *keys = t->keys + base;
   int n = t->assoc, w = 0;
@@ -236,19 +238,34 @@ static int has_victim(const cache_tags *t, uint32_t set) {
   return 0;
 }
 
+/* What a lookup finds in a line holding the key, from its sectors. */
+static tag_status present(uint8_t valid, uint8_t pending, uint8_t unreadable, uint8_t need,
+                          int is_write) {
+  if (pending & need) return TAG_HIT_RESERVED;
+  if ((valid & need) == need) {
+    /* A sector written only in part cannot be read from the line. */
+    if (!is_write && (unreadable & need)) return TAG_SECTOR_MISS;
+    return TAG_HIT;
+  }
+  return TAG_SECTOR_MISS;
+}
+
 tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
                              tag_line **line) {
+  if (t->index.slots) { /* the slot's copy of the sectors: the line is not read */
+    const tag_slot *s = tag_index_slot_of(&t->index, key);
+    if (s->line >= 0 && (s->valid | s->pending)) {
+      *line = &t->lines[s->line];
+      return present(s->valid, s->pending, s->unreadable, need, is_write);
+    }
+    *line = NULL;
+    return has_victim(t, cache_tags_set(t, key)) ? TAG_MISS : TAG_FULL;
+  }
   uint32_t set = cache_tags_set(t, key);
   tag_line *l = find(t, (size_t)set * (size_t)t->max_assoc, key);
   *line = l;
   if (!l) return has_victim(t, set) ? TAG_MISS : TAG_FULL;
-  if (l->pending & need) return TAG_HIT_RESERVED;
-  if ((l->valid & need) == need) {
-    /* A sector written only in part cannot be read from the line. */
-    if (!is_write && (l->unreadable & need)) return TAG_SECTOR_MISS;
-    return TAG_HIT;
-  }
-  return TAG_SECTOR_MISS;
+  return present(l->valid, l->pending, l->unreadable, need, is_write);
 }
 
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {
@@ -275,5 +292,5 @@ void cache_tags_set_dirty(cache_tags *t, tag_line *l, uint8_t dirty) {
 void cache_tags_clear(cache_tags *t, tag_line *l) {
   cache_tags_set_dirty(t, l, 0);
   l->valid = l->pending = l->unreadable = 0;
-  cache_tags_sectors_changed(t, l);
+  cache_tags_sectors_changed(t, l, t->keys[l - t->lines]);
 }

@@ -87,8 +87,10 @@ tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_w
                              tag_line **line);
 /* Marks a use (moves the line to MRU under LRU; no effect under FIFO). */
 void cache_tags_touch(cache_tags *t, tag_line *l);
-/* The caller changed l's valid or pending sectors (whether it is empty, being fetched into). */
-void cache_tags_sectors_changed(cache_tags *t, tag_line *l);
+/* The caller changed the valid, pending or unreadable sectors of l, which holds `key` (whether
+ * it is empty, being fetched into; the index's copy of them). The caller has the key at hand:
+ * read from the keys, at a fill hundreds of cycles after the miss, it was a host cache miss. */
+void cache_tags_sectors_changed(cache_tags *t, tag_line *l, uint64_t key);
 /* Re-labels a slot (already emptied by the caller) for a new line. */
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space);
 /* Sets or clears dirty sectors, keeping the count of dirty lines. */

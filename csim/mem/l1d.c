@@ -376,7 +376,7 @@ void l1d_invalidate(l1d *l) {
       uint8_t keep = keep_dirty ? line->dirty : 0;
       line->valid &= keep;
       line->unreadable &= keep;
-      cache_tags_sectors_changed(t, line);
+      cache_tags_sectors_changed(t, line, t->keys[line - t->lines]);
       cache_tags_set_dirty(t, line, keep);
     }
   }

@@ -23,7 +23,7 @@ void tag_index_clear(tag_index *x) {
 }
 
 void tag_index_put(tag_index *x, uint64_t key, int32_t line) {
-  x->slots[tag_index_find(x, key)] = (tag_slot){key, line};
+  x->slots[tag_index_find(x, key)] = (tag_slot){.key = key, .line = line};
 }
 
 void tag_index_remove(tag_index *x, uint64_t key, int32_t line) {

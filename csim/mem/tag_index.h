@@ -11,12 +11,14 @@
 
 #include "../common/diag.h"
 
-/* A key and its line side by side: a lookup that finds its key reads one cache line of the
- * host, not one of keys and one of lines (two misses: the indexes of 80 L1Ds do not stay in
- * the host's caches between an SM's cycles). */
+/* A key, its line and a copy of the line's sector state side by side: a lookup that finds its
+ * key reads one cache line of the host, not one of keys and one of lines (two misses one
+ * after the other: the indexes of 80 L1Ds do not stay in the host's caches between an SM's
+ * cycles), and a read hit reads no line at all. The owner keeps the copy (tag_index_sectors). */
 typedef struct tag_slot {
   uint64_t key;
   int32_t line;   /* or -1 for an empty slot */
+  uint8_t valid, pending, unreadable; /* the line's, while it holds `key` */
 } tag_slot;
 
 typedef struct tag_index {
@@ -45,7 +47,23 @@ static inline int32_t tag_index_get(const tag_index *x, uint64_t key) {
   return x->slots[tag_index_find(x, key)].line;
 }
 
-/* `key` now lives in `line` (replacing where it lived before). */
+/* The slot of `key` (line -1 if it has none). */
+static inline const tag_slot *tag_index_slot_of(const tag_index *x, uint64_t key) {
+  return &x->slots[tag_index_find(x, key)];
+}
+
+/* `line`, holding `key`, has these sectors now (nothing changes if `key` was last installed
+ * elsewhere). */
+static inline void tag_index_sectors(tag_index *x, uint64_t key, int32_t line, uint8_t valid,
+                                     uint8_t pending, uint8_t unreadable) {
+  tag_slot *s = &x->slots[tag_index_find(x, key)];
+  if (s->line != line) return;
+  s->valid = valid;
+  s->pending = pending;
+  s->unreadable = unreadable;
+}
+
+/* `key` now lives in `line` (replacing where it lived before), which holds nothing yet. */
 void tag_index_put(tag_index *x, uint64_t key, int32_t line);
 /* `key` no longer lives in `line` (nothing changes if it was last installed elsewhere). */
 void tag_index_remove(tag_index *x, uint64_t key, int32_t line);
