@@ -69,8 +69,9 @@ static mem_req derived(const mem_req *r, uint64_t gaddr, uint8_t mask, int size,
   return q;
 }
 
-/* Empties a victim slot, writing its dirty sectors back unless the cache is write-through
- * (its data is below already). Returns the bytes written back (the data port reads them). */
+/* Writes a victim slot's dirty sectors back unless the cache is write-through (its data is
+ * below already); the install that follows empties it. Returns the bytes written back (the
+ * data port reads them). */
 static int evict(cache_core *c, tag_line *l, uint64_t now, cache_effects *fx) {
   int bytes = 0;
   if (!tag_line_free(l) && l->dirty && c->cfg.write_policy != 'T') {
@@ -82,7 +83,6 @@ static int evict(cache_core *c, tag_line *l, uint64_t now, cache_effects *fx) {
     fx->writebacks++;
     bytes = wb.a.size;
   }
-  cache_tags_clear(&c->tags, l);
   return bytes;
 }
 

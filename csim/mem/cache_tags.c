@@ -268,10 +268,19 @@ tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_w
   return present(l->valid, l->pending, l->unreadable, need, is_write);
 }
 
+/* Empties l: no sectors, clean (the index's copy is the caller's to keep). */
+static void empty_line(cache_tags *t, tag_line *l) {
+  cache_tags_set_dirty(t, l, 0);
+  l->valid = l->pending = l->unreadable = 0;
+  way_pos p = way_pos_of(t, (int32_t)(l - t->lines));
+  way_bit(t->empty, p, 1);
+  way_bit(t->fetching, p, 0);
+}
+
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {
-  cache_tags_clear(t, l);
   int32_t i = (int32_t)(l - t->lines);
-  if (t->index.slots) {
+  empty_line(t, l);
+  if (t->index.slots) { /* (the old key's slot goes, with its copy; the new one's is empty) */
     tag_index_remove(&t->index, t->keys[i], i);
     tag_index_put(&t->index, key, i);
   }
@@ -290,7 +299,9 @@ void cache_tags_set_dirty(cache_tags *t, tag_line *l, uint8_t dirty) {
 }
 
 void cache_tags_clear(cache_tags *t, tag_line *l) {
-  cache_tags_set_dirty(t, l, 0);
-  l->valid = l->pending = l->unreadable = 0;
-  cache_tags_sectors_changed(t, l, t->keys[l - t->lines]);
+  empty_line(t, l);
+  if (t->index.slots) {
+    int32_t i = (int32_t)(l - t->lines);
+    tag_index_sectors(&t->index, t->keys[i], i, 0, 0, 0);
+  }
 }

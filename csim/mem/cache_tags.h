@@ -91,7 +91,7 @@ void cache_tags_touch(cache_tags *t, tag_line *l);
  * it is empty, being fetched into; the index's copy of them). The caller has the key at hand:
  * read from the keys, at a fill hundreds of cycles after the miss, it was a host cache miss. */
 void cache_tags_sectors_changed(cache_tags *t, tag_line *l, uint64_t key);
-/* Re-labels a slot (already emptied by the caller) for a new line. */
+/* Empties a slot and labels it for a new line (a victim's write-back is the caller's, first). */
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space);
 /* Sets or clears dirty sectors, keeping the count of dirty lines. */
 void cache_tags_set_dirty(cache_tags *t, tag_line *l, uint8_t dirty);
