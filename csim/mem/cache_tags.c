@@ -120,11 +120,16 @@ void cache_tags_touch(cache_tags *t, tag_line *l) {
   if (t->replacement != 'F') t->stamps[l - t->lines] = ++t->clock;
 }
 
+/* Line i's bits in the set masks (empty, being fetched into), from its sectors. */
+static void sector_masks(cache_tags *t, int32_t i) {
+  way_pos p = way_pos_of(t, i);
+  way_bit(t->empty, p, tag_line_free(&t->lines[i]));
+  way_bit(t->fetching, p, t->lines[i].pending != 0);
+}
+
 void cache_tags_sectors_changed(cache_tags *t, tag_line *l, uint64_t key) {
   int32_t i = (int32_t)(l - t->lines);
-  way_pos p = way_pos_of(t, i);
-  way_bit(t->empty, p, tag_line_free(l));
-  way_bit(t->fetching, p, l->pending != 0);
+  sector_masks(t, i);
   if (t->index.slots) tag_index_sectors(&t->index, key, i, l->valid, l->pending, l->unreadable);
 }
 
@@ -167,12 +172,18 @@ static size_t set_base(const cache_tags *t, uint64_t key) {
 /* The live line holding `key` in the set at `base`, or NULL (a freed slot keeps its old key).
  * Through the index where there is one (TAG_INDEX_WAYS ways or more), else over the set's
  * ways, four keys a step (a miss reads every way). */
+/* Through the index: the slot of the live line holding `key`, or NULL. A key lives only in the
+ * line it was last installed in (installs follow a lookup that found it nowhere), and only
+ * while that line holds something (the slot's copy says). */
+static const tag_slot *indexed(const cache_tags *t, uint64_t key) {
+  const tag_slot *s = tag_index_slot_of(&t->index, key);
+  return s->line >= 0 && (s->valid | s->pending) ? s : NULL;
+}
+
 static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
   if (t->index.slots) {
-    /* A key lives only in the line it was last installed in (installs follow a lookup that
-     * found it nowhere), and only while that line holds something (the slot's copy says). */
-    const tag_slot *s = tag_index_slot_of(&t->index, key);
-    return s->line >= 0 && (s->valid | s->pending) ? &t->lines[s->line] : NULL;
+    const tag_slot *s = indexed(t, key);
+    return s ? &t->lines[s->line] : NULL;
   }
   const uint64_t *keys = t->keys + base;
   int n = t->assoc, w = 0;
@@ -253,8 +264,8 @@ static tag_status present(uint8_t valid, uint8_t pending, uint8_t unreadable, ui
 tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_write,
                              tag_line **line) {
   if (t->index.slots) { /* the slot's copy of the sectors: the line is not read */
-    const tag_slot *s = tag_index_slot_of(&t->index, key);
-    if (s->line >= 0 && (s->valid | s->pending)) {
+    const tag_slot *s = indexed(t, key);
+    if (s) {
       *line = &t->lines[s->line];
       return present(s->valid, s->pending, s->unreadable, need, is_write);
     }
@@ -272,9 +283,7 @@ tag_status cache_tags_lookup(cache_tags *t, uint64_t key, uint8_t need, int is_w
 static void empty_line(cache_tags *t, tag_line *l) {
   cache_tags_set_dirty(t, l, 0);
   l->valid = l->pending = l->unreadable = 0;
-  way_pos p = way_pos_of(t, (int32_t)(l - t->lines));
-  way_bit(t->empty, p, 1);
-  way_bit(t->fetching, p, 0);
+  sector_masks(t, (int32_t)(l - t->lines));
 }
 
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {

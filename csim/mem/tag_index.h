@@ -42,12 +42,7 @@ static inline uint32_t tag_index_find(const tag_index *x, uint64_t key) {
   return s;
 }
 
-/* The line `key` was last installed in, or -1. */
-static inline int32_t tag_index_get(const tag_index *x, uint64_t key) {
-  return x->slots[tag_index_find(x, key)].line;
-}
-
-/* The slot of `key` (line -1 if it has none). */
+/* The slot of `key`: its line is the one `key` was last installed in, or -1. */
 static inline const tag_slot *tag_index_slot_of(const tag_index *x, uint64_t key) {
   return &x->slots[tag_index_find(x, key)];
 }
