@@ -10,23 +10,25 @@ module larf_lowest #(
 );
   localparam integer L = $clog2(N);
 
-  // level k at [k*N +: N]: bit i is the OR of v_i[i - 2^k + 1 .. i]; split_var lets Verilator
-  // see the levels are acyclic
-  wire [(L+1)*N-1:0] p /*verilator split_var*/;
-  assign p[N-1:0] = v_i;
-  genvar k, i;
+  // level k: bit i is the OR of v_i[i - 2^k + 1 .. i], level k - 1 ORed with itself shifted
+  // up by 2^(k-1) (the bits below that pass, ORed with the zeros shifted in). A level is one
+  // vector, which Verilator evaluates a machine word at a time; written bit by bit (as were
+  // larf_ohmux's read-outs), larf_amt's model was 36 MB of C++ that took g++ six minutes, 15 MB
+  // now. Yosys builds the same gates either way (larf_amt's synthesis report did not change).
+  genvar k;
   generate
-    for (k = 1; k <= L; k = k + 1) begin : g_lv
-      for (i = 0; i < N; i = i + 1) begin : g_bit
-        if (i >= (1 << (k - 1))) begin : g_or
-          assign p[k*N+i] = p[(k-1)*N+i] | p[(k-1)*N+i-(1<<(k-1))];
-        end else begin : g_pass
-          assign p[k*N+i] = p[(k-1)*N+i];
-        end
+    for (k = 0; k <= L; k = k + 1) begin : g_lv
+      /* verilator lint_off UNUSEDSIGNAL */
+      wire [N-1:0] p;  // (the top level's bit N - 1: nothing is above it)
+      /* verilator lint_on UNUSEDSIGNAL */
+      if (k == 0) begin : g_in
+        assign p = v_i;
+      end else begin : g_or
+        assign p = g_lv[k-1].p | (g_lv[k-1].p << (1 << (k - 1)));
       end
     end
   endgenerate
   // the top level's bit i is the OR of every bit up to i: bit i - 1 says a lower bit is set
-  wire [N-2:0] below = p[L*N +: N-1];
+  wire [N-2:0] below = g_lv[L].p[N-2:0];
   assign oh_o = v_i & ~{below, 1'b0};
 endmodule
