@@ -123,14 +123,13 @@ static cache_outcome mshr_check(cache_core *c, uint64_t block, int *found) {
   return CACHE_HIT;
 }
 
-/* GPGPU-Sim's send_read_request: merge into the block's MSHR or take a new one and send the
- * fetch. The request r waits in the MSHR. */
-static cache_outcome read_request(cache_core *c, const mem_req *r, tag_status st,
-                                  tag_line *line, uint64_t key, uint64_t gaddr, uint8_t need,
-                                  uint64_t now, cache_effects *fx, int *wb_bytes) {
+/* GPGPU-Sim's send_read_request, once mshr_check has passed and found the block's entry mi (or
+ * -1): merge into it or take a new one and send the fetch. The request r waits in the MSHR.
+ * Returns the line the block is in, NULL if it is allocated on fill. */
+static tag_line *read_request(cache_core *c, const mem_req *r, int mi, tag_status st,
+                              tag_line *line, uint64_t key, uint64_t gaddr, uint8_t need,
+                              uint64_t now, cache_effects *fx, int *wb_bytes) {
   uint64_t block = cache_core_block(c, key, need);
-  int mi;
-  if (mshr_check(c, block, &mi) == CACHE_FAIL) return CACHE_FAIL;
   *wb_bytes = tag_access(c, st, &line, key, gaddr, r->a.space, now, fx);
   uint8_t fetch = c->cfg.sectored ? need : c->full_mask;
   /* A request that joins an entry whose data is already in (ready, its waiters leaving one a
@@ -151,7 +150,7 @@ static cache_outcome read_request(cache_core *c, const mem_req *r, tag_status st
     fx->fetches++;
   }
   mshr_add(&c->mshr, mi, r);
-  return CACHE_MISS;
+  return line;
 }
 
 static cache_outcome read_access(cache_core *c, const mem_req *r, tag_status st, tag_line *line,
@@ -170,10 +169,11 @@ static cache_outcome read_access(cache_core *c, const mem_req *r, tag_status st,
   if (st == TAG_FULL) return fail(c, FAIL_LINE_ALLOC);
   /* Two free entries: the fetch and a possible write-back. */
   if (mq_full(c, 1)) return fail(c, FAIL_MISS_QUEUE);
-  int wb_bytes = 0;
-  cache_outcome o = read_request(c, r, st, line, key, gaddr, need, now, fx, &wb_bytes);
+  int mi, wb_bytes = 0;
+  if (mshr_check(c, cache_core_block(c, key, need), &mi) == CACHE_FAIL) return CACHE_FAIL;
+  read_request(c, r, mi, st, line, key, gaddr, need, now, fx, &wb_bytes);
   use_data_port(c, wb_bytes);
-  return o;
+  return CACHE_MISS;
 }
 
 /* The line state of a written sector: modified, readable if written whole. */
@@ -247,11 +247,10 @@ static cache_outcome write_miss(cache_core *c, const mem_req *r, tag_status st, 
       waiter.a.is_write = 0;
       waiter.a.token = UINT32_MAX;
     }
-    read_request(c, &waiter, st, line, key, gaddr, need, now, fx, &wb_bytes); /* cannot fail */
-    if (wa == 'F') {
-      tag_line *l = cache_tags_probe(&c->tags, key);
-      if (l) mark_written(c, l, key, need, r);
-    }
+    tag_line *l = read_request(c, &waiter, mi, st, line, key, gaddr, need, now, fx, &wb_bytes);
+    /* (a line that holds nothing, installed for a fetch an entry already in serves, is not
+     * the key's: nothing to write into) */
+    if (wa == 'F' && l && !tag_line_free(l)) mark_written(c, l, key, need, r);
   }
   use_data_port(c, wb_bytes);
   return CACHE_MISS;
