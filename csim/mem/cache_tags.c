@@ -169,9 +169,6 @@ static size_t set_base(const cache_tags *t, uint64_t key) {
   return (size_t)cache_tags_set(t, key) * (size_t)t->max_assoc;
 }
 
-/* The live line holding `key` in the set at `base`, or NULL (a freed slot keeps its old key).
- * Through the index where there is one (TAG_INDEX_WAYS ways or more), else over the set's
- * ways, four keys a step (a miss reads every way). */
 /* Through the index: the slot of the live line holding `key`, or NULL. A key lives only in the
  * line it was last installed in (installs follow a lookup that found it nowhere), and only
  * while that line holds something (the slot's copy says). */
@@ -180,6 +177,9 @@ static const tag_slot *indexed(const cache_tags *t, uint64_t key) {
   return s->line >= 0 && (s->valid | s->pending) ? s : NULL;
 }
 
+/* The live line holding `key` in the set at `base`, or NULL (a freed slot keeps its old key).
+ * Through the index where there is one (TAG_INDEX_WAYS ways or more), else over the set's
+ * ways, four keys a step (a miss reads every way). */
 static tag_line *find(cache_tags *t, size_t base, uint64_t key) {
   if (t->index.slots) {
     const tag_slot *s = indexed(t, key);
