@@ -20,6 +20,12 @@ static uint64_t rnd(uint64_t *x) {
   return *x;
 }
 
+/* Keys spread so that many share a home slot: multiples of a large power of two. */
+static uint64_t key_of(int64_t k) { return (uint64_t)k << 40; }
+
+/* The line the index says key k was last installed in, or -1. */
+static int32_t line_of(const tag_index *x, int k) { return tag_index_slot_of(x, key_of(k))->line; }
+
 static void test_index_against_table(void **state) {
   (void)state;
   enum { LINES = 64, KEYS = 200 };
@@ -32,13 +38,12 @@ static void test_index_against_table(void **state) {
   for (int l = 0; l < LINES; l++) holds[l] = -1;
   uint64_t r = 0x243f6a8885a308d3ull;
   for (int step = 0; step < 200000; step++) {
-    /* keys spread so that many share a home slot (multiples of a large power of two) */
     int k = (int)(rnd(&r) % KEYS);
-    uint64_t key = (uint64_t)k << 40;
+    uint64_t key = key_of(k);
     int l = (int)(rnd(&r) % LINES);
     if (rnd(&r) % 3) { /* install key k in line l, as cache_tags_install does */
       if (holds[l] >= 0) {
-        tag_index_remove(&x, (uint64_t)holds[l] << 40, l);
+        tag_index_remove(&x, key_of(holds[l]), l);
         if (where[holds[l]] == l) where[holds[l]] = -1;
       }
       tag_index_put(&x, key, l);
@@ -52,10 +57,9 @@ static void test_index_against_table(void **state) {
         holds[l] = -1;
       }
     }
-    for (int q = 0; q < KEYS; q += 7)
-      assert_int_equal(tag_index_slot_of(&x, (uint64_t)q << 40)->line, where[q]);
+    for (int q = 0; q < KEYS; q += 7) assert_int_equal(line_of(&x, q), where[q]);
   }
-  for (int q = 0; q < KEYS; q++) assert_int_equal(tag_index_slot_of(&x, (uint64_t)q << 40)->line, where[q]);
+  for (int q = 0; q < KEYS; q++) assert_int_equal(line_of(&x, q), where[q]);
   tag_index_free(&x);
 }
 
