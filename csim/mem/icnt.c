@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "../common/prefetch.h"
+
 typedef struct icnt_pkt {
   mem_req r;
   uint32_t dst;
@@ -202,6 +204,13 @@ void icnt_pop(icnt *n, int dst) {
 
 uint64_t icnt_count(const icnt *n) { return n->count; }
 
+void icnt_prefetch_outputs(const icnt *n) {
+  for (int w = 0; w < (n->p.n_out + 63) / 64; w++)
+    for (uint64_t bits = n->holding[w]; bits; bits &= bits - 1)
+      rf_prefetch_entry(out_ring_head(&n->boundary[w * 64 + __builtin_ctzll(bits)]),
+                       sizeof(out_pkt));
+}
+
 const uint64_t *icnt_holding(const icnt *n) { return n->holding; }
 
 /* Appends one unit of packet p to stage ring q: a new entry for its first unit, else one more
@@ -355,8 +364,26 @@ static void eject(icnt *n, uint64_t now) {
     }
 }
 
+/* Starts loading what this cycle's steps read first, all at once (see prefetch.h): each
+ * input's head packet and the one behind it (whose output the head's departure reads), and
+ * each ejecting output's oldest packet. Read one after another as the outputs are served, these
+ * were nearly a fifth of the time of a congested run (nn on titanx). */
+static void prefetch_heads(const icnt *n) {
+  for (int w = 0; w < n->words; w++)
+    for (uint64_t bits = n->vc_has[w]; bits; bits &= bits - 1) {
+      const pkt_ring *q = &n->in[w * 64 + __builtin_ctzll(bits)];
+      rf_prefetch_entry(pkt_ring_head(q), sizeof(icnt_pkt));
+      if (q->count > 1) rf_prefetch_entry(pkt_ring_at(q, 1), sizeof(icnt_pkt));
+    }
+  for (int w = 0; w < (n->p.n_out + 63) / 64; w++)
+    for (uint64_t bits = n->eject_has[w]; bits; bits &= bits - 1)
+      rf_prefetch_entry(out_ring_head(&n->egress[w * 64 + __builtin_ctzll(bits)]),
+                       sizeof(out_pkt));
+}
+
 void icnt_cycle(icnt *n, uint64_t now) {
   if (!n->count) return;
+  prefetch_heads(n);
   if (!n->p.packet_mode) eject(n, now);
   memset(n->matched, 0, (size_t)n->words * sizeof(uint64_t));
   memset(n->issued, 0, (size_t)n->p.n_out);

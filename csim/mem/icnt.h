@@ -64,6 +64,9 @@ void icnt_pop(icnt *n, int dst);
 /* One icnt cycle. */
 void icnt_cycle(icnt *n, uint64_t now);
 uint64_t icnt_count(const icnt *n); /* packets anywhere in this network */
+/* Starts loading the packet at the head of each output's buffer, which its receiver reads
+ * next (see common/prefetch.h). */
+void icnt_prefetch_outputs(const icnt *n);
 /* Bit o (of word o / 64): output o's buffer holds a unit (its head may not be whole yet). */
 const uint64_t *icnt_holding(const icnt *n);
 

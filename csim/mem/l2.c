@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../common/prefetch.h"
 #include "cache_core.h"
 
 /* The slice takes a packet only when this many sector requests fit (GPGPU-Sim checks the
@@ -185,6 +186,12 @@ static int access_one(l2_slice *s, uint64_t now) {
     reply(s, r);
   }
   return 1;
+}
+
+void l2_prefetch(const l2_slice *s) {
+  if (s->rop.count) rf_prefetch_entry(req_ring_head(&s->rop), sizeof(mem_req));
+  if (s->icnt_l2.count) rf_prefetch_entry(req_ring_head(&s->icnt_l2), sizeof(mem_req));
+  if (s->dram_l2.count) rf_prefetch_entry(req_ring_head(&s->dram_l2), sizeof(mem_req));
 }
 
 void l2_cycle(l2_slice *s, uint64_t now, uint64_t core_now) {

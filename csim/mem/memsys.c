@@ -605,6 +605,11 @@ static int enter_cycle(memsys *m, uint64_t now) {
 /* The slices' first reply offer, the DRAM cycles and the L2 cycles due. */
 static void slices_and_channels(memsys *m) {
   uint64_t dram_to = m->dram_clk.target, l2_to = m->l2_clk.target;
+  /* (the L2 cycles below read these after the DRAM's: time for the loads to arrive) */
+  if (l2_to > m->l2_clk.done) {
+    icnt_prefetch_outputs(m->req_net);
+    for (int s = 0; s < m->n_slices; s++) l2_prefetch(m->slices[s]);
+  }
   if (m->icnt_clk.done < m->icnt_clk.target) replies_cycle(m);
   while (m->dram_clk.done < dram_to) {
     uint64_t t = ++m->dram_clk.done;
