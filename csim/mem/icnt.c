@@ -367,7 +367,7 @@ static void eject(icnt *n, uint64_t now) {
 /* Starts loading what this cycle's steps read first, all at once (see prefetch.h): each
  * input's head packet and the one behind it (whose output the head's departure reads), and
  * each ejecting output's oldest packet. Read one after another as the outputs are served, these
- * were nearly a fifth of the time of a congested run (nn on titanx). */
+ * were about two fifths of the network's time on a congested run (nn on titanx). */
 static void prefetch_heads(const icnt *n) {
   for (int w = 0; w < n->words; w++)
     for (uint64_t bits = n->vc_has[w]; bits; bits &= bits - 1) {
