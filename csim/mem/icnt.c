@@ -204,12 +204,14 @@ void icnt_pop(icnt *n, int dst) {
 
 uint64_t icnt_count(const icnt *n) { return n->count; }
 
-void icnt_prefetch_outputs(const icnt *n) {
+/* Starts loading the head packet of rings[o] for every output o whose bit is set in has. */
+static void prefetch_out_heads(const icnt *n, const uint64_t *has, const out_ring *rings) {
   for (int w = 0; w < (n->p.n_out + 63) / 64; w++)
-    for (uint64_t bits = n->holding[w]; bits; bits &= bits - 1)
-      rf_prefetch_entry(out_ring_head(&n->boundary[w * 64 + __builtin_ctzll(bits)]),
-                       sizeof(out_pkt));
+    for (uint64_t bits = has[w]; bits; bits &= bits - 1)
+      rf_prefetch_entry(out_ring_head(&rings[w * 64 + __builtin_ctzll(bits)]), sizeof(out_pkt));
 }
+
+void icnt_prefetch_outputs(const icnt *n) { prefetch_out_heads(n, n->holding, n->boundary); }
 
 const uint64_t *icnt_holding(const icnt *n) { return n->holding; }
 
@@ -375,10 +377,7 @@ static void prefetch_heads(const icnt *n) {
       rf_prefetch_entry(pkt_ring_head(q), sizeof(icnt_pkt));
       if (q->count > 1) rf_prefetch_entry(pkt_ring_at(q, 1), sizeof(icnt_pkt));
     }
-  for (int w = 0; w < (n->p.n_out + 63) / 64; w++)
-    for (uint64_t bits = n->eject_has[w]; bits; bits &= bits - 1)
-      rf_prefetch_entry(out_ring_head(&n->egress[w * 64 + __builtin_ctzll(bits)]),
-                       sizeof(out_pkt));
+  prefetch_out_heads(n, n->eject_has, n->egress);
 }
 
 void icnt_cycle(icnt *n, uint64_t now) {
