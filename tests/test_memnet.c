@@ -655,8 +655,45 @@ static void test_random_slices_paged(void **state) {
   free(ref);
 }
 
+/* ---- queues (mem_ring.h) ---- */
+
+/* A ring against a plain array queue: random pushes (growing it where it is full) and pops keep
+ * first-in first-out order through wraps, growth and emptying; an emptied ring starts again at
+ * its first entry (what keeps its next push on a line the host touched last). */
+static void test_ring_fifo(void **state) {
+  (void)state;
+  enum { OPS = 200000 };
+  uint32_t *ref = malloc(OPS * sizeof *ref);
+  assert_non_null(ref);
+  size_t ref_head = 0, ref_tail = 0;
+  access_ring r;
+  assert_int_equal(access_ring_init(&r, 3, NULL), 0);
+  uint32_t x = 777, next = 0;
+  for (int i = 0; i < OPS; i++) {
+    x = x * 1103515245u + 12345u;
+    /* runs of pushes and of pops, so that the queue fills, wraps and empties */
+    int push = ((x >> 16) % 16) < ((i >> 9) % 2 ? 11u : 5u);
+    if (push) {
+      if (access_ring_full(&r)) assert_int_equal(access_ring_reserve(&r, 1, NULL), 0);
+      mem_access a = {.token = next};
+      access_ring_push(&r, &a);
+      ref[ref_tail++] = next++;
+    } else if (r.count) {
+      assert_int_equal(access_ring_head(&r)->token, ref[ref_head++]);
+      access_ring_pop(&r);
+      if (r.count == 0) assert_int_equal(r.head, 0);
+    }
+    assert_int_equal(r.count, ref_tail - ref_head);
+    for (uint32_t k = 0; k < r.count && k < 4; k++)
+      assert_int_equal(access_ring_at(&r, k)->token, ref[ref_head + k]);
+  }
+  access_ring_free(&r);
+  free(ref);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_ring_fifo),
       cmocka_unit_test(test_icnt_booksim_latency_and_flits),
       cmocka_unit_test(test_icnt_booksim_ports),
       cmocka_unit_test(test_icnt_booksim_backpressure),

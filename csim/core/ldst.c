@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/prefetch.h"
 #include "../mem/mem_internal.h"
 #include "../trace/trace_addrs.h"
 #include "sm_internal.h"
@@ -263,6 +264,9 @@ static int take_reply(sm *s, memsys *m, uint64_t now) {
     if (s->has_wb_global) return 0;
     s->wb_global = a;
     s->has_wb_global = 1;
+    /* written back at the earliest next cycle: its load entry, by then out of the cache */
+    if (a.token != LDST_NO_TOKEN && !(a.token & CS_TOKEN))
+      rf_prefetch_entry(&s->loads[a.token], sizeof *s->loads);
   } else {
     if (!l1d_can_fill(s->l1)) return 0;
     l1d_fill(s->l1, &a, now);

@@ -140,8 +140,9 @@ int rf_arbitrate(rf_banks *b, uint64_t now, int writes_block, uint16_t *served) 
       continue;
     }
     served[n++] = head->cu;
-    q->head = q->head + 1 == b->cap ? 0 : q->head + 1;
-    q->count--;
+    /* (emptied, the queue starts again at its first entry, which the host touched last: the
+     * next after a lap of the ring has left its caches, mem_ring.h) */
+    q->head = --q->count == 0 || q->head + 1 == b->cap ? 0 : q->head + 1;
     b->queued--;
     b->cnt->reads++;
     if (q->count == 0) b->pending &= ~(1ull << bank);

@@ -3,6 +3,7 @@
  * last warp). The stages (issue.c, exec.c, ldst.c) call these; nothing here calls a stage, so
  * the SM's files depend one way: sm.c -> issue.c -> exec.c -> ldst.c -> fetch.c, cta_switch.c,
  * warp.c -> sched.c, opcoll.c. */
+#include "../common/prefetch.h"
 #include "sm_internal.h"
 
 /* A barrier opens when every warp of the CTA that has not exited has arrived. not_exited starts
@@ -63,6 +64,7 @@ void warp_load_done(sm *s, int load, uint64_t now) {
     opcoll_write(s->oc, l->warp, s->slot_sched[l->warp], l->dst, l->ndst, now);
   w->pending_loads--;
   w->long_loads -= l->is_long;
+  if (w->pc < w->n_insts) rf_prefetch_entry(&w->insts[w->pc], sizeof *w->insts);
   int slot = l->warp;
   l->warp = -1;
   l->remaining = s->free_load; /* free list threads through `remaining` */

@@ -109,10 +109,7 @@ static inline int cache_core_data_port_free(const cache_core *c) { return c->dat
 static inline int cache_core_fill_port_free(const cache_core *c) { return c->fill_busy == 0; }
 /* End of a cache cycle: the ports free up by one cycle. */
 static inline void cache_core_cycle(cache_core *c) {
-  if (c->data_busy > 0) {
-    c->data_busy--;
-    c->stats->port_busy_cycles++;
-  }
+  if (c->data_busy > 0) c->data_busy--;
   if (c->fill_busy > 0) c->fill_busy--;
 }
 

@@ -164,7 +164,11 @@ int icnt_push_input(icnt *n, int src, int dst, const mem_req *r, int bytes) {
   int u = icnt_units(n, bytes);
   if (u > UINT16_MAX) u = UINT16_MAX;
   icnt_pkt p = {.r = *r, .dst = (uint32_t)dst, .units = (uint16_t)u};
-  pkt_ring_push(&n->in[src], &p);
+  pkt_ring *q = &n->in[src];
+  pkt_ring_push(q, &p);
+  /* Where the input's next push writes: a queue that stays long (a congested network) laps
+   * its ring, and that entry has left the host's caches (see common/prefetch.h). */
+  if (q->count < q->cap) rf_prefetch_entry(pkt_ring_at(q, q->count), sizeof(icnt_pkt));
   if (n->p.packet_mode) n->vc[src] += u; /* no injection stage: the queue is the buffer */
   else n->inq[src] += u;
   return 0;

@@ -190,6 +190,10 @@ static int access_one(l2_slice *s, uint64_t now) {
 
 void l2_prefetch(const l2_slice *s) {
   if (s->rop.count) rf_prefetch_entry(req_ring_head(&s->rop), sizeof(mem_req));
+  /* and where a request from the network enters it: the ROP queue seldom empties under load,
+   * so its tail is a lap of the ring behind (mem_ring.h) */
+  if (s->rop.count < s->rop.cap)
+    rf_prefetch_entry(req_ring_at(&s->rop, s->rop.count), sizeof(mem_req));
   if (s->icnt_l2.count) rf_prefetch_entry(req_ring_head(&s->icnt_l2), sizeof(mem_req));
   if (s->dram_l2.count) rf_prefetch_entry(req_ring_head(&s->dram_l2), sizeof(mem_req));
 }

@@ -42,7 +42,7 @@ void l2_take(l2_slice *s, const mem_req *packet, uint64_t core_now);
 /* One L2 cycle `now`, in core cycle `core_now`. */
 void l2_cycle(l2_slice *s, uint64_t now, uint64_t core_now);
 /* Starts loading the heads of the queues l2_cycle reads (the ROP, icnt->L2, DRAM->L2), written
- * cycles ago (see common/prefetch.h). */
+ * cycles ago, and the ROP's tail, where l2_take writes (see common/prefetch.h). */
 void l2_prefetch(const l2_slice *s);
 int l2_busy(const l2_slice *s);
 

@@ -125,7 +125,6 @@ typedef struct cache_stats {
   uint64_t reservation_fails;
   uint64_t fails[FAIL_COUNT];
   uint64_t writes, write_hits;
-  uint64_t port_busy_cycles; /* data port occupied (bandwidth) */
 } cache_stats;
 
 typedef struct l1d l1d;

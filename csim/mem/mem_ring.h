@@ -41,9 +41,12 @@
     *name##_at(r, r->count) = *v;                                                                  \
     r->count++;                                                                                    \
   }                                                                                                \
+  /* An emptied ring starts again at its first entry: most queues here are empty or nearly so      \
+   * most of the time, and then the next push writes a line the host touched recently rather       \
+   * than the one after the last, which left its caches a whole lap ago (the order of what is      \
+   * queued is the same). */                                                                       \
   RING_FN void name##_pop(name *r) {                                                               \
-    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;                                             \
-    r->count--;                                                                                    \
+    r->head = --r->count == 0 || r->head + 1 == r->cap ? 0 : r->head + 1;                          \
   }                                                                                                \
   /* Ensures room for `need` more elements, growing (and unwrapping) the buffer if needed. */      \
   RING_FN int name##_reserve(name *r, uint32_t need, rf_diag *d) {                                 \
