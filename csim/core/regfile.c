@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mem/mem_ring.h"
 #include "regfile.h"
 
 typedef struct rf_req {
@@ -11,13 +12,11 @@ typedef struct rf_req {
   uint8_t waited; /* already counted as a bank conflict */
 } rf_req;
 
-typedef struct rf_queue {
-  rf_req *ring;
-  int head, count;
-} rf_queue;
+/* A bank's reads, made for as many as the collector units can ask for (never full). */
+RING_DEFINE(rf_queue, rf_req)
 
 struct rf_banks {
-  int nbanks, use_warp_id, sub_core, nsched, banks_per_sched, cap;
+  int nbanks, use_warp_id, sub_core, nsched, banks_per_sched;
   /* the modulus of the bank mapping (banks_per_sched in the sub-core model, else nbanks) less
    * one when it is a power of two, else -1: most configs' are, and a mask is no division */
   int bank_mask;
@@ -51,7 +50,6 @@ rf_banks *rf_banks_create(int nbanks, int use_warp_id, int sub_core, int nsched,
   b->banks_per_sched = nbanks / nsched;
   int modulus = sub_core ? b->banks_per_sched : nbanks;
   b->bank_mask = (modulus & (modulus - 1)) == 0 ? modulus - 1 : -1;
-  b->cap = max_queued;
   b->cnt = cnt;
   b->wheel_size = 8;
   while (b->wheel_size <= (uint64_t)max_write_ahead + 1) b->wheel_size *= 2;
@@ -63,8 +61,7 @@ rf_banks *rf_banks_create(int nbanks, int use_warp_id, int sub_core, int nsched,
     return NULL;
   }
   for (int i = 0; i < nbanks; i++) {
-    b->q[i].ring = rf_calloc((size_t)max_queued, sizeof *b->q[i].ring, d);
-    if (!b->q[i].ring) {
+    if (rf_queue_init(&b->q[i], (uint32_t)max_queued, d)) {
       rf_banks_destroy(b);
       return NULL;
     }
@@ -75,7 +72,7 @@ rf_banks *rf_banks_create(int nbanks, int use_warp_id, int sub_core, int nsched,
 
 void rf_banks_destroy(rf_banks *b) {
   if (!b) return;
-  for (int i = 0; b->q && i < b->nbanks; i++) free(b->q[i].ring);
+  for (int i = 0; b->q && i < b->nbanks; i++) rf_queue_free(&b->q[i]);
   free(b->q);
   free(b->wheel_mask);
   free(b->wheel_cycle);
@@ -104,9 +101,7 @@ void rf_read_request(rf_banks *b, int bank, int cu) {
   /* The bank already has a read waiting: this one cannot be served in its first step. */
   uint8_t waited = q->count > 0;
   if (waited) b->cnt->bank_conflicts++;
-  int tail = q->head + q->count; /* head < cap, count < cap */
-  q->ring[tail >= b->cap ? tail - b->cap : tail] = (rf_req){(uint16_t)cu, waited};
-  q->count++;
+  rf_queue_push(q, &(rf_req){(uint16_t)cu, waited});
   b->queued++;
   b->pending |= 1ull << bank;
 }
@@ -131,7 +126,7 @@ int rf_arbitrate(rf_banks *b, uint64_t now, int writes_block, uint16_t *served) 
   for (uint64_t m = b->pending; m; m &= m - 1) {
     int bank = __builtin_ctzll(m);
     rf_queue *q = &b->q[bank];
-    rf_req *head = &q->ring[q->head];
+    rf_req *head = rf_queue_head(q);
     if (blocked & (1ull << bank)) {
       if (!head->waited) {
         head->waited = 1;
@@ -140,9 +135,7 @@ int rf_arbitrate(rf_banks *b, uint64_t now, int writes_block, uint16_t *served) 
       continue;
     }
     served[n++] = head->cu;
-    /* (emptied, the queue starts again at its first entry, which the host touched last: the
-     * next after a lap of the ring has left its caches, mem_ring.h) */
-    q->head = --q->count == 0 || q->head + 1 == b->cap ? 0 : q->head + 1;
+    rf_queue_pop(q);
     b->queued--;
     b->cnt->reads++;
     if (q->count == 0) b->pending &= ~(1ull << bank);
