@@ -109,8 +109,19 @@ static inline int reg_free_slot(const oc_reg *r, int sub_core, int sched) {
   return __builtin_ctzll(~r->valid);
 }
 
+/* Field by field, not as one struct: the issue stage builds *in on the stack a field at a time,
+ * and a struct copy reads it back in 16-byte loads that span several of those stores, which
+ * the host cannot forward (a stall of a dozen cycles per issue); loads of the fields' own
+ * sizes are forwarded, or the copy through the stack is not made at all. */
 static inline void reg_put(oc_reg *r, int slot, const oc_inst *in) {
-  r->slot[slot] = *in;
+  oc_inst *to = &r->slot[slot];
+  to->payload = in->payload;
+  to->uid = in->uid;
+  to->warp = in->warp;
+  to->sched = in->sched;
+  to->cls = in->cls;
+  to->nsrc = in->nsrc;
+  memcpy(to->src, in->src, sizeof to->src);
   r->valid |= 1ull << slot;
   r->used++;
 }
