@@ -185,19 +185,26 @@ static int goes_around(const l1d *l, const mem_access *a) {
   return !l->enabled || a->is_atomic || a->bypass_l1;
 }
 
+/* The request of SM l->sm for access a, made at `now`, written into e. */
+static void put_request(const l1d *l, mem_req *e, const mem_access *a, uint64_t now) {
+  *e = (mem_req){.a = *a, .t_created = now};
+  e->a.sm = (uint16_t)l->sm;
+}
+
 l1_result l1d_access(l1d *l, const mem_access *a, uint64_t now) {
-  mem_req r = {.a = *a, .t_created = now};
-  r.a.sm = (uint16_t)l->sm;
   if (goes_around(l, a)) {
     if (req_ring_full(&l->bypass)) return L1_STALL;
-    r.a.bypass_l1 = 1;
-    req_ring_push(&l->bypass, &r);
+    mem_req *e = req_ring_push_new(&l->bypass);
+    put_request(l, e, a, now);
+    e->a.bypass_l1 = 1;
     return L1_MISS;
   }
   /* Room for a hit or a kept store now, so read_tags never has to allocate. */
   if (done_ring_reserve(&l->hits, 1, NULL) || ack_ring_reserve(&l->acks, 1, NULL))
     return L1_STALL;
   if (!l->pipes) { /* no pipeline: the tags are read now */
+    mem_req r;
+    put_request(l, &r, a, now);
     cache_outcome o = read_tags(l, &r, now);
     return o == CACHE_FAIL ? L1_STALL : o == CACHE_HIT ? L1_HIT : L1_MISS;
   }
@@ -207,8 +214,9 @@ l1_result l1d_access(l1d *l, const mem_access *a, uint64_t now) {
   req_ring *p = &l->pipes[b];
   if (l->bank_taken[b] == now + 1 || req_ring_full(p)) return L1_STALL;
   l->bank_taken[b] = now + 1;
-  r.t_ready = now + (uint64_t)l->latency;
-  req_ring_push(p, &r);
+  mem_req *e = req_ring_push_new(p);
+  put_request(l, e, a, now);
+  e->t_ready = now + (uint64_t)l->latency;
   return L1_MISS;
 }
 

@@ -41,6 +41,14 @@
     *name##_at(r, r->count) = *v;                                                                  \
     r->count++;                                                                                    \
   }                                                                                                \
+  /* A push whose entry the caller fills in place (the ring has room): an element built on the    \
+   * stack a field at a time and then copied whole is read back in wide loads that span several   \
+   * of its narrow stores, which the host cannot forward (a stall of a dozen cycles). */          \
+  RING_FN type *name##_push_new(name *r) {                                                         \
+    type *e = name##_at(r, r->count);                                                              \
+    r->count++;                                                                                    \
+    return e;                                                                                      \
+  }                                                                                                \
   /* An emptied ring starts again at its first entry: most queues here are empty or nearly so      \
    * most of the time, and then the next push writes a line the host touched recently rather       \
    * than the one after the last, which left its caches a whole lap ago (the order of what is      \
