@@ -657,9 +657,10 @@ static void test_random_slices_paged(void **state) {
 
 /* ---- queues (mem_ring.h) ---- */
 
-/* A ring against a plain array queue: random pushes (growing it where it is full) and pops keep
- * first-in first-out order through wraps, growth and emptying; an emptied ring starts again at
- * its first entry (what keeps its next push on a line the host touched last). */
+/* A ring against a plain array queue: random pushes (by copy or in place, growing it where it
+ * is full) and pops keep first-in first-out order through wraps, growth and emptying; an
+ * emptied ring starts again at its first entry (what keeps its next push on a line the host
+ * touched last). */
 static void test_ring_fifo(void **state) {
   (void)state;
   enum { OPS = 200000 };
@@ -675,8 +676,12 @@ static void test_ring_fifo(void **state) {
     int push = ((x >> 16) % 16) < ((i >> 9) % 2 ? 11u : 5u);
     if (push) {
       if (access_ring_full(&r)) assert_int_equal(access_ring_reserve(&r, 1, NULL), 0);
-      mem_access a = {.token = next};
-      access_ring_push(&r, &a);
+      if ((x >> 20) & 1) { /* (by copy, or filled in place: the same order) */
+        mem_access a = {.token = next};
+        access_ring_push(&r, &a);
+      } else {
+        access_ring_push_new(&r)->token = next;
+      }
       ref[ref_tail++] = next++;
     } else if (r.count) {
       assert_int_equal(access_ring_head(&r)->token, ref[ref_head++]);

@@ -211,6 +211,16 @@ static int ldst_offer_load(sm *s, ldst_entry *e, uint64_t now) {
   return 2;
 }
 
+/* A load's completion token: a load entry's index (not CTA switching's, not "none"). */
+static int is_load_token(uint32_t token) { return token != LDST_NO_TOKEN && !(token & CS_TOKEN); }
+
+/* What a completion with this token finishes: a load, a CTA switch's access, or nothing (a
+ * reduction's reply, a store kept by the L1D). */
+static void token_done(sm *s, uint32_t token, uint64_t now) {
+  if (is_load_token(token)) warp_load_done(s, (int)token, now);
+  else if (token != LDST_NO_TOKEN) cs_mem_done(s, token);
+}
+
 /* The one completion the LD/ST unit writes back per cycle (GPGPU-Sim's writeback stage),
  * round robin over its clients: shared memory, replies of accesses that went around the L1D,
  * and loads released from the L1D's MSHRs. (L1D hits do not wait for it.) Returns 1 if one
@@ -232,11 +242,9 @@ static int writeback(sm *s, uint64_t now) {
     } else if (!l1d_pop_miss(s->l1, now, &token)) {
       continue;
     }
-    /* (a reduction's reply takes its turn here but completes nothing) */
-    if (c != WB_SHARED && token != LDST_NO_TOKEN) {
-      if (token & CS_TOKEN) cs_mem_done(s, token);
-      else warp_load_done(s, (int)token, now);
-    }
+    /* (shared memory's is done above; a reduction's reply takes its turn here but completes
+     * nothing) */
+    token_done(s, token, now);
     s->wb_next = c + 1 == WB_CLIENTS ? 0 : c + 1;
     return 1;
   }
@@ -265,8 +273,7 @@ static int take_reply(sm *s, memsys *m, uint64_t now) {
     s->wb_global = a;
     s->has_wb_global = 1;
     /* written back at the earliest next cycle: its load entry, by then out of the cache */
-    if (a.token != LDST_NO_TOKEN && !(a.token & CS_TOKEN))
-      rf_prefetch_entry(&s->loads[a.token], sizeof *s->loads);
+    if (is_load_token(a.token)) rf_prefetch_entry(&s->loads[a.token], sizeof *s->loads);
   } else {
     if (!l1d_can_fill(s->l1)) return 0;
     l1d_fill(s->l1, &a, now);
@@ -297,9 +304,7 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
   }
   while (l1d_pop_hit(s->l1, now, &token)) {
     moved = 1;
-    if (token == LDST_NO_TOKEN) continue;
-    if (token & CS_TOKEN) cs_mem_done(s, token);
-    else warp_load_done(s, (int)token, now);
+    token_done(s, token, now);
   }
   while (l1d_pop_store_ack(s->l1, &token, &acks)) {
     store_acked(s, token, acks);
