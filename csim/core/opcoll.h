@@ -27,6 +27,7 @@
 #include "../trace/trace.h"
 #include "regfile.h"
 
+/* (opcoll.c's reg_put copies it field by field: a new field is copied there too) */
 typedef struct oc_inst {
   const void *payload;   /* the caller's instruction */
   uint64_t uid;          /* issue order (opcoll_issue assigns it) */
