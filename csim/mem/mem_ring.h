@@ -37,10 +37,6 @@
     uint32_t k = r->head + i;                                                                      \
     return &r->buf[k >= r->cap ? k - r->cap : k];                                                  \
   }                                                                                                \
-  RING_FN void name##_push(name *r, const type *v) {                                               \
-    *name##_at(r, r->count) = *v;                                                                  \
-    r->count++;                                                                                    \
-  }                                                                                                \
   /* A push whose entry the caller fills in place (the ring has room): an element built on the    \
    * stack a field at a time and then copied whole is read back in wide loads that span several   \
    * of its narrow stores, which the host cannot forward (a stall of a dozen cycles). */          \
@@ -49,6 +45,7 @@
     r->count++;                                                                                    \
     return e;                                                                                      \
   }                                                                                                \
+  RING_FN void name##_push(name *r, const type *v) { *name##_push_new(r) = *v; }                   \
   /* An emptied ring starts again at its first entry: most queues here are empty or nearly so      \
    * most of the time, and then the next push writes a line the host touched recently rather       \
    * than the one after the last, which left its caches a whole lap ago (the order of what is      \
