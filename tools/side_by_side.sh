@@ -2,7 +2,7 @@
 # Times two rfsim builds side by side: both run at the same moment, one on each of two cores, so
 # that the host's drift (on a shared 2-core VM, 30% from one minute to the next) falls on both
 # alike. Each round swaps the cores (taskset), because the two cores need not be equal: on this
-# project's VM one ran a one-thread run 7-15% slower than the other, and an unswapped series
+# project's VM one ran a one-thread run 7-17% slower than the other, and an unswapped series
 # carried that as a difference between the builds. For speed work, beside tools/stats_identical.sh
 # (are the results the same?) and make bench-count (how many instructions?).
 #
@@ -42,11 +42,11 @@ run() {
   [ -s "$5" ] || { echo "$0: $1 on $3: no run time in its summary" >&2; return 1; }
 }
 
-ta=0 tb=0
+# each run as a line "TRACE CONFIG BUILD CPU SECONDS", summed at the end
+: > "$tmp/runs"
 while [ $# -gt 0 ]; do
   dir=$1 cfg=$2
   shift 2
-  sa=0 sb=0 c0=0 c1=0
   for ((r = 1; r <= rounds; r++)); do
     # A on the first core in odd rounds, on the second in even ones
     if ((r % 2)); then ca=$cpu0 cb=$cpu1; else ca=$cpu1 cb=$cpu0; fi
@@ -56,18 +56,18 @@ while [ $# -gt 0 ]; do
     wait "$pa" || ok=0
     wait "$pb" || ok=0
     [ "$ok" = 1 ] || exit 1
-    read -r xa < "$tmp/a"
-    read -r xb < "$tmp/b"
-    sa=$(awk -v s="$sa" -v x="$xa" 'BEGIN { print s + x }')
-    sb=$(awk -v s="$sb" -v x="$xb" 'BEGIN { print s + x }')
-    if [ "$ca" = "$cpu0" ]; then c0=$(awk -v s="$c0" -v x="$xa" 'BEGIN { print s + x }'); c1=$(awk -v s="$c1" -v x="$xb" 'BEGIN { print s + x }')
-    else c0=$(awk -v s="$c0" -v x="$xb" 'BEGIN { print s + x }'); c1=$(awk -v s="$c1" -v x="$xa" 'BEGIN { print s + x }'); fi
+    echo "$dir $(basename "$cfg") A $ca $(cat "$tmp/a")" >> "$tmp/runs"
+    echo "$dir $(basename "$cfg") B $cb $(cat "$tmp/b")" >> "$tmp/runs"
   done
-  awk -v d="$dir" -v c="$(basename "$cfg")" -v a="$sa" -v b="$sb" -v n="$rounds" -v c0="$c0" -v c1="$c1" \
-      -v p0="$cpu0" -v p1="$cpu1" 'BEGIN {
-    printf "side_by_side: %s %s: A %.3f s, B %.3f s (%d runs each): B/A %.4f; CPU %s %.3f s, CPU %s %.3f s\n",
-           d, c, a, b, n, b / a, p0, c0, p1, c1 }'
-  ta=$(awk -v s="$ta" -v x="$sa" 'BEGIN { print s + x }')
-  tb=$(awk -v s="$tb" -v x="$sb" 'BEGIN { print s + x }')
 done
-awk -v a="$ta" -v b="$tb" 'BEGIN { printf "side_by_side: total: A %.3f s, B %.3f s: B/A %.4f\n", a, b, b / a }'
+awk -v n="$rounds" -v p0="$cpu0" -v p1="$cpu1" '
+  { key = $1 " " $2; if (!(key in seen)) { seen[key] = 1; order[++k] = key }
+    t[key, $3] += $5; cpu[key, $4] += $5; total[$3] += $5 }
+  END {
+    for (i = 1; i <= k; i++) {
+      key = order[i]
+      printf "side_by_side: %s: A %.3f s, B %.3f s (%d runs each): B/A %.4f; CPU %s %.3f s, CPU %s %.3f s\n",
+             key, t[key, "A"], t[key, "B"], n, t[key, "B"] / t[key, "A"], p0, cpu[key, p0], p1, cpu[key, p1]
+    }
+    printf "side_by_side: total: A %.3f s, B %.3f s: B/A %.4f\n", total["A"], total["B"], total["B"] / total["A"]
+  }' "$tmp/runs"
