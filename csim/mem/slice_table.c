@@ -28,7 +28,7 @@ uint32_t libc_rand_next(libc_rand *g) {
   return v >> 1;
 }
 
-#define FIRST_CAP 256 /* slots; pages start at half of it */
+#define FIRST_CAP 64 /* slots; pages start at half of it */
 
 int slice_table_init(slice_table *t, uint32_t slices, rf_diag *d) {
   memset(t, 0, sizeof *t);
