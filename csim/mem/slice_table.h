@@ -24,10 +24,11 @@ uint32_t libc_rand_next(libc_rand *g); /* 0 .. 2^31 - 1, as rand() */
 /* Granules are kept in pages of SLICE_PAGE consecutive ones, so that the neighbouring granules
  * a warp's accesses and fetches touch share a cache line (one lookup per granule had the
  * table's cache misses take 7-10% of a TITAN X run). A page covers 512 KB of addresses in 8 KB
- * of table (1/64 of the data touched; a kernel's code window takes one): few enough pages that
- * the index of a 64 MB matrix walked by columns (atax) stays in the host's nearest caches, which
- * with pages of 64 granules it did not (the index's miss, before the page's, was half of the
- * lookups' time). */
+ * of table, made at the first touch in its range (1/64 of a dense array's size; a kernel's code
+ * window takes one, and accesses scattered one per 512 KB would take 8 KB each): few enough
+ * pages that the index of a 64 MB matrix walked by columns (atax) stays in the host's nearest
+ * caches, which with pages of 64 granules it did not (the index's miss, before the page's, was
+ * half of the lookups' time). */
 #define SLICE_PAGE 4096
 #define SLICE_NONE 0xffff /* a granule of a page with no draw yet */
 
