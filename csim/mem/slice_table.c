@@ -74,7 +74,7 @@ static void put(slice_table *t, uint64_t key, uint32_t page) {
  * of memory (the table is unchanged). */
 static int grow(slice_table *t) {
   if (t->n == t->cap_pages) {
-    if (t->cap_pages > (1u << 26)) return -1;
+    if ((uint64_t)t->cap_pages * sizeof *t->pages > (8ull << 30)) return -1; /* (8 GB) */
     void *p = realloc(t->pages, (size_t)t->cap_pages * 2 * sizeof *t->pages);
     if (!p) return -1;
     t->pages = p;
