@@ -98,15 +98,16 @@ static void test_rounding(void **state) {
 }
 
 /* The dispatcher skips its walk when no SM may admit (gpu.c), so may_admit must say 0 exactly
- * when cta_admit would refuse: checked before every admission of a random run of admissions
- * and exits on three SMs, with a shape that register use limits to 2 CTAs of the 8 slots. The
- * policies that answer it must include the baseline and its compositions. */
+ * when cta_admit would refuse, and may_admit_any 1 exactly when some SM's may_admit says 1:
+ * checked before every admission of a random run of admissions and exits on three SMs, with a
+ * shape that register use limits to 2 CTAs of the 8 slots. The policies that answer them must
+ * include the baseline and its compositions. */
 static void test_may_admit_matches_cta_admit(void **state) {
   (void)state;
   static const char *const names[] = {"baseline", "larf", "baseline+larf", "warpman+larf",
                                       "warpman", "regshare", "spshare", "finereg", "vt",
                                       "regdram", "regmutex"};
-  int answering = 0;
+  int answering = 0, answering_any = 0;
   for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
     gpu_config c;
     load(&c, "configs/gtx480.config");
@@ -132,7 +133,7 @@ static void test_may_admit_matches_cta_admit(void **state) {
     if (p.ops->kernel_begin && p.ops->kernel_begin(&p, &k, &d) < 0) fail_msg("%s", d.msg);
     int used[3][8] = {{0}};
     unsigned seed = 12345;
-    int admitted = 0, refused = 0;
+    int admitted = 0, refused = 0, any_checked = 0;
     for (int step = 0; step < 2000; step++) {
       seed = seed * 1103515245u + 12345u;
       int sm = (int)(seed >> 16) % 3, slot = (int)(seed >> 20) % 8;
@@ -148,6 +149,14 @@ static void test_may_admit_matches_cta_admit(void **state) {
       memset(&tb, 0, sizeof tb);
       tb.linear_id = step;
       int may = p.ops->may_admit(&p, sm);
+      if (p.ops->may_admit_any) { /* the dispatcher's one question for every SM */
+        int any = 0;
+        for (int i = 0; i < 3; i++) any |= p.ops->may_admit(&p, i);
+        if (p.ops->may_admit_any(&p) != any)
+          fail_msg("%s: step %d: may_admit_any %d, may_admit on some SM %d", names[n], step,
+                   p.ops->may_admit_any(&p), any);
+        any_checked += !any;
+      }
       int got = p.ops->cta_admit(&p, sm, slot, &k, &tb, now);
       if (may != (got > 0)) fail_msg("%s: SM %d step %d: may_admit %d, cta_admit %d", names[n],
                                      sm, step, may, got);
@@ -155,9 +164,12 @@ static void test_may_admit_matches_cta_admit(void **state) {
       else refused++;
     }
     assert_true(admitted > 50 && refused > 50); /* both answers were checked */
+    /* (the baseline and its compositions answer for all SMs at once; seen with all three full) */
+    if (p.ops->may_admit_any) answering_any++, assert_true(any_checked > 0);
     policy_destroy(&p);
   }
   assert_true(answering >= 3);
+  assert_true(answering_any == answering);
 }
 
 int main(void) {

@@ -350,7 +350,9 @@ static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) 
      * kernel's end). */
     int have = feed_next(f, d), any = 0;
     if (have <= 0) return have;
-    for (int i = 0; i < g->n_sms && !any; i++) any = g->pol.ops->may_admit(&g->pol, i);
+    if (g->pol.ops->may_admit_any) any = g->pol.ops->may_admit_any(&g->pol);
+    else
+      for (int i = 0; i < g->n_sms && !any; i++) any = g->pol.ops->may_admit(&g->pol, i);
     if (!any) return 0;
   }
   for (int i = 0; i < nc; i++) {

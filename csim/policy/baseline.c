@@ -1,6 +1,7 @@
 /* Thread-block-level resource management, as GPGPU-Sim and the hardware the papers start from:
  * a CTA is admitted only if all of its registers, shared memory, threads and a CTA slot fit,
  * and everything is released when its last warp finishes. */
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "policy.h"
@@ -11,9 +12,23 @@ typedef struct baseline_sm {
   int max_ctas;
 } baseline_sm;
 
+typedef struct baseline_state {
+  /* SMs below their max_ctas: the dispatcher's question each cycle in one read. Atomic, as the
+   * SMs' exits (cta_exit) come from the threads stepping them; apart from the per-SM counts,
+   * which those threads write. */
+  _Atomic int open;
+  char apart[64];
+  baseline_sm sm[];
+} baseline_state;
+
+static baseline_state *state_of(const policy *p) { return p->state; }
+
 static int baseline_create(policy *p, rf_diag *d) {
-  p->state = rf_calloc((size_t)p->n_sms, sizeof(baseline_sm), d);
-  return p->state ? 0 : -1;
+  baseline_state *s = rf_calloc(1, sizeof *s + (size_t)p->n_sms * sizeof(baseline_sm), d);
+  if (!s) return -1;
+  atomic_init(&s->open, 0);
+  p->state = s;
+  return 0;
 }
 
 static void baseline_destroy(policy *p) { free(p->state); }
@@ -25,8 +40,13 @@ static int baseline_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag 
     return rf_refuse(d, "kernel %s: one thread block (%d threads, %d registers/thread, %d B shared "
                       "memory) does not fit on an SM (limited by %s)",
                    k->name, k->threads_per_tb, k->nregs, k->shmem, why);
-  baseline_sm *s = p->state;
-  for (int i = 0; i < p->n_sms; i++) s[i].max_ctas = max;
+  baseline_state *s = state_of(p);
+  int open = 0;
+  for (int i = 0; i < p->n_sms; i++) {
+    s->sm[i].max_ctas = max;
+    open += s->sm[i].ctas < max;
+  }
+  atomic_store_explicit(&s->open, open, memory_order_relaxed);
   return 0;
 }
 
@@ -37,15 +57,20 @@ static int baseline_cta_admit(policy *p, int sm, int cta_slot, const trace_kerne
   (void)cta_slot;
   (void)tb;
   (void)now;
-  baseline_sm *s = &((baseline_sm *)p->state)[sm];
+  baseline_state *st = state_of(p);
+  baseline_sm *s = &st->sm[sm];
   if (s->ctas >= s->max_ctas) return 0;
-  s->ctas++;
+  if (++s->ctas == s->max_ctas) atomic_fetch_sub_explicit(&st->open, 1, memory_order_relaxed);
   return k->warps_per_tb;
 }
 
 static int baseline_may_admit(const policy *p, int sm) {
-  const baseline_sm *s = &((const baseline_sm *)p->state)[sm];
+  const baseline_sm *s = &state_of(p)->sm[sm];
   return s->ctas < s->max_ctas;
+}
+
+static int baseline_may_admit_any(const policy *p) {
+  return atomic_load_explicit(&state_of(p)->open, memory_order_relaxed) > 0;
 }
 
 static void baseline_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
@@ -53,7 +78,9 @@ static void baseline_cta_exit(policy *p, int sm, int cta_slot, const trace_kerne
   (void)cta_slot;
   (void)now;
   (void)k;
-  ((baseline_sm *)p->state)[sm].ctas--;
+  baseline_state *st = state_of(p);
+  baseline_sm *s = &st->sm[sm];
+  if (s->ctas-- == s->max_ctas) atomic_fetch_add_explicit(&st->open, 1, memory_order_relaxed);
 }
 
 const policy_ops policy_baseline = {
@@ -64,5 +91,6 @@ const policy_ops policy_baseline = {
     .kernel_begin = baseline_kernel_begin,
     .cta_admit = baseline_cta_admit,
     .may_admit = baseline_may_admit,
+    .may_admit_any = baseline_may_admit_any,
     .cta_exit = baseline_cta_exit,
 };

@@ -42,6 +42,11 @@ static int c_may_admit(const policy *p, int sm) {
   return s->base.ops->may_admit(&s->base, sm);
 }
 
+static int c_may_admit_any(const policy *p) {
+  const compose_state *s = cs(p);
+  return s->base.ops->may_admit_any(&s->base);
+}
+
 /* The SM skips the question when an op is NULL; these give the same answers. */
 static int c_warp_admit(policy *p, int sm, int slot, int warp, const trace_kernel_info *k,
                         uint64_t now) {
@@ -144,6 +149,7 @@ static const policy_ops compose_ops = {
     .kernel_begin = c_kernel_begin,
     .cta_admit = c_cta_admit,
     .may_admit = c_may_admit,
+    .may_admit_any = c_may_admit_any,
     .warp_admit = c_warp_admit,
     .warp_start = c_warp_start,
     .warp_priority = c_warp_priority,
@@ -202,6 +208,7 @@ int policy_compose(policy *p, const policy_ops *base, const policy_ops *hook, rf
   COMPOSE_DROP_UNANSWERED(issued);
 #undef COMPOSE_DROP_UNANSWERED
   if (!base->may_admit) s->ops.may_admit = NULL; /* admission is the occupancy policy's alone */
+  if (!base->may_admit_any) s->ops.may_admit_any = NULL;
   /* CTA switching is the occupancy policy's alone. */
   if (!base->cta_start_state) s->ops.cta_start_state = NULL;
   if (!base->switch_decide) s->ops.switch_decide = NULL;

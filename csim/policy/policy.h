@@ -107,6 +107,10 @@ typedef struct policy_ops {
    * without side effects. The dispatcher asks every SM each cycle, and skips its walk when none
    * may admit (most cycles of a run whose SMs are full; absent: it walks). */
   int (*may_admit)(const policy *p, int sm);
+  /* Optional, with may_admit: 1 if may_admit would answer 1 for some SM, in one call (the
+   * dispatcher's question each cycle; absent, it asks every SM). Thread-safe against cta_exit,
+   * which the SMs stepped in parallel call. */
+  int (*may_admit_any)(const policy *p);
   /* For CTAs launched partially: may warp `warp` of `cta_slot` start now? (1 = allocated) */
   int (*warp_admit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
                     uint64_t now);
