@@ -47,6 +47,15 @@ typedef struct fail_memo {
 } fail_memo;
 #define FAIL_MEMOS 4
 
+/* The last read that hit, kept: while the tags have not changed since (cache_tags.gen), the
+ * same read hits the same line again, without the failure memos or a tag search (an
+ * instruction cache's fetches read the same line over and over). */
+typedef struct hit_memo {
+  uint64_t key, gen;
+  tag_line *line;     /* NULL: none kept */
+  uint8_t need;
+} hit_memo;
+
 typedef struct cache_core {
   /* First what a cache's every cycle reads (its ports, miss queue and ready MSHRs), on as few
    * of the host's cache lines as may be: with 80 SMs and 48 L2 slices (the TITAN V) they have
@@ -66,6 +75,7 @@ typedef struct cache_core {
   uint16_t owner;    /* SM id stamped on write-backs (L1); 0 for L2 slices */
   fail_memo memo[FAIL_MEMOS];
   int memo_next;
+  hit_memo hit;
   cache_fail last_fail;
 } cache_core;
 

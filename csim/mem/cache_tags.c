@@ -102,6 +102,7 @@ void cache_tags_set_assoc(cache_tags *t, int assoc) {
   if (assoc < 1) assoc = 1;
   if (assoc > t->max_assoc) assoc = t->max_assoc;
   t->assoc = assoc;
+  t->gen++;
   size_t n = (size_t)t->nsets * (size_t)t->max_assoc;
   for (size_t i = 0; i < n; i++) {
     t->lines[i] = (tag_line){0};
@@ -120,8 +121,11 @@ void cache_tags_touch(cache_tags *t, tag_line *l) {
   if (t->replacement != 'F') t->stamps[l - t->lines] = ++t->clock;
 }
 
-/* Line i's bits in the set masks (empty, being fetched into), from its sectors. */
+/* Line i's bits in the set masks (empty, being fetched into), from its sectors. Every change
+ * of a line's sectors or key comes through here (cache_tags_sectors_changed, or emptied by an
+ * install or a clear), so it also counts the change (gen). */
 static void sector_masks(cache_tags *t, int32_t i) {
+  t->gen++;
   way_pos p = way_pos_of(t, i);
   way_bit(t->empty, p, tag_line_free(&t->lines[i]));
   way_bit(t->fetching, p, t->lines[i].pending != 0);

@@ -53,6 +53,8 @@ typedef struct cache_tags {
   int dirty_percent;  /* a dirty line is a victim only when this share of lines is dirty */
   int ndirty;         /* lines with a dirty sector */
   uint64_t clock;     /* source of stamps */
+  uint64_t gen;       /* counts changes of what a lookup reads: a line's key or sectors, the
+                         ways in use (not the stamps: a touch changes no lookup's answer) */
   tag_line *lines;    /* nsets * max_assoc, set-major; ways [0, assoc) in use */
   uint64_t *stamps;   /* per line, LRU: last touch; FIFO: allocation order (apart from the
                          lines, so that a victim search reads 8 bytes a way) */
