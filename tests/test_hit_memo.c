@@ -70,7 +70,7 @@ static mem_req random_access(uint64_t *x, const cache_core *c, uint64_t *key, ui
   last_key = *key;
   last_sector = sector;
   *need = c->cfg.sectored ? sector : c->full_mask;
-  int kind = (int)(r >> 20) % 20;
+  int kind = (int)((r >> 20) % 20);
   mem_req q = {.a = {.addr = *key * 128, .token = (uint32_t)(r >> 32), .sector_mask = sector,
                      .size = (uint16_t)(c->cfg.sectored ? 32 : 128), .space = 1},
                .t_created = 0};
@@ -159,7 +159,7 @@ static void run(const cache_config *cfg, uint64_t seed) {
     } else if (what < 80 && p->memo.out.count) {
       take_out(p, &fills, fill_key, fill_sectors, fill_mi);
     } else if (what < 88 && fills) {
-      fill(p, (int)(r >> 8) % fills, &fills, fill_key, fill_sectors, fill_mi, now);
+      fill(p, (int)((r >> 8) % (uint64_t)fills), &fills, fill_key, fill_sectors, fill_mi, now);
     } else if (what < 94) {
       release(p);
     } else if (what < 98) {
@@ -196,7 +196,7 @@ static void run(const cache_config *cfg, uint64_t seed) {
       fills = 0;
       assert_int_equal(p->memo.mshr.active, 0);
       set_assocs++;
-      int ways = 1 + (int)(r >> 8) % (2 * WAYS);
+      int ways = 1 + (int)((r >> 8) % (2 * WAYS));
       cache_tags_set_assoc(&p->memo.tags, ways);
       cache_tags_set_assoc(&p->plain.tags, ways);
       cache_core_changed(&p->memo);
