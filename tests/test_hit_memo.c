@@ -1,5 +1,6 @@
-/* cache_core's hit memo (a read that hit, served again without the failure memos or a tag
- * search while the tags have not changed) against the full path: two caches of the same
+/* cache_core's hit memo (a read of the line that hit last, served without the failure memos
+ * or a tag search while no line has taken another key and the line holds the sectors read)
+ * against the full path: two caches of the same
  * configuration take the same random stream of reads, writes, atomics, fills, released
  * requests, port cycles, dropped lines and changes of ways, one of them with its memo emptied
  * before every access. Every outcome, effect, statistic, epoch, port, miss queue and the tag
@@ -147,8 +148,8 @@ static void run(const cache_config *cfg, uint64_t seed) {
       mem_req q = random_access(&x, &p->memo, &key, &need);
       p->plain.hit.line = NULL; /* the full path, always */
       const hit_memo *h = &p->memo.hit;
-      int by_memo = h->line && h->key == key && h->gen == p->memo.tags.gen && h->need == need &&
-                    !q.a.is_write && !q.a.is_atomic;
+      int by_memo = h->line && h->key == key && h->gen == p->memo.tags.gen && !q.a.is_write &&
+                    !q.a.is_atomic && tag_line_read_hits(h->line, need);
       cache_effects fa = {0}, fb = {0};
       cache_outcome a = cache_core_access(&p->memo, &q, key, key * 128, need, now, &fa);
       cache_outcome b = cache_core_access(&p->plain, &q, key, key * 128, need, now, &fb);

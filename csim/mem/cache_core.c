@@ -280,12 +280,12 @@ cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, u
   need &= c->full_mask;
   if (!need || !c->cfg.sectored) need = c->full_mask;
   int is_write = r->a.is_write && !r->a.is_atomic;
-  /* A read that hit, again, with nothing in the tags changed: what read_access does for a hit.
-   * (No failure memo can match it: a read of a present block never fails, and the block can
-   * have been absent since the memo's epoch only through a change of the tags.) */
+  /* A read of the line that hit last, still holding its key, and of sectors it holds: what
+   * read_access does for a hit. (No failure memo can match it: a memo of this epoch was made
+   * with the line's sectors as they are now, and a read they let hit never fails.) */
   const hit_memo *h = &c->hit;
-  if (h->line && h->key == key && h->gen == c->tags.gen && h->need == need && !r->a.is_write &&
-      !r->a.is_atomic) {
+  if (h->line && h->key == key && h->gen == c->tags.gen && !r->a.is_write && !r->a.is_atomic &&
+      tag_line_read_hits(h->line, need)) {
     cache_tags_touch(&c->tags, h->line);
     use_data_port(c, r->a.size);
     count(c, r, TAG_HIT, CACHE_HIT);
@@ -319,7 +319,7 @@ cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, u
   }
   c->epoch++; /* hits too: the replacement order moved */
   if (o == CACHE_HIT && !r->a.is_write && !r->a.is_atomic)
-    c->hit = (hit_memo){.key = key, .gen = c->tags.gen, .line = line, .need = need};
+    c->hit = (hit_memo){.key = key, .gen = c->tags.gen, .line = line};
   if (o == CACHE_MISS && st == TAG_HIT_RESERVED) return CACHE_HIT_RESERVED;
   if (o == CACHE_MISS && st == TAG_SECTOR_MISS) return CACHE_SECTOR_MISS;
   return o;

@@ -47,13 +47,13 @@ typedef struct fail_memo {
 } fail_memo;
 #define FAIL_MEMOS 4
 
-/* The last read that hit, kept: while the tags have not changed since (cache_tags.gen), the
- * same read hits the same line again, without the failure memos or a tag search (an
- * instruction cache's fetches read the same line over and over). */
+/* The line of the last read that hit, kept: while no line has taken another key since
+ * (cache_tags.gen), a read of that line whose sectors the line holds (tag_line_read_hits) is a
+ * hit, found without the failure memos or a tag search (an instruction cache's fetches read the
+ * same line over and over, a sectored cache's accesses of a line come a sector at a time). */
 typedef struct hit_memo {
   uint64_t key, gen;
   tag_line *line;     /* NULL: none kept */
-  uint8_t need;
 } hit_memo;
 
 typedef struct cache_core {

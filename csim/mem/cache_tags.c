@@ -121,11 +121,8 @@ void cache_tags_touch(cache_tags *t, tag_line *l) {
   if (t->replacement != 'F') t->stamps[l - t->lines] = ++t->clock;
 }
 
-/* Line i's bits in the set masks (empty, being fetched into), from its sectors. Every change
- * of a line's sectors or key comes through here (cache_tags_sectors_changed, or emptied by an
- * install or a clear), so it also counts the change (gen). */
+/* Line i's bits in the set masks (empty, being fetched into), from its sectors. */
 static void sector_masks(cache_tags *t, int32_t i) {
-  t->gen++;
   way_pos p = way_pos_of(t, i);
   way_bit(t->empty, p, tag_line_free(&t->lines[i]));
   way_bit(t->fetching, p, t->lines[i].pending != 0);
@@ -292,6 +289,7 @@ static void empty_line(cache_tags *t, tag_line *l) {
 
 void cache_tags_install(cache_tags *t, tag_line *l, uint64_t key, uint64_t addr, uint8_t space) {
   int32_t i = (int32_t)(l - t->lines);
+  t->gen++;
   empty_line(t, l);
   if (t->index.slots) { /* (the old key's slot goes, with its copy; the new one's is empty) */
     tag_index_remove(&t->index, t->keys[i], i);

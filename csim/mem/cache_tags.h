@@ -27,6 +27,11 @@ typedef struct tag_line {
 
 /* A line slot holds nothing while no sector is valid or pending. */
 static inline int tag_line_free(const tag_line *l) { return !(l->valid | l->pending); }
+/* A read of sectors `need` of a line holding its key hits (cache_tags_lookup's TAG_HIT): all
+ * valid, none being fetched, none written only in part. */
+static inline int tag_line_read_hits(const tag_line *l, uint8_t need) {
+  return !(l->pending & need) && (l->valid & need) == need && !(l->unreadable & need);
+}
 
 /* What a probe finds (GPGPU-Sim's cache_request_status before the access acts). */
 typedef enum tag_status {
@@ -53,8 +58,7 @@ typedef struct cache_tags {
   int dirty_percent;  /* a dirty line is a victim only when this share of lines is dirty */
   int ndirty;         /* lines with a dirty sector */
   uint64_t clock;     /* source of stamps */
-  uint64_t gen;       /* counts changes of what a lookup reads: a line's key or sectors, the
-                         ways in use (not the stamps: a touch changes no lookup's answer) */
+  uint64_t gen;       /* counts changes of which line holds which key: installs, new ways */
   tag_line *lines;    /* nsets * max_assoc, set-major; ways [0, assoc) in use */
   uint64_t *stamps;   /* per line, LRU: last touch; FIFO: allocation order (apart from the
                          lines, so that a victim search reads 8 bytes a way) */
