@@ -298,8 +298,17 @@ void warp_release_barriers(sm *s, sm_cta *c);
 void warp_load_done(sm *s, int load, uint64_t now);
 /* The warp in `slot` reached the end of its trace. */
 void warp_exit(sm *s, int slot);
-/* Frees the warp's slot if it has exited and nothing it issued is still in flight. */
-void warp_try_finish(sm *s, int slot);
+/* Frees the warp's slot: it has exited and nothing it issued is still in flight. */
+void warp_finish(sm *s, int slot);
+/* Frees the warp's slot if it has exited and nothing it issued is still in flight. (Asked each
+ * time something of a warp leaves a stage, of warps that have mostly not exited: the test is
+ * made where it is asked.) */
+static inline void warp_try_finish(sm *s, int slot) {
+  const sm_warp *w = &s->warps[slot];
+  if (w->exited && w->live && !w->pending_loads && !w->queued_mem && !w->in_oc &&
+      !w->pending_stores)
+    warp_finish(s, slot);
+}
 
 /* The memo masks: pipeline classes 0..UNIT_COUNT-1 (WAIT_PIPELINE), then these. */
 enum { MEMO_MEMORY = UNIT_COUNT, MEMO_MEMBAR, MEMO_BARRIER, MEMO_MASKS };

@@ -34,11 +34,8 @@ static void finish_cta(sm *s, int cta_slot) {
 }
 
 /* A warp leaves its slot once it has exited and nothing it issued can still write back. */
-void warp_try_finish(sm *s, int slot) {
+void warp_finish(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
-  if (!w->live || !w->exited || w->pending_loads || w->queued_mem || w->in_oc ||
-      w->pending_stores)
-    return;
   sm_cta *c = &s->ctas[w->cta];
   int cta = w->cta;
   w->live = 0;
