@@ -299,6 +299,14 @@ static void test_validate_errors(void **state) {
              "(alone or composed, e.g. warpman+larf), found -rfsim_policy %s", without[i]);
     tu_validate_err(&c, msg);
   }
+  /* (a perfect instruction cache still gives the fetch its line: without one the run divided
+   * by zero) */
+  config_defaults(&c);
+  tu_set_ok(&c, "-gpgpu_perfect_inst_const_cache", "1");
+  tu_set_ok(&c, "-gpgpu_cache:il1", "none");
+  tu_validate_err(&c, "-gpgpu_cache:il1: expected a cache geometry (the fetch stage takes "
+                   "instructions a line at a time, also with -gpgpu_perfect_inst_const_cache 1), "
+                   "found none");
   config_defaults(&c);
   tu_set_ok(&c, "-gpgpu_shader_core_pipeline", "1536:16");
   tu_validate_err(&c, "-gpgpu_shader_core_pipeline: expected warp size 32 (rfsim models 32-lane "

@@ -178,9 +178,11 @@ static int check_memory(const gpu_config *c, rf_diag *d) {
   if (check_cache(&c->l1d, "gpgpu_cache:dl1", 1, d) != 0) return -1;
   if (check_cache(&c->l2, "gpgpu_cache:dl2", 0, d) != 0) return -1;
   if (check_cache(&c->l1i, "gpgpu_cache:il1", 1, d) != 0) return -1;
-  CHECK(c->l1i.enabled || c->perfect_inst_cache,
-        "-gpgpu_cache:il1: expected a cache (or -gpgpu_perfect_inst_const_cache 1), found none%s",
-        "");
+  /* A perfect instruction cache keeps its geometry: the fetch stage takes a warp's instructions
+   * a line of it at a time (GPGPU-Sim's fetch reads the L1I's line size either way). */
+  CHECK(c->l1i.enabled,
+        "-gpgpu_cache:il1: expected a cache geometry (the fetch stage takes instructions a line "
+        "at a time, also with -gpgpu_perfect_inst_const_cache 1), found none%s", "");
   CHECK(c->l1_latency >= 1 && c->smem_latency >= 1,
         "-gpgpu_l1_latency/-gpgpu_smem_latency: expected >= 1, found %d/%d", c->l1_latency,
         c->smem_latency);
