@@ -147,9 +147,7 @@ static void run(const cache_config *cfg, uint64_t seed) {
       uint8_t need;
       mem_req q = random_access(&x, &p->memo, &key, &need);
       p->plain.hit.line = NULL; /* the full path, always */
-      const hit_memo *h = &p->memo.hit;
-      int by_memo = h->line && h->key == key && h->gen == p->memo.tags.gen && !q.a.is_write &&
-                    !q.a.is_atomic && tag_line_read_hits(h->line, need);
+      int by_memo = cache_core_memo_line(&p->memo, &q, key, need) != NULL;
       cache_effects fa = {0}, fb = {0};
       cache_outcome a = cache_core_access(&p->memo, &q, key, key * 128, need, now, &fa);
       cache_outcome b = cache_core_access(&p->plain, &q, key, key * 128, need, now, &fb);

@@ -275,35 +275,34 @@ static void count(cache_core *c, const mem_req *r, tag_status st, cache_outcome 
 
 cache_outcome cache_core_fail_again(cache_core *c, cache_fail why) { return fail(c, why); }
 
+/* What a failure memo records of an access (and compares). */
+static fail_memo fail_memo_of(const cache_core *c, const mem_req *r, uint64_t key, uint8_t need) {
+  return (fail_memo){.epoch = c->epoch, .key = key, .valid = 1, .need = need,
+                     .flags = (uint8_t)(r->a.is_write | r->a.is_atomic << 1),
+                     .space = r->a.space, .full_mask = r->a.full_mask, .size = r->a.size};
+}
+
 cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, uint64_t gaddr,
                                 uint8_t need, uint64_t now, cache_effects *fx) {
   need &= c->full_mask;
   if (!need || !c->cfg.sectored) need = c->full_mask;
   int is_write = r->a.is_write && !r->a.is_atomic;
-  /* A read of the line that hit last, still holding its key, and of sectors it holds: what
-   * read_access does for a hit. (No failure memo can match it: a memo of this epoch was made
-   * with the line's sectors as they are now, and a read they let hit never fails.) */
-  const hit_memo *h = &c->hit;
-  if (h->line && h->key == key && h->gen == c->tags.gen && !r->a.is_write && !r->a.is_atomic &&
-      tag_line_read_hits(h->line, need)) {
-    cache_tags_touch(&c->tags, h->line);
-    use_data_port(c, r->a.size);
-    count(c, r, TAG_HIT, CACHE_HIT);
-    c->epoch++;
-    return CACHE_HIT;
+  /* The line the hit memo has for this read is the lookup's answer, a hit, found without the
+   * failure memos or the search. (No failure memo can match such a read: one of this epoch was
+   * made with the line's sectors as they are now, and a read they let hit never fails.) */
+  tag_line *line = cache_core_memo_line(c, r, key, need);
+  tag_status st = TAG_HIT;
+  if (!line) {
+    const fail_memo m = fail_memo_of(c, r, key, need);
+    for (int i = 0; i < FAIL_MEMOS; i++) {
+      const fail_memo *f = &c->memo[i];
+      if (f->valid && f->epoch == m.epoch && f->key == m.key && f->need == m.need &&
+          f->flags == m.flags && f->space == m.space && f->full_mask == m.full_mask &&
+          f->size == m.size)
+        return fail(c, (cache_fail)f->why);
+    }
+    st = cache_tags_lookup(&c->tags, key, need, is_write, &line);
   }
-  fail_memo m = {.epoch = c->epoch, .key = key, .valid = 1, .need = need,
-                 .flags = (uint8_t)(r->a.is_write | r->a.is_atomic << 1), .space = r->a.space,
-                 .full_mask = r->a.full_mask, .size = r->a.size};
-  for (int i = 0; i < FAIL_MEMOS; i++) {
-    const fail_memo *f = &c->memo[i];
-    if (f->valid && f->epoch == m.epoch && f->key == m.key && f->need == m.need &&
-        f->flags == m.flags && f->space == m.space && f->full_mask == m.full_mask &&
-        f->size == m.size)
-      return fail(c, (cache_fail)f->why);
-  }
-  tag_line *line = NULL;
-  tag_status st = cache_tags_lookup(&c->tags, key, need, is_write, &line);
   cache_outcome o;
   if (is_write)
     o = st == TAG_HIT ? write_hit(c, r, line, key, need, fx)
@@ -312,6 +311,7 @@ cache_outcome cache_core_access(cache_core *c, const mem_req *r, uint64_t key, u
     o = read_access(c, r, st, line, key, gaddr, need, now, fx);
   count(c, r, st, o);
   if (o == CACHE_FAIL) { /* nothing changed: remember the answer */
+    fail_memo m = fail_memo_of(c, r, key, need);
     m.why = (uint8_t)c->last_fail;
     c->memo[c->memo_next] = m;
     c->memo_next = (c->memo_next + 1) % FAIL_MEMOS;

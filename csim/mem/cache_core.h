@@ -115,6 +115,17 @@ static inline void cache_core_changed(cache_core *c) { c->epoch++; }
 static inline uint64_t cache_core_block(const cache_core *c, uint64_t key, uint8_t need) {
   return c->cfg.sectored ? key * MEM_SECTORS_PER_LINE + (uint64_t)__builtin_ctz(need) : key;
 }
+/* The line the hit memo serves a read of `key` (sectors `need`, in the line frame) with: the
+ * line of the last read hit, while no line has taken another key since and it holds those
+ * sectors; NULL if none (a write, an atomic, another line). */
+static inline tag_line *cache_core_memo_line(const cache_core *c, const mem_req *r, uint64_t key,
+                                             uint8_t need) {
+  const hit_memo *h = &c->hit;
+  return h->line && h->key == key && h->gen == c->tags.gen && !r->a.is_write &&
+                 !r->a.is_atomic && tag_line_read_hits(h->line, need)
+             ? h->line
+             : NULL;
+}
 static inline int cache_core_data_port_free(const cache_core *c) { return c->data_busy == 0; }
 static inline int cache_core_fill_port_free(const cache_core *c) { return c->fill_busy == 0; }
 /* End of a cache cycle: the ports free up by one cycle. */
