@@ -61,7 +61,10 @@ for cfg in "${configs[@]}"; do
                                  sub(/:.*/, "", f); sub(/^.*\/csim\//, "csim/", f)
                                  sub(/[a-z_]+\/\.\.\//, "", f); by[f] += n }
         END { for (f in by) printf "%d %s\n", by[f], f }' |
-      sort -rn | head -n "$top" |
-      awk -v main="$main" '{ printf "bench-count:   %5.1f%%  %s\n", 100 * $1 / main, $2 }'
+      sort -rn |
+      awk -v main="$main" -v top="$top" '
+        NR <= top { printf "bench-count:   %5.1f%%  %s\n", 100 * $1 / main, $2 }'
+  # (awk reads the whole list: `head` would stop reading, and sort, still writing a list over a
+  # pipe buffer long, would die of SIGPIPE, failing the run under pipefail)
   fi
 done
