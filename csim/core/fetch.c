@@ -11,13 +11,18 @@ static uint64_t code_addr(const sm *s, const sm_warp *w, uint32_t index) {
   return CODE_BASE + (kernel << CODE_WINDOW_SHIFT) + w->insts[index].op->pc;
 }
 
-/* How many instructions from `fetched` come from the same I-cache line (at most the room). */
+/* How many instructions from `fetched` come from the same I-cache line (at most the room).
+ * The kernel's code window starts at a multiple of every line size (a power of two, at most
+ * 256: config_validate), so two addresses share a line when their PCs do. */
+_Static_assert(CODE_BASE % 256 == 0 && (1ull << CODE_WINDOW_SHIFT) % 256 == 0,
+               "code windows start on a line of any size");
 static uint8_t fetch_group(const sm *s, const sm_warp *w) {
-  uint64_t line = (uint64_t)s->cfg->l1i.line_size;
-  uint64_t first = code_addr(s, w, w->fetched) / line;
+  uint64_t in_line = (uint64_t)s->cfg->l1i.line_size - 1;
+  uint64_t first = w->insts[w->fetched].op->pc;
   uint32_t room = IBUFFER_SIZE - (w->fetched - w->pc);
   uint8_t n = 1;
-  while (n < room && w->fetched + n < w->n_insts && code_addr(s, w, w->fetched + n) / line == first)
+  while (n < room && w->fetched + n < w->n_insts &&
+         ((w->insts[w->fetched + n].op->pc ^ first) & ~in_line) == 0)
     n++;
   return n;
 }
