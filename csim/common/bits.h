@@ -31,4 +31,31 @@ static inline int rf_next_bit(const uint64_t *m, int from, int to) {
   return -1;
 }
 
+/* The set bits of the multi-word mask m in [from, to), in order, each word read once: for a
+ * walk over a mask that the walk itself does not change (rf_next_bit reads the word again for
+ * every bit, and cannot keep it in a register across the walk's stores).
+ *   rf_bit_iter it = rf_bits_from(m, lo, hi);
+ *   for (int b; (b = rf_bits_next(&it)) >= 0;) ... */
+typedef struct rf_bit_iter {
+  const uint64_t *m;
+  uint64_t word; /* the bits of the current word not returned yet */
+  int base, to;  /* the current word's first bit; the end */
+} rf_bit_iter;
+
+static inline rf_bit_iter rf_bits_from(const uint64_t *m, int from, int to) {
+  rf_bit_iter it = {m, from < to ? m[from >> 6] & (~0ull << (from & 63)) : 0, from & ~63, to};
+  return it;
+}
+
+static inline int rf_bits_next(rf_bit_iter *it) {
+  while (!it->word) {
+    it->base += 64;
+    if (it->base >= it->to) return -1;
+    it->word = it->m[it->base >> 6];
+  }
+  int b = it->base + __builtin_ctzll(it->word);
+  it->word &= it->word - 1;
+  return b < it->to ? b : -1;
+}
+
 #endif

@@ -293,8 +293,8 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
     best = why;
   }
   for (int pass = 0; pass < 2; pass++) {
-    int lo = pass ? 0 : start, hi = pass ? start : n;
-    for (int p = rf_next_bit(look_at, lo, hi); p >= 0; p = rf_next_bit(look_at, p + 1, hi)) {
+    rf_bit_iter it = rf_bits_from(look_at, pass ? 0 : start, pass ? start : n);
+    for (int p; (p = rf_bits_next(&it)) >= 0;) {
       if (p == pfirst) continue;
       int slot = sq->warps[p];
       warp_wait why = look(s, q, slot, now, &in);
@@ -314,7 +314,8 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
    * answers ends (0 for an answer not kept, such as the policy's), or something changes
    * (which resets kept_stall). */
   uint64_t until = UINT64_MAX;
-  for (int p = rf_next_bit(sq->need, 0, n); p >= 0; p = rf_next_bit(sq->need, p + 1, n)) {
+  rf_bit_iter it = rf_bits_from(sq->need, 0, n);
+  for (int p; (p = rf_bits_next(&it)) >= 0;) {
     uint64_t u = s->warps[sq->warps[p]].skip_until;
     if (u < until) until = u;
   }
