@@ -175,6 +175,7 @@ static void progress_tick(void *ctx, const gpu *g) {
 
 static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
   double t0 = seconds_now();
+  if (o->stats_json && stats_json_check(o->stats_json, d) < 0) return -1;
   trace_list *list;
   if (trace_list_read(o->trace, &list, d) < 0) return -1;
   gpu_hw hw = {o->hw, NULL, NULL};

@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -87,6 +88,13 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* A number as JSON has it: NaN and the infinities have no spelling there (a reader stops at
+ * "nan"), so they are null. */
+static void json_number(FILE *f, const char *format, double v) {
+  if (isfinite(v)) fprintf(f, format, v);
+  else fputs("null", f);
+}
+
 static void json_record(FILE *f, const stats_record *r, const char *indent) {
   fputs("{", f);
   for (int i = 0; i < r->n; i++) {
@@ -96,11 +104,14 @@ static void json_record(FILE *f, const stats_record *r, const char *indent) {
     fputs(": ", f);
     switch (e->kind) {
       case STAT_U64: fprintf(f, "%llu", (unsigned long long)e->u); break;
-      case STAT_F64: fprintf(f, "%.6f", e->f); break;
+      case STAT_F64: json_number(f, "%.6f", e->f); break;
       case STAT_STR: json_string(f, e->s); break;
       case STAT_SERIES:
         fputc('[', f);
-        for (int k = 0; k < e->nv; k++) fprintf(f, "%s%.6g", k ? ", " : "", e->v[k]);
+        for (int k = 0; k < e->nv; k++) {
+          if (k) fputs(", ", f);
+          json_number(f, "%.6g", e->v[k]);
+        }
         fputc(']', f);
         break;
     }
@@ -108,14 +119,35 @@ static void json_record(FILE *f, const stats_record *r, const char *indent) {
   fprintf(f, "\n%s}", indent);
 }
 
+/* The file stats_write_json writes before renaming it to path (malloc'd), or NULL. */
+static char *tmp_path_of(const char *path) {
+  size_t n = strlen(path) + sizeof ".tmp";
+  char *tmp = malloc(n);
+  if (tmp) snprintf(tmp, n, "%s.tmp", path);
+  return tmp;
+}
+
+int stats_json_check(const char *path, rf_diag *d) {
+  char *tmp = tmp_path_of(path);
+  if (!tmp) return rf_fail(d, "out of memory");
+  FILE *f = fopen(tmp, "w");
+  int rc = 0;
+  if (f) {
+    fclose(f);
+    unlink(tmp);
+  } else {
+    rc = rf_fail(d, "-stats_json %s: cannot write %s: %s", path, tmp, strerror(errno));
+  }
+  free(tmp);
+  return rc;
+}
+
 int stats_write_json(const char *path, const stats_record *kernels, int nkernels,
                      const stats_record *total, rf_diag *d) {
   for (int i = 0; i < nkernels; i++)
     if (kernels[i].oom) return rf_fail(d, "out of memory while collecting stats");
-  size_t n = strlen(path) + 16;
-  char *tmp = malloc(n);
+  char *tmp = tmp_path_of(path);
   if (!tmp) return rf_fail(d, "out of memory");
-  snprintf(tmp, n, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (!f) {
     int rc = rf_fail(d, "%s: cannot write: %s", tmp, strerror(errno));

@@ -42,5 +42,8 @@ void stats_print_text(const stats_record *r, FILE *out);
  * so a failed run never leaves a complete-looking file. */
 int stats_write_json(const char *path, const stats_record *kernels, int nkernels,
                      const stats_record *total, rf_diag *d);
+/* Whether stats_write_json could write path's temporary file now (it is made and removed):
+ * asked before a run, so that a long run does not end in a file it cannot write. */
+int stats_json_check(const char *path, rf_diag *d);
 
 #endif

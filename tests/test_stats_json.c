@@ -1,0 +1,158 @@
+/* -stats_json (csim/stats): the JSON text of every kind of entry, strings escaped and values
+ * that JSON cannot spell (NaN, infinities) as null; the file written whole, through a
+ * temporary renamed into place; and through bin/rfsim: a folder it cannot write refused before
+ * the run (no stats printed, as if it had run), a failing run leaving no file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../csim/stats/stats.h"
+#include "common/test_util.h"
+
+static char dir[256];
+
+static int setup(void **state) {
+  (void)state;
+  if (tu_mkdtemp(dir, sizeof dir) != 0) return -1;
+  static const char *const bodies[] = {"1 R1 LDG.E 0 4 1 0x10000 4\n0 EXIT 0 0\n"};
+  char *text = tu_kernel_text("json", 4, 2, 8, bodies, 1);
+  if (!text) return -1;
+  int rc = tu_write(dir, "kernel-1.traceg", text) |
+           tu_write(dir, "kernelslist.g", "kernel-1.traceg\n");
+  free(text);
+  return rc;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  tu_rmtree(dir);
+  return 0;
+}
+
+static void path_in(char *out, size_t n, const char *name) {
+  assert_true((size_t)snprintf(out, n, "%s/%s", dir, name) < n);
+}
+
+static void test_every_kind_written(void **state) {
+  (void)state;
+  stats_record k, total;
+  stats_init(&k);
+  stats_init(&total);
+  stats_u64(&k, "insts", 18446744073709551615ull);
+  stats_f64(&k, "ipc", 1.5);
+  stats_f64(&k, "no_ipc", NAN);
+  stats_str(&k, "name", "a \"quoted\" \\ name\twith a tab");
+  const double v[] = {0.25, INFINITY, 3};
+  stats_series(&k, "series", v, 3);
+  stats_series(&k, "empty", v, 0);
+  stats_u64(&total, "cycles", 7);
+  char path[512], tmp[520];
+  path_in(path, sizeof path, "kinds.json");
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  rf_diag d;
+  assert_int_equal(stats_write_json(path, &k, 1, &total, &d), 0);
+  size_t n;
+  char *got = tu_slurp(path, &n);
+  assert_non_null(got);
+  assert_string_equal(got,
+                      "{\n"
+                      "  \"kernels\": [\n"
+                      "    {\n"
+                      "      \"insts\": 18446744073709551615,\n"
+                      "      \"ipc\": 1.500000,\n"
+                      "      \"no_ipc\": null,\n"
+                      "      \"name\": \"a \\\"quoted\\\" \\\\ name\\u0009with a tab\",\n"
+                      "      \"series\": [0.25, null, 3],\n"
+                      "      \"empty\": []\n"
+                      "    }\n"
+                      "  ],\n"
+                      "  \"total\": {\n"
+                      "    \"cycles\": 7\n"
+                      "  }\n"
+                      "}\n");
+  free(got);
+  assert_int_equal(access(tmp, F_OK), -1); /* renamed into place */
+  stats_free(&k);
+  stats_free(&total);
+}
+
+static void test_check_leaves_nothing(void **state) {
+  (void)state;
+  char path[512], tmp[520];
+  path_in(path, sizeof path, "checked.json");
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  rf_diag d;
+  assert_int_equal(stats_json_check(path, &d), 0);
+  assert_int_equal(access(path, F_OK), -1);
+  assert_int_equal(access(tmp, F_OK), -1);
+  path_in(path, sizeof path, "missing/checked.json");
+  assert_int_equal(stats_json_check(path, &d), -1);
+  char want[1200];
+  snprintf(want, sizeof want, "-stats_json %s: cannot write %s.tmp: No such file or directory",
+           path, path);
+  assert_string_equal(d.msg, want);
+}
+
+/* Runs bin/rfsim on the fixture's list with `extra`; its exit status. */
+static int run_rfsim(const char *extra) {
+  char cmd[2048];
+  assert_true((size_t)snprintf(cmd, sizeof cmd,
+                               "bin/rfsim -trace %s/kernelslist.g -config configs/gtx480.config "
+                               "-trace_cache off -quiet %s > %s/out.txt 2> %s/err.txt",
+                               dir, extra, dir, dir) < sizeof cmd);
+  return tu_sh(cmd);
+}
+
+static void test_through_rfsim(void **state) {
+  (void)state;
+  char extra[1024], path[512], file[512];
+  /* written on success */
+  path_in(path, sizeof path, "run.json");
+  snprintf(extra, sizeof extra, "-stats_json %s", path);
+  assert_int_equal(run_rfsim(extra), 0);
+  size_t n;
+  char *got = tu_slurp(path, &n);
+  assert_non_null(got);
+  assert_non_null(strstr(got, "\"kernels\": ["));
+  assert_non_null(strstr(got, "\"total\": {"));
+  free(got);
+  /* a folder it cannot write: refused before the run, nothing on stdout */
+  path_in(path, sizeof path, "missing/run.json");
+  snprintf(extra, sizeof extra, "-stats_json %s", path);
+  assert_int_equal(run_rfsim(extra), 1);
+  path_in(file, sizeof file, "out.txt");
+  free(tu_slurp(file, &n));
+  assert_int_equal(n, 0);
+  path_in(file, sizeof file, "err.txt");
+  char *err = tu_slurp(file, &n);
+  char want[1200];
+  snprintf(want, sizeof want,
+           "rfsim: error: -stats_json %s: cannot write %s.tmp: No such file or directory\n", path,
+           path);
+  assert_string_equal(err, want);
+  free(err);
+  /* a run that fails leaves no file, whole or partial */
+  path_in(path, sizeof path, "failed.json");
+  snprintf(extra, sizeof extra, "-stats_json %s -gpgpu_max_cycle 10", path);
+  assert_int_equal(run_rfsim(extra), 1);
+  assert_int_equal(access(path, F_OK), -1);
+  strcat(path, ".tmp");
+  assert_int_equal(access(path, F_OK), -1);
+}
+
+int main(void) {
+  tu_private_cache();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_kind_written),
+      cmocka_unit_test(test_check_leaves_nothing),
+      cmocka_unit_test(test_through_rfsim),
+  };
+  return cmocka_run_group_tests_name("stats json", tests, setup, teardown);
+}
