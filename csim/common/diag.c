@@ -6,6 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A message is one line on a terminal: control bytes that came from the input it quotes (a
+ * binary file read as a trace, an escape sequence) are shown as '?', so they cannot move the
+ * cursor, clear the screen or break the line. */
+static void printable(char *msg) {
+  for (unsigned char *c = (unsigned char *)msg; *c; c++)
+    if (*c < 0x20 || *c == 0x7f) *c = '?';
+}
+
 /* A failure is not a refusal, whatever the diag held: many callers fill a diag of their own on
  * the stack and pass it up whole (the FineReg units' lockstep mismatch, an SM's failed cycle),
  * and a stale flag there made main exit 3, "refused", for a broken unit. */
@@ -15,6 +23,7 @@ int rf_fail(rf_diag *d, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     va_end(ap);
+    printable(d->msg);
     d->refusal = 0;
   }
   return -1;
@@ -26,6 +35,7 @@ int rf_refuse(rf_diag *d, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     va_end(ap);
+    printable(d->msg);
     d->refusal = 1;
   }
   return -1;
@@ -41,6 +51,7 @@ int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(d->msg + n, sizeof d->msg - (size_t)n, fmt, ap);
   va_end(ap);
+  printable(d->msg);
   return -1;
 }
 
