@@ -105,6 +105,14 @@ static void test_shared_runtime_program(void **state) {
   snprintf(args, sizeof args, "-o '%s/t' '%s/roundtrip'", dir, dir);
   assert_int_equal(trace(args), 1); /* it ran (and checked itself), but launched no kernel */
   expect_err("traced no kernel");
+  /* -kernels and -regs items that selected nothing are noted, one line each */
+  snprintf(args, sizeof args, "-kernels 3,k1,2-4 -regs k1=40 -o '%s/t' '%s/roundtrip'", dir, dir);
+  assert_int_equal(trace(args), 1);
+  expect_err("rfsim-trace: note: -kernels 3: selects no launch of the program\n"
+             "rfsim-trace: note: -kernels k1: selects no launch of the program\n"
+             "rfsim-trace: note: -kernels 2-4: selects no launch of the program\n"
+             "rfsim-trace: note: -regs k1=40: no traced launch is of kernel k1\n"
+             "rfsim-trace: ");
   char out[300];
   snprintf(out, sizeof out, "%s/out", dir);
   FILE *f = fopen(out, "r");
@@ -129,6 +137,17 @@ static void test_bad_options(void **state) {
   expect_err("-budget: expected a number of warp instructions >= 1, found '0'");
   assert_int_equal(trace("-sm 80 /bin/true"), 2);
   expect_err("-sm: expected an architecture 50-62 or 70-72, found '80'");
+  /* -kernels LIST and the item it finds wrong */
+  const char *bad_kernels[][2] = {{"0", "0"},   {"5-2", "5-2"}, {"1,,2", ""},   {"1-", "1-"},
+                                  {"-3", "-3"}, {"", ""},       {"k 1", "k 1"}, {"2,1x", "1x"}};
+  for (size_t i = 0; i < sizeof bad_kernels / sizeof *bad_kernels; i++) {
+    char args[200], msg[300];
+    snprintf(args, sizeof args, "-kernels '%s' /bin/true", bad_kernels[i][0]);
+    assert_int_equal(trace(args), 2);
+    snprintf(msg, sizeof msg, "-kernels: expected launch numbers from 1, ranges a-b with a <= b "
+             "and kernel names, comma-separated, found '%s'", bad_kernels[i][1]);
+    expect_err(msg);
+  }
   assert_int_equal(trace("-frob 1 /bin/true"), 2);
   expect_err("unknown option -frob");
   assert_int_equal(trace(""), 2);

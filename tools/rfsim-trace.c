@@ -9,6 +9,7 @@
  * if the program exits with status 0, i.e. its own check of its results passed; otherwise
  * nothing is left. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,8 +32,9 @@ static void usage(FILE *f) {
           "  -o DIR          trace folder (default: traces); replaced only if it holds traces\n"
           "  -xz             write kernel-N.traceg.xz, compressed as the tracer's\n"
           "                  TRACE_FILE_COMPRESS=1 does (rfsim reads either)\n"
-          "  -kernels LIST   launches to trace: numbers, ranges a-b and kernel names, comma-\n"
-          "                  separated (default: all); the others still run\n"
+          "  -kernels LIST   launches to trace: numbers from 1, ranges a-b and kernel names\n"
+          "                  (symbol or function name), comma-separated (default: all); the\n"
+          "                  others still run. Items that select no launch are noted\n"
           "  -budget N       stop a launch after N warp instructions (default 2000000000)\n"
           "  -config FILE    the device the program sees (SMs, limits) from an rfsim config\n"
           "  -sm N           run the program's sm_N code (61 or 70; default: sm_61's if it has\n"
@@ -40,7 +42,8 @@ static void usage(FILE *f) {
           "  -cuobjdump PATH CUDA 11.8's cuobjdump (default /usr/bin/cuobjdump)\n"
           "  -regs LIST      NAME=N,...: the trace of kernel NAME (its symbol or function name)\n"
           "                  allocates N registers per thread, at least what its code uses (a\n"
-          "                  paper's compiler allocated more than nvcc 11.8 does)\n");
+          "                  paper's compiler allocated more than nvcc 11.8 does); names of\n"
+          "                  no traced launch are noted\n");
 }
 
 /* -regs: NAME=N pairs, comma-separated, N from 1 to 255 */
@@ -52,6 +55,31 @@ static int check_regs(const char *v) {
     if (!eq || eq >= n || e != p + n || r < 1 || r > 255) {
       fprintf(stderr, "rfsim-trace: -regs: expected NAME=N with N from 1 to 255, found '%.*s'\n",
               (int)n, p);
+      return -1;
+    }
+    if (!p[n]) return 0;
+    p += n + 1;
+  }
+}
+
+/* -kernels: comma-separated launch numbers n >= 1, ranges a-b (1 <= a <= b) and kernel names
+ * (identifiers: a symbol or a function's name); an item that starts with a digit is a number or
+ * a range */
+static int check_kernels(const char *v) {
+  for (const char *p = v;;) {
+    size_t n = strcspn(p, ",");
+    int ok = n > 0;
+    if (ok && isdigit((unsigned char)p[0])) {
+      char *e;
+      long a = strtol(p, &e, 10), b = a;
+      if (*e == '-' && isdigit((unsigned char)e[1])) b = strtol(e + 1, &e, 10);
+      ok = e == p + n && a >= 1 && a <= b;
+    }
+    for (size_t k = 0; ok && !isdigit((unsigned char)p[0]) && k < n; k++)
+      ok = isalnum((unsigned char)p[k]) || p[k] == '_';
+    if (!ok) {
+      fprintf(stderr, "rfsim-trace: -kernels: expected launch numbers from 1, ranges a-b with a <= "
+              "b and kernel names, comma-separated, found '%.*s'\n", (int)n, p);
       return -1;
     }
     if (!p[n]) return 0;
@@ -90,14 +118,33 @@ static int find_runtime(char *dir, size_t size) {
   return access(lib, R_OK);
 }
 
+/* The runtime's summary (cudart_state.c's write_stats); its lines on -kernels and -regs items
+ * that selected no traced launch become notes: a misspelt kernel name would otherwise go
+ * unnoticed (the launches it meant traced with the cubin's registers, or not at all). */
 static int read_stats(const char *dir, long *kernels, unsigned long long *insts, double *secs) {
   char p[TG_PATH_MAX + 64];
   snprintf(p, sizeof p, "%s/.stats", dir);
   FILE *f = fopen(p, "r");
   if (!f) return -1;
   long launches;
-  int ok = fscanf(f, "launches %ld kernels %ld warp_insts %llu seconds %lf", &launches, kernels,
+  int ok = fscanf(f, "launches %ld kernels %ld warp_insts %llu seconds %lf ", &launches, kernels,
                   insts, secs) == 4;
+  char line[2100];
+  while (ok && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    int regs = !strncmp(line, "unmatched_regs ", 15);
+    if (!regs && strncmp(line, "unmatched_kernels ", 18)) continue;
+    for (const char *item = line + (regs ? 15 : 18); *item;) {
+      int n = (int)strcspn(item, ",");
+      if (regs)
+        fprintf(stderr, "rfsim-trace: note: -regs %.*s: no traced launch is of kernel %.*s\n", n,
+                item, (int)strcspn(item, "="), item);
+      else
+        fprintf(stderr, "rfsim-trace: note: -kernels %.*s: selects no launch of the program\n",
+                n, item);
+      item += n + (item[n] == ',');
+    }
+  }
   fclose(f);
   unlink(p);
   return ok ? 0 : -1;
@@ -128,7 +175,10 @@ int main(int argc, char **argv) {
     }
     const char *v = argv[i + 1];
     if (!strcmp(a, "-o")) out = v;
-    else if (!strcmp(a, "-kernels")) kernels = v;
+    else if (!strcmp(a, "-kernels")) {
+      if (check_kernels(v) < 0) return 2;
+      kernels = v;
+    }
     else if (!strcmp(a, "-config")) config = v;
     else if (!strcmp(a, "-cuobjdump")) cuobjdump = v;
     else if (!strcmp(a, "-sm")) {

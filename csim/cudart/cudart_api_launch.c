@@ -132,12 +132,12 @@ API cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void *
     if (p->size) memcpy(params + p->offset, args[i], p->size);
   }
   int launch = ++s->launches;
+  int traced = cudart_trace_wanted(s, launch, ki->name);
   sass_launch L = {.grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
                    .dyn_shared = (uint32_t)shmem, .params = params,
                    .params_bytes = ki->param_bytes, .budget = s->budget, .trace_id = launch,
-                   .trace_nregs = cudart_trace_regs(s, ki->name, ki->nregs)};
+                   .trace_nregs = cudart_trace_regs(s, ki->name, ki->nregs, traced)};
   char path[4096];
-  int traced = cudart_trace_wanted(s, launch, ki->name);
   if (traced) {
     L.trace = cudart_trace_open_kernel(s, launch, path, sizeof path);
     L.trace_path = path;

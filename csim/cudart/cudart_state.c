@@ -61,6 +61,7 @@ static void write_stats(void) {
   if (!f) return;
   fprintf(f, "launches %d\nkernels %d\nwarp_insts %llu\nseconds %.6f\n", s.launches, s.traced,
           (unsigned long long)s.traced_insts, s.trace_seconds);
+  cudart_trace_unmatched(&s, f);
   fclose(f);
 }
 

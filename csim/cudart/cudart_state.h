@@ -64,6 +64,7 @@ typedef struct cudart_state {
   int trace_xz;           /* kernel-N.traceg.xz (RFSIM_TRACE_XZ=1, rfsim-trace -xz) */
   const char *kernel_filter; /* launch numbers and names to trace; NULL: all */
   const char *regs_spec;     /* NAME=N,...: registers per thread a trace header gives; NULL: none */
+  uint64_t kernel_items_hit, regs_items_hit; /* bit i: item i of the list selected a launch */
   uint64_t budget;
   int launches;           /* kernel launches so far */
   int traced;             /* kernel-N.traceg written */
@@ -78,8 +79,9 @@ _Noreturn void cudart_die(const char *fmt, ...) __attribute__((format(printf, 1,
 
 /* The modules of fatbin i, decoded on first use. */
 int cudart_fatbin_load(cudart_state *s, int i, rf_diag *d);
-/* The registers per thread rfsim-trace -regs gives kernel `symbol`'s trace, 0 if none. */
-int cudart_trace_regs(const cudart_state *s, const char *symbol, int code_regs);
+/* The registers per thread rfsim-trace -regs gives kernel `symbol`'s trace, 0 if none (noted
+ * as used when the launch is `traced`). */
+int cudart_trace_regs(cudart_state *s, const char *symbol, int code_regs, int traced);
 /* Extracts a fatbin's cubins for one architecture with cuobjdump (want_sm, or Pascal's if
  * there, else Volta's) and loads them with their SASS listings. */
 int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, int want_sm,
@@ -90,7 +92,10 @@ int cudart_fatbin_modules(const void *fatbin, const char *cuobjdump, int want_sm
 int cudart_find_kernel(cudart_state *s, const void *func, sass_module **mod, int *k);
 
 /* tracing: whether launch n of `name` is traced; writing kernelslist.g lines */
-int cudart_trace_wanted(const cudart_state *s, int launch, const char *name);
+int cudart_trace_wanted(cudart_state *s, int launch, const char *name);
+/* The -kernels and -regs items that selected no traced launch, as .stats lines
+ * ("unmatched_kernels A,B", "unmatched_regs NAME=N"), for rfsim-trace's notes. */
+void cudart_trace_unmatched(const cudart_state *s, FILE *f);
 void cudart_trace_memcpy(cudart_state *s, uint64_t dst, uint64_t bytes);
 tg_stream *cudart_trace_open_kernel(cudart_state *s, int id, char *path, size_t size);
 void cudart_trace_close_kernel(cudart_state *s, tg_stream *f, const char *path, int id);

@@ -2,29 +2,11 @@
  * host-to-device copy, then each traced launch's kernel-N.traceg, N the launch's number, as
  * NVBit's tracer names them) and the kernel files. rfsim-trace gives a fresh folder and keeps it
  * only if the program exits with success; the runtime leaves a summary in .stats for it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudart_state.h"
-
-/* the filter: comma-separated launch numbers, ranges a-b, or kernel names */
-int cudart_trace_wanted(const cudart_state *s, int launch, const char *name) {
-  if (!s->trace_dir) return 0;
-  if (!s->kernel_filter) return 1;
-  const char *p = s->kernel_filter;
-  while (*p) {
-    size_t n = strcspn(p, ",");
-    char tok[512];
-    snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), p);
-    char *e;
-    long a = strtol(tok, &e, 10), b = a;
-    if (e != tok && *e == '-') b = strtol(e + 1, &e, 10);
-    if (e != tok && !*e && launch >= a && launch <= b) return 1;
-    if (!strcmp(tok, name)) return 1;
-    p += n + (p[n] == ',');
-  }
-  return 0;
-}
 
 /* name is the kernel's symbol or, for a C++ symbol _Z<len><name>..., the function's own name */
 static int names_kernel(const char *name, size_t n, const char *symbol) {
@@ -35,22 +17,72 @@ static int names_kernel(const char *name, size_t n, const char *symbol) {
   return e != symbol + 2 && len == n && !strncmp(e, name, n);
 }
 
+/* The filter: comma-separated launch numbers, ranges a-b, or kernel names (symbol or function
+ * name, as -regs). Each item that selects a launch is noted (kernel_items_hit) for rfsim-trace's
+ * note on those that selected none. */
+int cudart_trace_wanted(cudart_state *s, int launch, const char *name) {
+  if (!s->trace_dir) return 0;
+  if (!s->kernel_filter) return 1;
+  int wanted = 0, item = 0;
+  for (const char *p = s->kernel_filter; *p; item++) {
+    size_t n = strcspn(p, ",");
+    char tok[512];
+    snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), p);
+    char *e;
+    long a = strtol(tok, &e, 10), b = a;
+    if (e != tok && *e == '-') b = strtol(e + 1, &e, 10);
+    if ((e != tok && !*e && launch >= a && launch <= b) || names_kernel(p, n, name)) {
+      wanted = 1;
+      if (item < 64) s->kernel_items_hit |= 1ull << item;
+    }
+    p += n + (p[n] == ',');
+  }
+  return wanted;
+}
+
 /* rfsim-trace -regs NAME=N,...: the registers per thread the trace of kernel `symbol` gives, or
  * 0 for its cubin's own count. A count below the code's would describe registers the code
- * writes but the SM never allocated, so it ends the run. */
-int cudart_trace_regs(const cudart_state *s, const char *symbol, int code_regs) {
-  for (const char *p = s->regs_spec; p && *p;) {
+ * writes but the SM never allocated, so it ends the run. The item that gives a traced launch
+ * its count is noted (regs_items_hit). */
+int cudart_trace_regs(cudart_state *s, const char *symbol, int code_regs, int traced) {
+  int item = 0;
+  for (const char *p = s->regs_spec; p && *p; item++) {
     size_t n = strcspn(p, ","), eq = strcspn(p, "=");
     if (eq < n && names_kernel(p, eq, symbol)) {
       int r = atoi(p + eq + 1);
       if (r < code_regs)
         cudart_die("-regs %.*s: %d registers per thread, but the kernel's code uses %d", (int)n, p,
                    r, code_regs);
+      if (traced && item < 64) s->regs_items_hit |= 1ull << item;
       return r;
     }
     p += n + (p[n] == ',');
   }
   return 0;
+}
+
+/* The items of a comma-separated list whose bit in `hit` is clear (of the first 64), joined by
+ * commas into out (empty if none). */
+static void unhit_items(const char *list, uint64_t hit, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = 0;
+  int item = 0;
+  for (const char *p = list; p && *p && item < 64; item++) {
+    size_t n = strcspn(p, ",");
+    if (!(hit >> item & 1) && used < size) {
+      int w = snprintf(out + used, size - used, "%s%.*s", used ? "," : "", (int)n, p);
+      if (w > 0) used += (size_t)w;
+    }
+    p += n + (p[n] == ',');
+  }
+}
+
+void cudart_trace_unmatched(const cudart_state *s, FILE *f) {
+  char items[2048];
+  unhit_items(s->kernel_filter, s->kernel_items_hit, items, sizeof items);
+  if (*items) fprintf(f, "unmatched_kernels %s\n", items);
+  unhit_items(s->regs_spec, s->regs_items_hit, items, sizeof items);
+  if (*items) fprintf(f, "unmatched_regs %s\n", items);
 }
 
 static void append_list(cudart_state *s, const char *line) {
