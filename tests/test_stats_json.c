@@ -98,6 +98,10 @@ static void test_check_leaves_nothing(void **state) {
   snprintf(want, sizeof want, "-stats_json %s: cannot write %s.tmp: No such file or directory",
            path, path);
   assert_string_equal(d.msg, want);
+  /* a folder is no file to write (its .tmp would be made beside it, the rename would fail) */
+  assert_int_equal(stats_json_check(dir, &d), -1);
+  snprintf(want, sizeof want, "-stats_json %s: expected a file name, found a folder", dir);
+  assert_string_equal(d.msg, want);
 }
 
 /* Runs bin/rfsim on the fixture's list with `extra`; its exit status. */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void stats_init(stats_record *r) { memset(r, 0, sizeof *r); }
@@ -128,6 +129,9 @@ static char *tmp_path_of(const char *path) {
 }
 
 int stats_json_check(const char *path, rf_diag *d) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return rf_fail(d, "-stats_json %s: expected a file name, found a folder", path);
   char *tmp = tmp_path_of(path);
   if (!tmp) return rf_fail(d, "out of memory");
   FILE *f = fopen(tmp, "w");
