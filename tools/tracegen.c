@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
   int counting = argc == 3 && !strcmp(argv[1], "--count");
   int xz = argc == 4 && !strcmp(argv[1], "--xz");
   if (help || (argc != 3 && !xz)) {
-    fprintf(stderr,
+    fprintf(help ? stdout : stderr, /* asked for: to stdout, as other tools' help */
             "usage: tracegen SPEC OUTDIR       write OUTDIR/kernelslist.g, kernel-N.traceg\n"
             "       tracegen --xz SPEC OUTDIR  the same with kernel-N.traceg.xz (xz-compressed,\n"
             "                                  named so in kernelslist.g, as Accel-Sim's tracer\n"
@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
   rf_diag d = {{0}, 0};
   tg_spec *spec;
   if (tg_spec_load(spec_path, &spec, &d) < 0) {
-    fprintf(stderr, "%s\n", d.msg);
+    fprintf(stderr, "tracegen: %s\n", d.msg);
     return 1;
   }
   int rc = counting ? count(spec, &d)
