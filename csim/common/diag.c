@@ -46,7 +46,10 @@ int rf_fail_at(rf_diag *d, const char *file, long line, const char *fmt, ...) {
   d->refusal = 0;
   int n = line > 0 ? snprintf(d->msg, sizeof d->msg, "%s:%ld: ", file, line)
                    : snprintf(d->msg, sizeof d->msg, "%s: ", file);
-  if (n < 0 || (size_t)n >= sizeof d->msg) return -1;
+  if (n < 0 || (size_t)n >= sizeof d->msg) {
+    printable(d->msg); /* (the file's name alone filled it) */
+    return -1;
+  }
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(d->msg + n, sizeof d->msg - (size_t)n, fmt, ap);
