@@ -236,11 +236,13 @@ static int ref_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sec
  * apart, or far), at any byte, every width, sectors or segments, random masks. */
 static void test_coalesce_matches_definition(void **state) {
   (void)state;
-  static const int widths[] = {1, 2, 4, 8, 12, 16};
+  /* (and wider than any lane's access, to cross the halves and the lines every way) */
+  static const int widths[] = {1, 2, 4, 8, 12, 16, 24, 64, 100};
+  enum { NWIDTHS = sizeof widths / sizeof *widths };
   uint64_t seed = 4242;
   for (int i = 0; i < 20000; i++) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    int width = widths[(seed >> 33) % 6], sectors = (int)(seed >> 40 & 1);
+    int width = widths[(seed >> 33) % NWIDTHS], sectors = (int)(seed >> 40 & 1);
     uint32_t mask = (seed >> 3 & 1) ? 0xffffffffu : (uint32_t)(seed >> 8);
     int spread = 1 + (int)((seed >> 44) % 8);       /* bases to draw from */
     uint64_t gap = (seed >> 50) % 2 ? 128 : 4096;    /* between bases */

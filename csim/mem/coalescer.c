@@ -24,6 +24,16 @@ static void mark_bytes(line_bytes *l, unsigned first, unsigned last) {
   if (last >= 64) l->hi |= bit_range(first < 64 ? 0 : first - 64, last - 64);
 }
 
+/* Bytes [off, off + width) of one line (off + width <= 128): one shift where they lie in one
+ * half, as nearly every lane's access does. */
+static inline void mark_span(line_bytes *l, unsigned off, unsigned width) {
+  unsigned end = off + width;
+  uint64_t ones = width >= 64 ? ~0ull : (1ull << width) - 1;
+  if (end <= 64) l->lo |= ones << off;
+  else if (off >= 64) l->hi |= ones << (off - 64);
+  else mark_bytes(l, off, end - 1);
+}
+
 static uint32_t sector_word(const line_bytes *l, int s) {
   uint64_t half = s < 2 ? l->lo : l->hi;
   return (uint32_t)(half >> (32 * (s & 1)));
@@ -135,50 +145,64 @@ int mem_coalesce_strided(uint64_t base, uint64_t stride, uint32_t mask, int widt
   return mem_coalesce(addrs, mask, width, sectors, out, max_out);
 }
 
+/* The lines a warp touches, found in lane order: `lines` in any order, and where each is, by open
+ * addressing over twice as many slots (0xFF: free), so that scattered lanes (a line each) do
+ * not search every line found before. */
+enum { LINE_SLOTS = 2 * MAX_LINES };
+_Static_assert(LINE_SLOTS == 1 << 7, "the hash below takes 7 bits");
+typedef struct line_set {
+  line_bytes lines[MAX_LINES];
+  uint8_t slot_line[LINE_SLOTS];
+  int n, last;
+} line_set;
+
+/* The index of `line` in the set, added if new (its bytes none); -1 if the set is full. */
+static inline int line_of(line_set *ls, uint64_t line) {
+  /* Neighbouring lanes usually hit the line the previous lane touched: try it first. */
+  if (ls->last >= 0 && ls->lines[ls->last].addr == line) return ls->last;
+  unsigned h = (unsigned)((line / LINE_SIZE * 0x9E3779B97F4A7C15ull) >> 57);
+  while (ls->slot_line[h] != 0xFF && ls->lines[ls->slot_line[h]].addr != line)
+    h = (h + 1) & (LINE_SLOTS - 1);
+  int k = ls->slot_line[h];
+  if (k == 0xFF) {
+    if (ls->n >= MAX_LINES) return -1;
+    k = ls->n++;
+    ls->lines[k] = (line_bytes){.addr = line};
+    ls->slot_line[h] = (uint8_t)k;
+  }
+  return ls->last = k;
+}
+
 int mem_coalesce(const uint64_t *addrs, uint32_t mask, int width, int sectors,
                  mem_access *out, int max_out) {
   if (width < 1) width = 1;
-  const uint64_t line_size = LINE_SIZE;
-  line_bytes lines[MAX_LINES];
-  /* Where each line is in `lines`: open addressing over twice as many slots (0xFF: free), so
-   * that scattered lanes (a line each) do not search every line found before. The order of
-   * `lines` does not matter: they are sorted below. */
-  enum { LINE_SLOTS = 2 * MAX_LINES };
-  _Static_assert(LINE_SLOTS == 1 << 7, "the hash below takes 7 bits");
-  uint8_t slot_line[LINE_SLOTS];
-  memset(slot_line, 0xFF, sizeof slot_line);
-  int nl = 0, last = -1;
-  for (int lane = 0; lane < 32; lane++) {
-    if (!(mask >> lane & 1u)) continue;
-    uint64_t lo = addrs[lane];
+  line_set ls;
+  memset(ls.slot_line, 0xFF, sizeof ls.slot_line);
+  ls.n = 0;
+  ls.last = -1;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    uint64_t lo = addrs[__builtin_ctz(m)];
+    unsigned off = (unsigned)(lo & (LINE_SIZE - 1));
+    if (off + (unsigned)width <= LINE_SIZE) { /* the common access: within one line */
+      int k = line_of(&ls, lo - off);
+      if (k < 0) return -1;
+      mark_span(&ls.lines[k], off, (unsigned)width);
+      continue;
+    }
     uint64_t hi = lo + (uint64_t)width - 1;
     if (hi < lo) hi = UINT64_MAX; /* an access at the very top of the space does not wrap */
-    for (uint64_t line = lo & ~(line_size - 1);; line += line_size) {
+    for (uint64_t line = lo & ~(LINE_SIZE - 1);; line += LINE_SIZE) {
       uint64_t seg_lo = line > lo ? line : lo;
-      uint64_t line_end = line + line_size - 1;
+      uint64_t line_end = line + LINE_SIZE - 1;
       uint64_t seg_hi = line_end < hi ? line_end : hi;
-      /* Neighbouring lanes usually hit the line the previous lane touched: try it first. */
-      int k = (last >= 0 && lines[last].addr == line) ? last : -1;
-      if (k < 0) {
-        unsigned h = (unsigned)((line / line_size * 0x9E3779B97F4A7C15ull) >> 57);
-        while (slot_line[h] != 0xFF && lines[slot_line[h]].addr != line)
-          h = (h + 1) & (LINE_SLOTS - 1);
-        if (slot_line[h] != 0xFF) {
-          k = slot_line[h];
-        } else {
-          if (nl >= MAX_LINES) return -1;
-          k = nl++;
-          lines[k] = (line_bytes){.addr = line};
-          slot_line[h] = (uint8_t)k;
-        }
-      }
-      mark_bytes(&lines[k], (unsigned)(seg_lo - line), (unsigned)(seg_hi - line));
-      last = k;
+      int k = line_of(&ls, line);
+      if (k < 0) return -1;
+      mark_bytes(&ls.lines[k], (unsigned)(seg_lo - line), (unsigned)(seg_hi - line));
       if (line_end >= hi) break;
     }
   }
-  sort_addr_desc(lines, nl);
-  return emit_lines(lines, nl, width, sectors, out, max_out);
+  sort_addr_desc(ls.lines, ls.n);
+  return emit_lines(ls.lines, ls.n, width, sectors, out, max_out);
 }
 
 /* Words per lane we track: 64-byte accesses (the widest any GPU issues per thread is 16). */
