@@ -16,32 +16,19 @@
 #include "../csim/stats/stats.h"
 #include "common/test_util.h"
 
-static char dir[256];
-
-static int setup(void **state) {
-  (void)state;
-  if (tu_mkdtemp(dir, sizeof dir) != 0) return -1;
+/* A one-kernel trace in the fixture's folder (for the runs through bin/rfsim). */
+static void write_trace(const tu_fixture *f) {
   static const char *const bodies[] = {"1 R1 LDG.E 0 4 1 0x10000 4\n0 EXIT 0 0\n"};
   char *text = tu_kernel_text("json", 4, 2, 8, bodies, 1);
-  if (!text) return -1;
-  int rc = tu_write(dir, "kernel-1.traceg", text) |
-           tu_write(dir, "kernelslist.g", "kernel-1.traceg\n");
+  assert_non_null(text);
+  assert_int_equal(tu_write(f->dir, "kernel-1.traceg", text) |
+                       tu_write(f->dir, "kernelslist.g", "kernel-1.traceg\n"),
+                   0);
   free(text);
-  return rc;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  tu_rmtree(dir);
-  return 0;
-}
-
-static void path_in(char *out, size_t n, const char *name) {
-  assert_true((size_t)snprintf(out, n, "%s/%s", dir, name) < n);
 }
 
 static void test_every_kind_written(void **state) {
-  (void)state;
+  const tu_fixture *f = *state;
   stats_record k, total;
   stats_init(&k);
   stats_init(&total);
@@ -53,8 +40,9 @@ static void test_every_kind_written(void **state) {
   stats_series(&k, "series", v, 3);
   stats_series(&k, "empty", v, 0);
   stats_u64(&total, "cycles", 7);
-  char path[512], tmp[520];
-  path_in(path, sizeof path, "kinds.json");
+  tu_path kinds = tu_path_in(f, "kinds.json");
+  const char *path = kinds.s;
+  char tmp[1100];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   rf_diag d;
   assert_int_equal(stats_write_json(path, &k, 1, &total, &d), 0);
@@ -84,79 +72,77 @@ static void test_every_kind_written(void **state) {
 }
 
 static void test_check_leaves_nothing(void **state) {
-  (void)state;
-  char path[512], tmp[520];
-  path_in(path, sizeof path, "checked.json");
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  const tu_fixture *f = *state;
+  tu_path path = tu_path_in(f, "checked.json");
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path.s);
   rf_diag d;
-  assert_int_equal(stats_json_check(path, &d), 0);
-  assert_int_equal(access(path, F_OK), -1);
+  assert_int_equal(stats_json_check(path.s, &d), 0);
+  assert_int_equal(access(path.s, F_OK), -1);
   assert_int_equal(access(tmp, F_OK), -1);
-  path_in(path, sizeof path, "missing/checked.json");
-  assert_int_equal(stats_json_check(path, &d), -1);
-  char want[1200];
+  path = tu_path_in(f, "missing/checked.json");
+  assert_int_equal(stats_json_check(path.s, &d), -1);
+  char want[2400];
   snprintf(want, sizeof want, "-stats_json %s: cannot write %s.tmp: No such file or directory",
-           path, path);
+           path.s, path.s);
   assert_string_equal(d.msg, want);
   /* a folder is no file to write (its .tmp would be made beside it, the rename would fail) */
-  assert_int_equal(stats_json_check(dir, &d), -1);
-  snprintf(want, sizeof want, "-stats_json %s: expected a file name, found a folder", dir);
+  assert_int_equal(stats_json_check(f->dir, &d), -1);
+  snprintf(want, sizeof want, "-stats_json %s: expected a file name, found a folder", f->dir);
   assert_string_equal(d.msg, want);
 }
 
-/* Runs bin/rfsim on the fixture's list with `extra`; its exit status. */
-static int run_rfsim(const char *extra) {
-  char cmd[2048];
+/* Runs bin/rfsim on the fixture's trace with `extra`; its exit status (stdout in out.txt,
+ * stderr in err.txt). */
+static int run_rfsim(const tu_fixture *f, const char *extra) {
+  char cmd[4096];
   assert_true((size_t)snprintf(cmd, sizeof cmd,
                                "bin/rfsim -trace %s/kernelslist.g -config configs/gtx480.config "
                                "-trace_cache off -quiet %s > %s/out.txt 2> %s/err.txt",
-                               dir, extra, dir, dir) < sizeof cmd);
+                               f->dir, extra, f->dir, f->dir) < sizeof cmd);
   return tu_sh(cmd);
 }
 
 static void test_through_rfsim(void **state) {
-  (void)state;
-  char extra[1024], path[512], file[512];
+  const tu_fixture *f = *state;
+  write_trace(f);
+  char extra[1200];
   /* written on success */
-  path_in(path, sizeof path, "run.json");
-  snprintf(extra, sizeof extra, "-stats_json %s", path);
-  assert_int_equal(run_rfsim(extra), 0);
+  tu_path path = tu_path_in(f, "run.json");
+  snprintf(extra, sizeof extra, "-stats_json %s", path.s);
+  assert_int_equal(run_rfsim(f, extra), 0);
   size_t n;
-  char *got = tu_slurp(path, &n);
-  assert_non_null(got);
+  char *got = tu_slurp(path.s, &n);
   assert_non_null(strstr(got, "\"kernels\": ["));
   assert_non_null(strstr(got, "\"total\": {"));
   free(got);
   /* a folder it cannot write: refused before the run, nothing on stdout */
-  path_in(path, sizeof path, "missing/run.json");
-  snprintf(extra, sizeof extra, "-stats_json %s", path);
-  assert_int_equal(run_rfsim(extra), 1);
-  path_in(file, sizeof file, "out.txt");
-  free(tu_slurp(file, &n));
+  path = tu_path_in(f, "missing/run.json");
+  snprintf(extra, sizeof extra, "-stats_json %s", path.s);
+  assert_int_equal(run_rfsim(f, extra), 1);
+  free(tu_slurp(tu_path_in(f, "out.txt").s, &n));
   assert_int_equal(n, 0);
-  path_in(file, sizeof file, "err.txt");
-  char *err = tu_slurp(file, &n);
-  char want[1200];
+  char *err = tu_slurp(tu_path_in(f, "err.txt").s, &n);
+  char want[2400];
   snprintf(want, sizeof want,
-           "rfsim: error: -stats_json %s: cannot write %s.tmp: No such file or directory\n", path,
-           path);
+           "rfsim: error: -stats_json %s: cannot write %s.tmp: No such file or directory\n",
+           path.s, path.s);
   assert_string_equal(err, want);
   free(err);
   /* a run that fails leaves no file, whole or partial */
-  path_in(path, sizeof path, "failed.json");
-  snprintf(extra, sizeof extra, "-stats_json %s -gpgpu_max_cycle 10", path);
-  assert_int_equal(run_rfsim(extra), 1);
-  assert_int_equal(access(path, F_OK), -1);
-  strcat(path, ".tmp");
-  assert_int_equal(access(path, F_OK), -1);
+  path = tu_path_in(f, "failed.json");
+  snprintf(extra, sizeof extra, "-stats_json %s -gpgpu_max_cycle 10", path.s);
+  assert_int_equal(run_rfsim(f, extra), 1);
+  assert_int_equal(access(path.s, F_OK), -1);
+  assert_int_equal(access(tu_path_in(f, "failed.json.tmp").s, F_OK), -1);
 }
 
 int main(void) {
   tu_private_cache();
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_every_kind_written),
-      cmocka_unit_test(test_check_leaves_nothing),
-      cmocka_unit_test(test_through_rfsim),
+      TU_FIXTURE_TEST(test_every_kind_written),
+      TU_FIXTURE_TEST(test_check_leaves_nothing),
+      TU_FIXTURE_TEST(test_through_rfsim),
   };
-  return cmocka_run_group_tests_name("stats json", tests, setup, teardown);
+  return cmocka_run_group_tests_name("stats json", tests, NULL, NULL);
 }
