@@ -1,7 +1,7 @@
 /* -stats_json (csim/stats): the JSON text of every kind of entry, strings escaped and values
  * that JSON cannot spell (NaN, infinities) as null; the file written whole, through a
  * temporary renamed into place; and through bin/rfsim: a folder it cannot write refused before
- * the run (no stats printed, as if it had run), a failing run leaving no file. */
+ * the run (no stats printed that would look like a run), a failing run leaving no file. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
