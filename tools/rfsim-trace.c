@@ -9,7 +9,6 @@
  * if the program exits with status 0, i.e. its own check of its results passed; otherwise
  * nothing is left. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "../csim/common/diag.h"
+#include "../csim/common/launch_list.h"
 #include "../csim/config/config.h"
 #include "../csim/tracegen/tg_outdir.h"
 #include "../csim/tracer/tracer.h"
@@ -62,22 +62,12 @@ static int check_regs(const char *v) {
   }
 }
 
-/* -kernels: comma-separated launch numbers n >= 1, ranges a-b (1 <= a <= b) and kernel names
- * (identifiers: a symbol or a function's name); an item that starts with a digit is a number or
- * a range */
+/* -kernels: every item a launch number, a range or a kernel name (launch_list.h) */
 static int check_kernels(const char *v) {
   for (const char *p = v;;) {
     size_t n = strcspn(p, ",");
-    int ok = n > 0;
-    if (ok && isdigit((unsigned char)p[0])) {
-      char *e;
-      long a = strtol(p, &e, 10), b = a;
-      if (*e == '-' && isdigit((unsigned char)e[1])) b = strtol(e + 1, &e, 10);
-      ok = e == p + n && a >= 1 && a <= b;
-    }
-    for (size_t k = 0; ok && !isdigit((unsigned char)p[0]) && k < n; k++)
-      ok = isalnum((unsigned char)p[k]) || p[k] == '_';
-    if (!ok) {
+    long a, b;
+    if (launch_item_parse(p, n, &a, &b) < 0) {
       fprintf(stderr, "rfsim-trace: -kernels: expected launch numbers from 1, ranges a-b with a <= "
               "b and kernel names, comma-separated, found '%.*s'\n", (int)n, p);
       return -1;

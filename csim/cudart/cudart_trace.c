@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/launch_list.h"
 #include "cudart_state.h"
 
 /* name is the kernel's symbol or, for a C++ symbol _Z<len><name>..., the function's own name */
@@ -18,20 +19,17 @@ static int names_kernel(const char *name, size_t n, const char *symbol) {
 }
 
 /* The filter: comma-separated launch numbers, ranges a-b, or kernel names (symbol or function
- * name, as -regs). Each item that selects a launch is noted (kernel_items_hit) for rfsim-trace's
- * note on those that selected none. */
+ * name, as -regs; launch_list.h). Each item that selects a launch is noted (kernel_items_hit)
+ * for rfsim-trace's note on those that selected none. */
 int cudart_trace_wanted(cudart_state *s, int launch, const char *name) {
   if (!s->trace_dir) return 0;
   if (!s->kernel_filter) return 1;
   int wanted = 0, item = 0;
   for (const char *p = s->kernel_filter; *p; item++) {
     size_t n = strcspn(p, ",");
-    char tok[512];
-    snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), p);
-    char *e;
-    long a = strtol(tok, &e, 10), b = a;
-    if (e != tok && *e == '-') b = strtol(e + 1, &e, 10);
-    if ((e != tok && !*e && launch >= a && launch <= b) || names_kernel(p, n, name)) {
+    long a, b;
+    int kind = launch_item_parse(p, n, &a, &b);
+    if ((kind == 1 && launch >= a && launch <= b) || (kind == 0 && names_kernel(p, n, name))) {
       wanted = 1;
       if (item < 64) s->kernel_items_hit |= 1ull << item;
     }
