@@ -48,19 +48,6 @@ static void no_tick(policy *p, int sm, uint64_t now) {
 }
 static policy_ops awake_ops;
 
-static void load_config(gpu_config *c, const char *file, const char *const (*opts)[2],
-                        int nopts) {
-  rf_diag d;
-  config_notes notes;
-  config_notes_init(&notes, NULL);
-  config_defaults(c);
-  if (config_load_file(c, file, &notes, &d) < 0) fail_msg("%s", d.msg);
-  for (int i = 0; i < nopts; i++)
-    if (config_set(c, opts[i][0], opts[i][1], "test", 0, &notes, &d) != 0)
-      fail_msg("%s %s: %s", opts[i][0], opts[i][1], d.msg);
-  if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
-}
-
 typedef struct watch {
   uint64_t hash;
   uint64_t slept; /* cycles slept, summed over the SMs, at the last cycle seen */
@@ -148,7 +135,7 @@ static const char *const bodies[] = {
 
 static void hand_written(const char *file, const char *const (*opts)[2], int nopts) {
   gpu_config c;
-  load_config(&c, file, opts, nopts);
+  tu_load_config(&c, file, opts, nopts);
   char dir[256], list[512];
   assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
   char *text = tu_kernel_text("memo", 12, 8, 16, bodies, 4);
@@ -204,7 +191,7 @@ static void test_workloads(void **state) {
     for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
       if ((t + k) % PAIR_STRIDE) continue;
       gpu_config c;
-      load_config(&c, configs[k], NULL, 0);
+      tu_load_config(&c, configs[k], NULL, 0);
       slept += expect_same(&c, list, &kept);
     }
   }

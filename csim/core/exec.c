@@ -5,11 +5,16 @@
  * enters its unit at cycle e with latency L and initiation interval II frees the unit at e + II
  * and writes back (scoreboard released, bank ports claimed) at e + L + 2: one cycle to leave
  * the dispatch register, L - 1 pipeline stages, one into EX_WB, one to write back. */
+#include <limits.h>
 #include <string.h>
 
 #include "sm_internal.h"
 
 #define WB_DELAY 2
+/* A writeback time as a reg_time: at most the epoch's span and the longest latency after the
+ * epoch, below the two marks. */
+_Static_assert((uint64_t)REG_EPOCH_SPAN + INT_MAX + WB_DELAY < REG_IN_PIPELINE,
+               "a reg_time distance stays below REG_IN_PIPELINE");
 
 /* The pipeline whose ID_OC/OC_EX registers and units an instruction uses. Control instructions
  * (branch, barrier, exit) go down the SP pipeline, or the INT one where it exists, as in
@@ -60,7 +65,7 @@ static int execute_alu(sm *s, int e, uint64_t now) {
     sm_warp *w = &s->warps[warp];
     pipes[i] = now + (uint64_t)s->cfg->initiation[u];
     uint64_t wb = now + (uint64_t)s->cfg->latency[u] + WB_DELAY;
-    for (int k = 0; k < in->op->ndst; k++) reg_wait(w, in->op->dst[k], wb);
+    for (int k = 0; k < in->op->ndst; k++) reg_wait(w, in->op->dst[k], reg_time_of(s, wb));
     warp_regs_changed(s, warp); /* the scoreboard answer issue.c keeps for its pc is stale now */
     if (in->op->ndst) opcoll_write(s->oc, warp, oi->sched, in->op->dst, in->op->ndst, wb);
     opcoll_ex_pop(s->oc, e, slot);
@@ -88,7 +93,8 @@ static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
   if (in->op->is_mem && ldst_push(s, warp, in, now, d) < 0) return -1;
   /* Registers no load will write (no accesses, or not a load) are free now. */
   for (int k = 0; k < in->op->ndst; k++)
-    if (w->reg_ready[in->op->dst[k]] == REG_IN_PIPELINE) w->reg_ready[in->op->dst[k]] = now;
+    if (w->reg_ready[in->op->dst[k]] == REG_IN_PIPELINE)
+      w->reg_ready[in->op->dst[k]] = reg_time_of(s, now);
   warp_regs_changed(s, warp); /* its loads' registers wait on memory now, or are free (and a
                          * MEMBAR's in_oc_mem dropped) */
   warp_try_finish(s, warp);

@@ -11,13 +11,19 @@
 /* One operand register of the instruction scoreboard_wait checks: *mem set if it waits on a
  * load, *ready raised to its writeback cycle if that is after `now`. A register ready already
  * is left out (sb_ready is compared only with this cycle and later ones). */
-static inline void scoreboard_read(sm_warp *w, int reg, uint64_t now, uint64_t *ready,
-                                   uint8_t *mem) {
+static inline void scoreboard_read(sm_warp *w, int reg, uint64_t epoch, uint64_t now,
+                                   uint64_t *ready, uint8_t *mem) {
   uint64_t bit = 1ull << (reg & 63), *waiting = &w->reg_waiting[reg >> 6];
   if (!(*waiting & bit)) return; /* ready: at most now, which does not change the answer */
-  uint64_t r = w->reg_ready[reg];
-  if (r == REG_WAITS_ON_MEMORY) *mem = 1;
-  else if (r <= now) *waiting &= ~bit; /* ready from now on, until it is made to wait again */
+  reg_time t = w->reg_ready[reg];
+  if (t == REG_WAITS_ON_MEMORY) {
+    *mem = 1;
+    return;
+  }
+  /* (REG_IN_PIPELINE reads as a time 2^32 cycles after the epoch: not ready before its
+   * instruction leaves the collector, which sets its time and rechecks the warp) */
+  uint64_t r = epoch + t;
+  if (r <= now) *waiting &= ~bit; /* ready from now on, until it is made to wait again */
   else if (r > *ready) *ready = r;
 }
 
@@ -27,12 +33,15 @@ static inline void scoreboard_read(sm_warp *w, int reg, uint64_t now, uint64_t *
  * for a functional unit (its writeback time becomes known, exec.c) or when a load of its
  * completes; each clears sb_pc, so the answer for one pc is kept until then instead of reading
  * the registers every cycle. */
-static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t now) {
+static inline warp_wait scoreboard_wait(sm_warp *w, const trace_inst *in, uint64_t epoch,
+                                        uint64_t now) {
   if (w->sb_pc != w->pc) {
     uint64_t ready = 0;
     uint8_t mem = 0;
-    for (int i = 0; i < in->op->nsrc; i++) scoreboard_read(w, in->op->src[i], now, &ready, &mem);
-    for (int i = 0; i < in->op->ndst; i++) scoreboard_read(w, in->op->dst[i], now, &ready, &mem);
+    for (int i = 0; i < in->op->nsrc; i++)
+      scoreboard_read(w, in->op->src[i], epoch, now, &ready, &mem);
+    for (int i = 0; i < in->op->ndst; i++)
+      scoreboard_read(w, in->op->dst[i], epoch, now, &ready, &mem);
     w->sb_pc = w->pc;
     w->sb_ready = ready;
     w->sb_mem = mem;
@@ -48,7 +57,7 @@ static inline warp_wait check_issue(sm *s, int slot, const trace_inst *in, uint6
   if (w->pc >= w->fetched) return WAIT_FETCH;
   if (in->op->kind == OPK_MEMBAR && (w->queued_mem || w->pending_loads || w->in_oc_mem))
     return WAIT_MEMBAR;
-  warp_wait why = scoreboard_wait(w, in, now);
+  warp_wait why = scoreboard_wait(w, in, s->reg_epoch, now);
   if (why) return why;
   if (!exec_can_issue(s, slot, in)) return WAIT_PIPELINE;
   if (s->pol->ops->may_issue) {

@@ -23,12 +23,13 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->n_cta_slots = p->sm_cta_slots > 0 ? p->sm_cta_slots : c->shader_cta;
   s->last_issued = -1;
   s->free_load = -1;
+  s->reg_epoch_span = REG_EPOCH_SPAN;
   s->unit_stride = 1;
   for (int u = 0; u < UNIT_COUNT; u++)
     if (c->num_units[u] > s->unit_stride) s->unit_stride = c->num_units[u];
   _Static_assert(sizeof(sm_warp) == 128, "a warp takes two cache lines (sm_internal.h)");
   s->warps = rf_calloc_lines((size_t)s->n_warp_slots, sizeof *s->warps, d);
-  s->reg_ready_pool = rf_calloc((size_t)s->n_warp_slots * SM_NUM_REGS, sizeof(uint64_t), d);
+  s->reg_ready_pool = rf_calloc((size_t)s->n_warp_slots * SM_NUM_REGS, sizeof(reg_time), d);
   s->warp_age = rf_calloc((size_t)s->n_warp_slots, sizeof *s->warp_age, d);
   s->ctas = rf_calloc((size_t)s->n_cta_slots, sizeof *s->ctas, d);
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
@@ -93,6 +94,9 @@ int sm_resident_warps(const sm *s) { return s->resident_warps; }
 int sm_last_issued_warp(const sm *s) { return s->last_issued; }
 uint64_t sm_slept_cycles(const sm *s) { return s->slept; }
 uint64_t sm_stage_kept_cycles(const sm *s) { return s->stage_kept; }
+void sm_set_reg_epoch_span(sm *s, uint32_t cycles) {
+  s->reg_epoch_span = cycles < 1 ? 1 : cycles > REG_EPOCH_SPAN ? REG_EPOCH_SPAN : cycles;
+}
 warp_wait sm_last_stall(const sm *s) { return s->last_stall; }
 const l1d *sm_get_l1d(const sm *s) { return s->l1; }
 int sm_resize_l1d(sm *s, int assoc, rf_diag *d) {
@@ -146,7 +150,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
   if (slot >= s->warp_hwm) s->warp_hwm = slot + 1;
   sm_cta *c = &s->ctas[cta_slot];
   sm_warp *w = &s->warps[slot];
-  uint64_t *regs = w->reg_ready;
+  reg_time *regs = w->reg_ready;
   memset(w, 0, sizeof *w);
   memset(regs, 0, SM_NUM_REGS * sizeof *regs);
   w->reg_ready = regs;
@@ -226,6 +230,7 @@ int sm_cycle(sm *s, memsys *m, uint64_t now, rf_diag *d) {
   }
   quiet_settle(s, now);
   s->now = now;
+  if (now - s->reg_epoch >= s->reg_epoch_span) reg_rebase(s, now);
   int progress = ldst_cycle(s, m, now);
   if (s->resident_ctas == 0) {
     s->last_issued = -1;

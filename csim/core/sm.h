@@ -88,6 +88,9 @@ warp_wait sm_last_stall(const sm *s);
 uint64_t sm_slept_cycles(const sm *s);
 /* Cycles whose issue stage took every scheduler's kept stall (issue.c), for tests. */
 uint64_t sm_stage_kept_cycles(const sm *s);
+/* How often the SM re-counts its registers' ready times (sm_internal.h, reg_time): every 4,096
+ * cycles, or as set here (1 to 4,096); a test sets 1 (every cycle) and expects the same run. */
+void sm_set_reg_epoch_span(sm *s, uint32_t cycles);
 /* Writes every resident warp's state (for the watchdog). */
 void sm_report_warps(const sm *s, FILE *out);
 const l1d *sm_get_l1d(const sm *s);

@@ -16,8 +16,16 @@
 
 #define SM_MAX_BARRIERS 16
 #define SM_NUM_REGS 256
-#define REG_WAITS_ON_MEMORY UINT64_MAX
-#define REG_IN_PIPELINE (UINT64_MAX - 1) /* issued, not yet through the operand collector */
+/* A register's ready time (sm_warp.reg_ready) in 32 bits rather than a cycle's 64: with 80 SMs
+ * of 64 warps (the TITAN V config) the scoreboard's reads and writes missed the host's L2 more
+ * than any others, and half the bytes ran that config 4-7% faster. A time is kept as its
+ * distance from the SM's reg_epoch, which reg_rebase moves on every reg_epoch_span cycles
+ * (warp.c), so a distance stays below the span plus the longest latency; the two marks lie
+ * above every distance. */
+typedef uint32_t reg_time;
+#define REG_WAITS_ON_MEMORY UINT32_MAX
+#define REG_IN_PIPELINE (UINT32_MAX - 1) /* issued, not yet through the operand collector */
+#define REG_EPOCH_SPAN 4096u              /* sm_set_reg_epoch_span changes it, for tests */
 #define LDST_QUEUE 2
 /* The LD/ST writeback stage's clients (ldst.c), in GPGPU-Sim's order. */
 enum { WB_SHARED = 0, WB_GLOBAL, WB_L1D, WB_CLIENTS };
@@ -57,11 +65,11 @@ typedef struct sm_warp {
   uint32_t in_oc_mem;    /* of in_oc (below), the memory instructions */
   /* The second line. */
   const trace_warp *tw;
-  uint64_t *reg_ready;   /* SM_NUM_REGS cycles at which each register is written back */
+  reg_time *reg_ready;   /* SM_NUM_REGS: when each register is written back (reg_time) */
   /* Bit r clear: register r is ready (reg_ready[r] is at most the current cycle), so the
    * scoreboard need not read it. Set wherever a register is made to wait (reg_wait), cleared
-   * by the scoreboard when it finds the register ready. reg_ready is 2 KB a warp, and its
-   * reads missed the cache more than any others on the TITAN V config. */
+   * by the scoreboard when it finds the register ready (or by reg_rebase). reg_ready is 1 KB
+   * a warp, and its reads missed the cache more than any others on the TITAN V config. */
   uint64_t reg_waiting[SM_NUM_REGS / 64];
   uint32_t in_oc;        /* instructions issued and not yet in a unit (operand collector) */
   uint32_t long_loads;   /* of pending_loads, the global/local ones (not shared): cta_switch.c's
@@ -141,7 +149,7 @@ struct sm {
   int hw_warp_slots;     /* the hardware's: max_threads_per_sm / warp_size */
   int fetch_words;       /* of fetch_cand (below) */
   sm_warp *warps;
-  uint64_t *reg_ready_pool;
+  reg_time *reg_ready_pool;
   sm_cta *ctas;
   sm_sched *scheds;
   uint64_t *unit_free;   /* [UNIT_COUNT][max units]: cycle each pipeline accepts again */
@@ -150,6 +158,8 @@ struct sm {
   int nloads, free_load;
   ldst_entry ldst[LDST_QUEUE];
   /* From here on, the fields a cycle reads whatever it does (sm_prefetch loads them ahead). */
+  uint64_t reg_epoch;    /* the cycle reg_time distances count from */
+  uint32_t reg_epoch_span;
   int ldst_head, ldst_count;
   sm_event *events;      /* min-heap on `at`: shared-memory loads, until written back */
   int nevents, cap_events;
@@ -296,6 +306,8 @@ void cs_report(const sm *s, FILE *out);
 void warp_release_barriers(sm *s, sm_cta *c);
 /* One access of load `load` completed at now; the last one writes its registers back. */
 void warp_load_done(sm *s, int load, uint64_t now);
+/* Moves reg_epoch to `now` (sm_cycle, before anything of the cycle reads a reg_time). */
+void reg_rebase(sm *s, uint64_t now);
 /* The warp in `slot` reached the end of its trace. */
 void warp_exit(sm *s, int slot);
 /* Frees the warp's slot: it has exited and nothing it issued is still in flight. */
@@ -355,9 +367,14 @@ static inline void warp_regs_changed(sm *s, int slot) {
   warp_recheck(s, slot);
 }
 
-/* Register r of warp w is written back at cycle `at`, or waits (REG_IN_PIPELINE,
+/* Cycle `at` (from the SM's cycle onwards, at most the longest latency ahead) as a reg_time. */
+static inline reg_time reg_time_of(const sm *s, uint64_t at) {
+  return (reg_time)(at - s->reg_epoch);
+}
+
+/* Register r of warp w is written back at `at` (reg_time_of), or waits (REG_IN_PIPELINE,
  * REG_WAITS_ON_MEMORY). */
-static inline void reg_wait(sm_warp *w, int r, uint64_t at) {
+static inline void reg_wait(sm_warp *w, int r, reg_time at) {
   w->reg_ready[r] = at;
   w->reg_waiting[r >> 6] |= 1ull << (r & 63);
 }

@@ -54,7 +54,7 @@ void warp_load_done(sm *s, int load, uint64_t now) {
   if (--l->remaining > 0) return;
   if (l->hook_ticket >= 0) s->pol->ops->load_done(s->pol, s->id, l->hook_ticket, now);
   sm_warp *w = &s->warps[l->warp];
-  for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = now;
+  for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = reg_time_of(s, now);
   warp_regs_changed(s, l->warp);
   /* the registers written back claim their bank ports */
   if (l->ndst > 0)
@@ -76,4 +76,26 @@ void warp_exit(sm *s, int slot) {
   c->not_exited--;
   warp_release_barriers(s, c);
   warp_try_finish(s, slot);
+}
+
+/* A register that waits for a time at or before `now` is ready: its waiting bit is cleared, as
+ * the scoreboard would clear it on its next read. Every other time is re-counted from `now`. The
+ * old distances are below 2^32 by their bound: each was written at a cycle less than the span
+ * after the old epoch, at most the longest latency ahead. */
+void reg_rebase(sm *s, uint64_t now) {
+  for (int slot = 0; slot < s->warp_hwm; slot++) {
+    sm_warp *w = &s->warps[slot];
+    if (!w->live) continue;
+    for (int k = 0; k < SM_NUM_REGS / 64; k++) {
+      for (uint64_t m = w->reg_waiting[k]; m; m &= m - 1) {
+        int r = k * 64 + __builtin_ctzll(m);
+        reg_time t = w->reg_ready[r];
+        if (t == REG_WAITS_ON_MEMORY || t == REG_IN_PIPELINE) continue;
+        uint64_t at = s->reg_epoch + t;
+        if (at <= now) w->reg_waiting[k] &= ~(m & -m);
+        else w->reg_ready[r] = (reg_time)(at - now);
+      }
+    }
+  }
+  s->reg_epoch = now;
 }

@@ -124,6 +124,10 @@ int gpu_set_threads(gpu *g, int n, rf_diag *d) {
 }
 
 void gpu_set_pace(gpu *g, pace_mode mode) { pace_init(&g->pace, mode); }
+
+void gpu_set_reg_epoch_span(gpu *g, uint32_t cycles) {
+  for (int i = 0; i < g->n_sms; i++) sm_set_reg_epoch_span(g->sms[i], cycles);
+}
 double gpu_team_share(const gpu *g) { return g->team ? pace_team_share(&g->pace) : 0.0; }
 
 void gpu_set_observer(gpu *g, gpu_observer obs) { g->obs = obs; }

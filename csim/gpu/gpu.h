@@ -41,6 +41,8 @@ int gpu_set_threads(gpu *g, int n, rf_diag *d);
  * thread alone (pace.h; the default, set by gpu_set_threads, measures which is faster), and
  * the share of the cycles so far the team stepped (0 with one thread). */
 void gpu_set_pace(gpu *g, pace_mode mode);
+/* Every SM's sm_set_reg_epoch_span (for a test that the re-counting changes nothing). */
+void gpu_set_reg_epoch_span(gpu *g, uint32_t cycles);
 double gpu_team_share(const gpu *g);
 void gpu_set_observer(gpu *g, gpu_observer obs);
 /* Called every 1024 simulated cycles (a progress line; not in idle cycles jumped over); may be

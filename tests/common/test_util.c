@@ -153,9 +153,27 @@ char *tu_run_list_threads(const gpu_config *c, int mode, const struct policy_ops
                            total);
 }
 
+static char *run_list(const gpu_config *c, int mode, const struct policy_ops *ops,
+                      void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now), void *obs_ctx,
+                      int threads, int pace, void (*setup)(gpu *g, void *ctx), void *setup_ctx,
+                      const char *list_path, stats_record *total);
+
 char *tu_run_list_paced(const gpu_config *c, int mode, const struct policy_ops *ops,
                         void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now), void *obs_ctx,
                         int threads, int pace, const char *list_path, stats_record *total) {
+  return run_list(c, mode, ops, obs_cycle, obs_ctx, threads, pace, NULL, NULL, list_path, total);
+}
+
+char *tu_run_list_setup(const gpu_config *c, void (*setup)(gpu *g, void *ctx), void *setup_ctx,
+                        int threads, const char *list_path, stats_record *total) {
+  return run_list(c, HW_C, NULL, NULL, NULL, threads, PACE_TEAM, setup, setup_ctx, list_path,
+                  total);
+}
+
+static char *run_list(const gpu_config *c, int mode, const struct policy_ops *ops,
+                      void (*obs_cycle)(void *ctx, const gpu *g, uint64_t now), void *obs_ctx,
+                      int threads, int pace, void (*setup)(gpu *g, void *ctx), void *setup_ctx,
+                      const char *list_path, stats_record *total) {
   rf_diag d = {{0}, 0};
   trace_list *l;
   if (access(list_path, R_OK) != 0) fail_msg("%s missing: run make workloads", list_path);
@@ -166,6 +184,7 @@ char *tu_run_list_paced(const gpu_config *c, int mode, const struct policy_ops *
   if (obs_cycle) gpu_set_observer(g, (gpu_observer){obs_cycle, obs_ctx});
   if (gpu_set_threads(g, threads, &d) < 0) fail_msg("%s", d.msg);
   gpu_set_pace(g, (pace_mode)pace);
+  if (setup) setup(g, setup_ctx);
   char *text = NULL;
   size_t n;
   FILE *m = open_memstream(&text, &n);
@@ -419,6 +438,18 @@ void tu_set_ok(gpu_config *c, const char *name, const char *value) {
   rf_diag d = {{0}, 0};
   int rc = config_set(c, name, value, TU_ORIGIN, 0, NULL, &d);
   if (rc != 0) fail_msg("%s %s: rc %d: %s", name, value, rc, d.msg);
+}
+
+void tu_load_config(gpu_config *c, const char *file, const char *const (*opts)[2], size_t n) {
+  rf_diag d = {{0}, 0};
+  config_notes notes;
+  config_notes_init(&notes, NULL);
+  config_defaults(c);
+  if (config_load_file(c, file, &notes, &d) < 0) fail_msg("%s", d.msg);
+  for (size_t i = 0; i < n; i++)
+    if (config_set(c, opts[i][0], opts[i][1], "test", 0, &notes, &d) != 0)
+      fail_msg("%s %s: %s", opts[i][0], opts[i][1], d.msg);
+  if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
 }
 
 void tu_set_err(const char *name, const char *value, const char *msg) {

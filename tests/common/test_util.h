@@ -59,6 +59,11 @@ char *tu_run_list_paced(const struct gpu_config *c, int mode, const struct polic
                         void (*obs_cycle)(void *ctx, const struct gpu *g, uint64_t now),
                         void *obs_ctx, int threads, int pace, const char *list_path,
                         struct stats_record *total);
+/* tu_run_list_threads with the config's policy, no observer, and `setup` called on the GPU
+ * before its first kernel. */
+char *tu_run_list_setup(const struct gpu_config *c, void (*setup)(struct gpu *g, void *ctx),
+                        void *setup_ctx, int threads, const char *list_path,
+                        struct stats_record *total);
 
 /* Reads the kernel trace `text_path` as text and `path` (the same trace, or a copy in another
  * form: xz) through the cache options `o` (NULL: no cache), in lockstep, failing the test at
@@ -127,6 +132,10 @@ void tu_tg_plan_done(tu_tg_plans *pf);
  * give config_set (its messages begin "command line: "). */
 #define TU_ORIGIN "command line"
 void tu_set_ok(struct gpu_config *c, const char *name, const char *value);
+/* The config file `file` (from the repo root) with the options opts[0..n) set after it, as a
+ * configuration file's lines would be, then validated; fails the test on any error. */
+void tu_load_config(struct gpu_config *c, const char *file, const char *const (*opts)[2],
+                    size_t n);
 void tu_set_err(const char *name, const char *value, const char *msg);
 void tu_validate_ok(const struct gpu_config *c);
 void tu_validate_err(const struct gpu_config *c, const char *msg);
