@@ -216,15 +216,10 @@ static void test_all_live_degrades_to_baseline(void **state) {
       "1 R8 IADD 8 R0 R1 R2 R3 R4 R5 R6 R7 0\n"
       "0 STG.E 8 R0 R1 R2 R3 R4 R5 R6 R7 4 1 0x7f0000200000 4\n"
       "0 EXIT 8 R0 R1 R2 R3 R4 R5 R6 R7 0\n"};
-  char dir[256];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  char dir[256], list[300];
   char *k = tu_kernel_text("alllive", 200, 8, 8, body, 1);
-  assert_non_null(k);
-  assert_int_equal(tu_write(dir, "kernel-1.traceg", k), 0);
+  tu_kernel_dir(dir, sizeof dir, list, sizeof list, k);
   free(k);
-  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
-  char list[300];
-  snprintf(list, sizeof list, "%s/kernelslist.g", dir);
   gpu_config c;
   stats_record rb, rf;
   policy_config(&c, "baseline");
@@ -255,15 +250,10 @@ static void test_reductions_under_every_policy(void **state) {
       "1 R4 LDG.E 1 R2 4 1 0x7f0000200000 4\n"
       "0 RED.E.ADD 2 R2 R4 4 1 0x7f0000100000 0\n"
       "0 EXIT 0 0\n"};
-  char dir[256];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
+  char dir[256], list[300];
   char *k = tu_kernel_text("red", 120, 4, 8, body, 1);
-  assert_non_null(k);
-  assert_int_equal(tu_write(dir, "kernel-1.traceg", k), 0);
+  tu_kernel_dir(dir, sizeof dir, list, sizeof list, k);
   free(k);
-  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
-  char list[300];
-  snprintf(list, sizeof list, "%s/kernelslist.g", dir);
   static const char *const policies[] = {"baseline", "vt", "regdram", "regmutex", "finereg"};
   uint64_t insts = 0;
   for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {

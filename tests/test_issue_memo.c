@@ -137,13 +137,9 @@ static void hand_written(const char *file, const char *const (*opts)[2], int nop
   gpu_config c;
   tu_load_config(&c, file, opts, nopts);
   char dir[256], list[512];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
   char *text = tu_kernel_text("memo", 12, 8, 16, bodies, 4);
-  assert_non_null(text);
-  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
-  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
+  tu_kernel_dir(dir, sizeof dir, list, sizeof list, text);
   free(text);
-  snprintf(list, sizeof list, "%s/kernelslist.g", dir);
   uint64_t kept = 0;
   assert_true(expect_same(&c, list, &kept) > 0);
   tu_rmtree(dir);

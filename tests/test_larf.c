@@ -111,10 +111,7 @@ static char *run_text(const char *policy, const char *text, int mode, stats_reco
   gpu_config c;
   load(&c, policy, o, 1);
   char dir[256], path[512];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
-  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
-  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
-  snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+  tu_kernel_dir(dir, sizeof dir, path, sizeof path, text);
   char *t = tu_run_list(&c, mode, path, r);
   tu_rmtree(dir);
   return t;

@@ -58,13 +58,9 @@ static void test_long_latencies(void **state) {
   gpu_config c;
   tu_load_config(&c, "configs/gtx480.config", opts, 3);
   char dir[256], list[512];
-  assert_int_equal(tu_mkdtemp(dir, sizeof dir), 0);
   char *text = tu_kernel_text("epoch", 6, 4, 8, bodies, 2);
-  assert_non_null(text);
-  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
-  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
+  tu_kernel_dir(dir, sizeof dir, list, sizeof list, text);
   free(text);
-  snprintf(list, sizeof list, "%s/kernelslist.g", dir);
   expect_same(&c, list);
   tu_rmtree(dir);
 }

@@ -35,15 +35,7 @@
 
 static void load_config_file(gpu_config *c, const char *path, const char *const (*opts)[2],
                              size_t n) {
-  rf_diag d;
-  config_notes notes;
-  config_notes_init(&notes, NULL);
-  config_defaults(c);
-  if (config_load_file(c, path, &notes, &d) < 0) fail_msg("%s", d.msg);
-  for (size_t i = 0; i < n; i++)
-    if (config_set(c, opts[i][0], opts[i][1], "test", 0, &notes, &d) != 0)
-      fail_msg("%s %s: %s", opts[i][0], opts[i][1], d.msg);
-  if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
+  tu_load_config(c, path, opts, n);
 }
 
 static void load_config(gpu_config *c, const char *const (*opts)[2], size_t n) {

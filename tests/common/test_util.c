@@ -135,6 +135,14 @@ char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
   return t;
 }
 
+void tu_kernel_dir(char *dir, size_t dirn, char *list, size_t listn, const char *text) {
+  assert_non_null(text);
+  assert_int_equal(tu_mkdtemp(dir, dirn), 0);
+  assert_int_equal(tu_write(dir, "kernel-1.traceg", text), 0);
+  assert_int_equal(tu_write(dir, "kernelslist.g", "kernel-1.traceg\n"), 0);
+  snprintf(list, listn, "%s/kernelslist.g", dir);
+}
+
 char *tu_run_list(const gpu_config *c, int mode, const char *list_path, stats_record *total) {
   return tu_run_list_with(c, mode, NULL, NULL, NULL, list_path, total);
 }

@@ -31,6 +31,10 @@ const char *tu_shared_trace(const char *rel, char *buf, size_t n);
  * in '\n'; PCs are assigned here, every lane active). Returns a malloc'd string or NULL. */
 char *tu_kernel_text(const char *name, int ntb, int nwarps, int nregs,
                      const char *const *bodies, int nbodies);
+/* A new temporary folder `dir` (dirn bytes) holding kernel-1.traceg with `text` and a
+ * kernelslist.g naming it, whose path goes to `list` (listn bytes); fails the test on an error.
+ * tu_rmtree(dir) removes it. */
+void tu_kernel_dir(char *dir, size_t dirn, char *list, size_t listn, const char *text);
 
 /* Runs every kernel of a kernelslist on a fresh GPU with the units in `mode`; returns the
  * malloc'd text of every kernel's stats and the run total, without the lines that name the
