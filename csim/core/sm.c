@@ -88,6 +88,12 @@ void sm_destroy(sm *s) {
 
 void sm_reset_counters(sm *s) { memset(&s->cnt, 0, sizeof s->cnt); }
 void sm_count_sleep_later(sm *s, int on) { s->count_later = (uint8_t)(on != 0); }
+uint64_t sm_dormant_until(const sm *s) {
+  /* (sm_cycle's sleeping path: an SM without blocks returns at once; one with blocks marks its
+   * sleep uncounted on its first quiet cycle and, counting later, does nothing more) */
+  int nothing = s->resident_ctas == 0 || (s->uncounted && s->count_later);
+  return nothing ? s->sleep_until : 0;
+}
 void sm_settle(sm *s, uint64_t now) { quiet_settle(s, now); }
 const sm_counters *sm_get_counters(const sm *s) { return &s->cnt; }
 int sm_resident_ctas(const sm *s) { return s->resident_ctas; }

@@ -59,6 +59,11 @@ const sm_counters *sm_get_counters(const sm *s);
 /* on: the cycles the SM sleeps through are counted when it wakes (or at sm_settle), not each
  * cycle; for a run in which nothing reads its counters between cycles. */
 void sm_count_sleep_later(sm *s, int on);
+/* The cycle before which sm_cycle does nothing at all unless the memory system has a reply for
+ * the SM (memsys_reply_waiting): it sleeps, and its quiet cycles need no counting one by one;
+ * 0 if its next cycle may do something. Holds until its next sm_cycle, a launch, an L1D
+ * resize or sm_count_sleep_later. */
+uint64_t sm_dormant_until(const sm *s);
 /* Counts the cycles before `now` it has slept through and not counted yet. */
 void sm_settle(sm *s, uint64_t now);
 

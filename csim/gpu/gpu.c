@@ -36,6 +36,13 @@ struct gpu {
   FILE *report;
   int n_sms;
   sm **sms;
+  /* Per SM, sm_dormant_until as its last cycle left it: the loop passes over an SM that sleeps
+   * without reading it (half the SM cycles of the x240 run on the TITAN V config, each a read
+   * of the SM's lines and a prefetch of its next ones). Written only when it changes (team
+   * members step neighbouring SMs), and cleared where the GPU wakes an SM: a launch, a kernel's
+   * start. */
+  uint64_t *dormant;
+  uint8_t step_dormant;   /* gpu_step_dormant_sms: step them anyway (a test) */
   memsys *mem;
   policy pol;
   uint64_t now;
@@ -76,7 +83,8 @@ gpu *gpu_create_hw(const gpu_config *c, const gpu_hw *hw, FILE *report, rf_diag 
     return NULL;
   }
   g->sms = rf_calloc((size_t)g->n_sms, sizeof *g->sms, d);
-  g->last_core = g->sms ? rf_calloc((size_t)c->n_clusters, sizeof *g->last_core, d) : NULL;
+  g->dormant = g->sms ? rf_calloc((size_t)g->n_sms, sizeof *g->dormant, d) : NULL;
+  g->last_core = g->dormant ? rf_calloc((size_t)c->n_clusters, sizeof *g->last_core, d) : NULL;
   g->mem = g->last_core ? memsys_create(c, g->n_sms, d) : NULL;
   if (!g->mem) {
     gpu_destroy(g);
@@ -99,6 +107,7 @@ void gpu_destroy(gpu *g) {
   if (!g) return;
   for (int i = 0; g->sms && i < g->n_sms; i++) sm_destroy(g->sms[i]);
   free(g->sms);
+  free(g->dormant);
   free(g->last_core);
   workers_destroy(g->team);
   free(g->steps);
@@ -124,6 +133,8 @@ int gpu_set_threads(gpu *g, int n, rf_diag *d) {
 }
 
 void gpu_set_pace(gpu *g, pace_mode mode) { pace_init(&g->pace, mode); }
+
+void gpu_step_dormant_sms(gpu *g, int on) { g->step_dormant = (uint8_t)(on != 0); }
 
 void gpu_set_reg_epoch_span(gpu *g, uint32_t cycles) {
   for (int i = 0; i < g->n_sms; i++) sm_set_reg_epoch_span(g->sms[i], cycles);
@@ -375,6 +386,7 @@ static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) 
       int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k, &f->tb, g->now);
       if (nwarps <= 0) continue;
       if (sm_launch_cta(s, slot, &f->tb, k, nwarps, g->now, d) < 0) return -1;
+      g->dormant[id] = 0;
       g->last_cluster = cl;
       g->last_core[cl] = core;
       f->state = FEED_DUE; /* the SM owns the block's warps now */
@@ -396,15 +408,20 @@ static int spread_cap(const gpu *g, const trace_kernel_info *k) {
  * first SM whose cycle failed (*failed = its id). */
 static int step_clusters(gpu *g, int from, int to, int *failed, rf_diag *d) {
   int per = g->cfg->n_cores_per_cluster, progress = 0;
+  uint64_t now = g->now;
   for (int i = from * per; i < to * per; i++) {
+    /* (its cycle would count nothing and change nothing: sm_dormant_until) */
+    if (now < g->dormant[i] && !memsys_reply_waiting(g->mem, i) && !g->step_dormant) continue;
     /* (the next SM, whether this loop or the next cluster taken steps it) */
-    if (i + 1 < g->n_sms) sm_prefetch(g->sms[i + 1]);
-    int p = sm_cycle(g->sms[i], g->mem, g->now, d);
+    if (i + 1 < g->n_sms && now >= g->dormant[i + 1]) sm_prefetch(g->sms[i + 1]);
+    int p = sm_cycle(g->sms[i], g->mem, now, d);
     if (p < 0) {
       *failed = i;
       return -1;
     }
     progress |= p;
+    uint64_t until = sm_dormant_until(g->sms[i]);
+    if (until != g->dormant[i]) g->dormant[i] = until;
   }
   return progress;
 }
@@ -522,7 +539,10 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
   /* Sleeping SMs count their cycles when they wake, unless something reads the counters
    * between cycles: the policy's per-cycle hook, an observer (waveform). */
   int count_later = !g->pol.ops->cycle && !g->obs.cycle;
-  for (int i = 0; i < g->n_sms; i++) sm_count_sleep_later(g->sms[i], count_later);
+  for (int i = 0; i < g->n_sms; i++) {
+    sm_count_sleep_later(g->sms[i], count_later);
+    g->dormant[i] = 0; /* (asked again after its next cycle) */
+  }
   if (feed_next(&feed, d) < 0) return -1;
   /* The rest of the blocks ahead, on a thread of their own, where that pays (the first block
    * tells); a thread that does not start leaves the reading to the dispatcher. */

@@ -41,6 +41,9 @@ int gpu_set_threads(gpu *g, int n, rf_diag *d);
  * thread alone (pace.h; the default, set by gpu_set_threads, measures which is faster), and
  * the share of the cycles so far the team stepped (0 with one thread). */
 void gpu_set_pace(gpu *g, pace_mode mode);
+/* on: every SM is stepped every cycle, even one that sleeps and would do nothing
+ * (sm_dormant_until), for a test that passing over them changes nothing. */
+void gpu_step_dormant_sms(gpu *g, int on);
 /* Every SM's sm_set_reg_epoch_span (for a test that the re-counting changes nothing). */
 void gpu_set_reg_epoch_span(gpu *g, uint32_t cycles);
 double gpu_team_share(const gpu *g);
