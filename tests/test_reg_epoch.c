@@ -70,13 +70,7 @@ static void test_workloads(void **state) {
   static const char *const runs[][2] = {{"regshare_sgemm", "configs/gtx480.config"},
                                         {"warpman_ray", "configs/titanv.config"},
                                         {"warpman_mm", "configs/gtx980.config"}};
-  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-    char list[256];
-    snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", runs[i][0]);
-    gpu_config c;
-    tu_load_config(&c, runs[i][1], NULL, 0);
-    expect_same(&c, list);
-  }
+  tu_each_workload(runs, sizeof runs / sizeof runs[0], expect_same);
 }
 
 int main(void) {

@@ -460,6 +460,17 @@ void tu_load_config(gpu_config *c, const char *file, const char *const (*opts)[2
   if (config_validate(c, &d) < 0) fail_msg("%s", d.msg);
 }
 
+void tu_each_workload(const char *const (*runs)[2], size_t n,
+                      void (*each)(const gpu_config *c, const char *list)) {
+  for (size_t i = 0; i < n; i++) {
+    char list[256];
+    snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", runs[i][0]);
+    gpu_config c;
+    tu_load_config(&c, runs[i][1], NULL, 0);
+    each(&c, list);
+  }
+}
+
 void tu_set_err(const char *name, const char *value, const char *msg) {
   gpu_config c, before;
   config_defaults(&c);

@@ -140,6 +140,10 @@ void tu_set_ok(struct gpu_config *c, const char *name, const char *value);
  * configuration file's lines would be, then validated; fails the test on any error. */
 void tu_load_config(struct gpu_config *c, const char *file, const char *const (*opts)[2],
                     size_t n);
+/* For each of runs[0..n) (a generated workload's name under build/traces, a config file):
+ * each(config, the workload's kernelslist.g). */
+void tu_each_workload(const char *const (*runs)[2], size_t n,
+                      void (*each)(const struct gpu_config *c, const char *list));
 void tu_set_err(const char *name, const char *value, const char *msg);
 void tu_validate_ok(const struct gpu_config *c);
 void tu_validate_err(const struct gpu_config *c, const char *msg);
