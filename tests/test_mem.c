@@ -518,6 +518,34 @@ static void test_l1_adaptive_ways(void **state) {
   l1d_destroy(l);
 }
 
+/* A kernel's start sets the size again even where it does not change (gpu.c, adapt_l1d): the
+ * tags are emptied if anything touched them since they last were, and left as they are (empty
+ * already) if nothing did. */
+static void test_l1_same_size_empties(void **state) {
+  (void)state;
+  gpu_config c;
+  volta_l1(&c);
+  c.adaptive_cache_config = 1;
+  c.unified_l1d_kb = 8;
+  l1d *l = make_l1(&c);
+  rf_diag d = {{0}, 0};
+  assert_int_equal(l1d_set_assoc(l, 12, &d), 0);
+  uint64_t t = 1;
+  assert_false(load(l, &c, 0x0, 0x1, &t));
+  assert_true(load(l, &c, 0x0, 0x1, &t));
+  assert_int_equal(l1d_set_assoc(l, 12, &d), 0); /* used since: emptied */
+  assert_false(load(l, &c, 0x0, 0x1, &t));
+  assert_true(load(l, &c, 0x0, 0x1, &t));
+  l1d_invalidate(l);
+  assert_int_equal(l1d_set_assoc(l, 12, &d), 0);
+  assert_int_equal(l1d_set_assoc(l, 12, &d), 0); /* nothing since: left as it is */
+  assert_false(load(l, &c, 0x0, 0x1, &t));
+  assert_true(load(l, &c, 0x0, 0x1, &t));
+  for (uint64_t k = 1; k < 12; k++) assert_false(load(l, &c, k * 512, 0x1, &t));
+  for (uint64_t k = 0; k < 12; k++) assert_true(load(l, &c, k * 512, 0x1, &t)); /* 12 ways */
+  l1d_destroy(l);
+}
+
 /* A unified array too small for one way (a config that skipped validation): refused with a
  * message, not made with no message. */
 static void test_l1_adaptive_no_way(void **state) {
@@ -616,6 +644,7 @@ int main(void) {
       cmocka_unit_test(test_l1_bypass),
       cmocka_unit_test(test_l1_invalidate),
       cmocka_unit_test(test_l1_adaptive_ways),
+      cmocka_unit_test(test_l1_same_size_empties),
       cmocka_unit_test(test_l1_adaptive_no_way),
       cmocka_unit_test(test_l1_lru_and_fifo),
       cmocka_unit_test(test_l1_bad_configs),
