@@ -20,10 +20,7 @@
 static void step_all(gpu *g, void *ctx) { gpu_step_dormant_sms(g, *(const int *)ctx); }
 
 static char *run(const gpu_config *c, int every, int threads, const char *list) {
-  stats_record total;
-  char *text = tu_run_list_setup(c, step_all, &every, threads, list, &total);
-  stats_free(&total);
-  return text;
+  return tu_run_list_setup(c, step_all, &every, threads, list);
 }
 
 static void expect_same(const gpu_config *c, const char *list) {

@@ -19,10 +19,7 @@
 static void set_span(gpu *g, void *ctx) { gpu_set_reg_epoch_span(g, *(const uint32_t *)ctx); }
 
 static char *run(const gpu_config *c, uint32_t span, int threads, const char *list) {
-  stats_record total;
-  char *text = tu_run_list_setup(c, set_span, &span, threads, list, &total);
-  stats_free(&total);
-  return text;
+  return tu_run_list_setup(c, set_span, &span, threads, list);
 }
 
 /* The default span against every cycle, and against 7 cycles on two threads; the default's

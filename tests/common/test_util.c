@@ -173,9 +173,12 @@ char *tu_run_list_paced(const gpu_config *c, int mode, const struct policy_ops *
 }
 
 char *tu_run_list_setup(const gpu_config *c, void (*setup)(gpu *g, void *ctx), void *setup_ctx,
-                        int threads, const char *list_path, stats_record *total) {
-  return run_list(c, HW_C, NULL, NULL, NULL, threads, PACE_TEAM, setup, setup_ctx, list_path,
-                  total);
+                        int threads, const char *list_path) {
+  stats_record total;
+  char *text = run_list(c, HW_C, NULL, NULL, NULL, threads, PACE_TEAM, setup, setup_ctx,
+                        list_path, &total);
+  stats_free(&total);
+  return text;
 }
 
 static char *run_list(const gpu_config *c, int mode, const struct policy_ops *ops,

@@ -64,10 +64,9 @@ char *tu_run_list_paced(const struct gpu_config *c, int mode, const struct polic
                         void *obs_ctx, int threads, int pace, const char *list_path,
                         struct stats_record *total);
 /* tu_run_list_threads with the config's policy, no observer, and `setup` called on the GPU
- * before its first kernel. */
+ * before its first kernel; the text alone (its callers compare runs). */
 char *tu_run_list_setup(const struct gpu_config *c, void (*setup)(struct gpu *g, void *ctx),
-                        void *setup_ctx, int threads, const char *list_path,
-                        struct stats_record *total);
+                        void *setup_ctx, int threads, const char *list_path);
 
 /* Reads the kernel trace `text_path` as text and `path` (the same trace, or a copy in another
  * form: xz) through the cache options `o` (NULL: no cache), in lockstep, failing the test at
