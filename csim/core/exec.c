@@ -66,7 +66,7 @@ static int execute_alu(sm *s, int e, uint64_t now) {
     pipes[i] = now + (uint64_t)s->cfg->initiation[u];
     uint64_t wb = now + (uint64_t)s->cfg->latency[u] + WB_DELAY;
     for (int k = 0; k < in->op->ndst; k++) reg_wait(w, in->op->dst[k], reg_time_of(s, wb));
-    warp_regs_changed(s, warp); /* the scoreboard answer issue.c keeps for its pc is stale now */
+    warp_regs_written(s, warp, in->op->dst, in->op->ndst);
     if (in->op->ndst) opcoll_write(s->oc, warp, oi->sched, in->op->dst, in->op->ndst, wb);
     opcoll_ex_pop(s->oc, e, slot);
     w->in_oc--;
@@ -95,8 +95,8 @@ static int execute_mem(sm *s, uint64_t now, rf_diag *d) {
   for (int k = 0; k < in->op->ndst; k++)
     if (w->reg_ready[in->op->dst[k]] == REG_IN_PIPELINE)
       w->reg_ready[in->op->dst[k]] = reg_time_of(s, now);
-  warp_regs_changed(s, warp); /* its loads' registers wait on memory now, or are free (and a
-                         * MEMBAR's in_oc_mem dropped) */
+  /* (its loads' registers wait on memory now, or are free) */
+  warp_regs_written(s, warp, in->op->dst, in->op->ndst);
   warp_try_finish(s, warp);
   return 1;
 }

@@ -367,6 +367,35 @@ static inline void warp_regs_changed(sm *s, int slot) {
   warp_recheck(s, slot);
 }
 
+/* Whether register r is an operand (source or destination) of op: what scoreboard_wait reads. */
+static inline int op_reads_reg(const trace_op *op, int r) {
+  for (int i = 0; i < op->nsrc; i++)
+    if (op->src[i] == r) return 1;
+  for (int i = 0; i < op->ndst; i++)
+    if (op->dst[i] == r) return 1;
+  return 0;
+}
+
+/* The n registers `regs` of the warp in `slot` got new ready times (an instruction of its left
+ * the operand collector, or a load completed). The scoreboard answer kept for the warp's next
+ * instruction (sb_pc) reads that instruction's operands alone: if it was worked out for the
+ * current pc and no operand is among `regs`, it stands, and so does every answer the issue
+ * stage keeps from it (nothing else check_issue reads changed: the MEMBAR test ahead of the
+ * scoreboard passed when the answer was worked out, and its counters cannot rise again before
+ * the warp issues). Otherwise both are stale. Most instructions leave the collector while the
+ * warp's next one waits for an older result, a load or a pipeline: rechecking it found the same
+ * answer again. */
+static inline void warp_regs_written(sm *s, int slot, const uint8_t *regs, int n) {
+  const sm_warp *w = &s->warps[slot];
+  if (w->sb_pc == w->pc) {
+    const trace_op *op = w->insts[w->pc].op;
+    int hit = 0;
+    for (int i = 0; i < n && !hit; i++) hit = op_reads_reg(op, regs[i]);
+    if (!hit) return;
+  }
+  warp_regs_changed(s, slot);
+}
+
 /* Cycle `at` (from the SM's cycle onwards, at most the longest latency ahead) as a reg_time. */
 static inline reg_time reg_time_of(const sm *s, uint64_t at) {
   return (reg_time)(at - s->reg_epoch);

@@ -55,7 +55,7 @@ void warp_load_done(sm *s, int load, uint64_t now) {
   if (l->hook_ticket >= 0) s->pol->ops->load_done(s->pol, s->id, l->hook_ticket, now);
   sm_warp *w = &s->warps[l->warp];
   for (int i = 0; i < l->ndst; i++) w->reg_ready[l->dst[i]] = reg_time_of(s, now);
-  warp_regs_changed(s, l->warp);
+  warp_regs_written(s, l->warp, l->dst, l->ndst);
   /* the registers written back claim their bank ports */
   if (l->ndst > 0)
     opcoll_write(s->oc, l->warp, s->slot_sched[l->warp], l->dst, l->ndst, now);
