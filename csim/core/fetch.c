@@ -27,11 +27,18 @@ static uint8_t fetch_group(const sm *s, const sm_warp *w) {
   return n;
 }
 
-void fetch_done(sm *s, int slot) {
+/* n more instructions of the warp in `slot` sit decoded in its buffer. check_issue reads
+ * `fetched` only as pc >= fetched (WAIT_FETCH): the answer the issue stage keeps for a warp that
+ * still had an instruction buffered stands (most fetches refill a buffer before it runs dry). */
+static void buffer_filled(sm *s, int slot, uint8_t n) {
   sm_warp *w = &s->warps[slot];
-  w->fetched += w->fetch_count;
-  w->fetching = 0;
-  warp_recheck(s, slot);
+  if (w->pc >= w->fetched) warp_recheck(s, slot);
+  w->fetched += n;
+}
+
+void fetch_done(sm *s, int slot) {
+  buffer_filled(s, slot, s->warps[slot].fetch_count);
+  s->warps[slot].fetching = 0;
   fetch_wake(s, slot);
 }
 
@@ -54,8 +61,7 @@ static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
   for (uint32_t k = w->fetched + n; k < w->fetched + n + IBUFFER_SIZE && k < w->n_insts; k++)
     __builtin_prefetch(&w->insts[k]);
   if (!s->l1i) {
-    w->fetched += n;
-    warp_recheck(s, slot);
+    buffer_filled(s, slot, n);
     return 1;
   }
   uint64_t line = (uint64_t)s->cfg->l1i.line_size;

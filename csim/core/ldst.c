@@ -185,7 +185,10 @@ static void ldst_retire_head(sm *s) {
   s->ldst_head = (s->ldst_head + 1) % LDST_QUEUE;
   s->ldst_count--;
   s->warps[e->warp].queued_mem--;
-  warp_recheck(s, e->warp); /* a MEMBAR may go on */
+  /* A MEMBAR may go on. Only a warp held at one can be: one whose answer passed the MEMBAR
+   * test keeps passing it until it issues (its counters rise only then), and its other waits
+   * do not read queued_mem. */
+  if (s->warps[e->warp].skip_why == WAIT_MEMBAR) warp_recheck(s, e->warp);
 }
 
 /* A load-path hook (policy_ops.load, e.g. LARF) decides whether a global load goes to memory.
