@@ -466,8 +466,7 @@ static inline int free_cu(const opcoll *o, int s, int sched) {
  * instruction of cls is allocated and another one is the oldest: such attempts are skipped. */
 static int allocate(opcoll *o) {
   unsigned failed = 0, done = 0;
-  int failed_sig[UNIT_COUNT];
-  for (int c = 0; c < UNIT_COUNT; c++) failed_sig[c] = -1;
+  int failed_sig[UNIT_COUNT]; /* (read only for the bits of `failed`, each written first) */
   int sig = -1;
   uint32_t skip = 0; /* pipelines with failed_sig[cls] == sig */
   for (int p = 0; p < o->nport && o->in_id_oc; p++) {
