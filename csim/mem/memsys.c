@@ -6,15 +6,8 @@
  * core cycle, in the cluster's ejection buffer (-gpgpu_n_cluster_ejection_buffer_size), whose
  * head moves to its SM's response queue (-gpgpu_n_ldst_response_buffer_size) when that has
  * room (a full one blocks the cluster's other SMs too). Instruction-fetch replies go to the
- * SM's fetch stage instead, which always takes them.
- *
- * DRAM side (GPGPU-Sim's memory_partition_unit): per DRAM cycle a channel returns its oldest
- * completed read to its slice's DRAM->L2 queue (if not full), runs a command cycle, and takes
- * one request from its slices' L2->DRAM queues, round robin after the slice served last,
- * while that slice's DRAM->L2 queue is not full and a credit is free: each slice has one of
- * its own and shares -gpgpu_frfcfs_dram_sched_queue_size + -gpgpu_dram_return_queue_size -
- * (slices - 1) with the others (no limit when either size is 0); a read's credit returns
- * with its data, a write's when the DRAM takes it.
+ * SM's fetch stage instead, which always takes them. The L2 slices and DRAM channels are
+ * partitions.c's.
  *
  * Clocks: each domain d (icnt, L2, DRAM) has run floor(now * f_d / f_core) cycles after core
  * cycle `now`. Frequencies are taken in kHz (rounded once from the MHz given) and the ratio
@@ -25,82 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dram.h"
-#include "icnt.h"
-#include "l2.h"
 #include "memsys_debug.h"
-
-typedef struct clock_domain {
-  uint64_t num, den; /* f_domain / f_core, reduced */
-  uint64_t target;   /* floor(now * num / den): cycles due by the current core cycle */
-  uint64_t rem;      /* (now * num) mod den, so the next target needs no division */
-  uint64_t done;     /* cycles run */
-} clock_domain;
-
-/* DRAM arbitration state of one channel. */
-typedef struct dram_port {
-  int last;          /* slice (within the channel) served last */
-  int shared_used;   /* shared credits borrowed */
-  int *own_used;     /* per slice: its own credit borrowed (0 or 1) */
-} dram_port;
-
-/* What an SM asked of the memory system while its cluster was stepped in parallel with others
- * (memsys_defer): a request to inject, or (send 0) an address whose slice is drawn now. */
-typedef struct deferred_op {
-  mem_access a;
-  uint64_t created;
-  int send;
-} deferred_op;
-
-/* What a cluster's SMs pushed into the request network while deferring. */
-typedef struct cluster_sent {
-  int packets;
-  uint64_t flits;
-} cluster_sent;
-
-typedef struct op_log {
-  deferred_op *ops;
-  size_t n, cap;
-  int failed;         /* could not grow: memsys_defer(0) reports it */
-} op_log;
-
-struct memsys {
-  int n_sms, per_cluster, n_clusters, n_mem, n_sub, n_slices;
-  int shared_credits; /* 0: unlimited */
-  addr_map map;
-  slice_table random;  /* -gpgpu_memory_partition_indexing 4 */
-  int perf_memcpy;     /* -gpgpu_perf_sim_memcpy */
-  chunk_count flits;    /* of -icnt_flit_size (the flit statistics) */
-  icnt *req_net, *reply_net;
-  l2_slice **slices;
-  dram_channel **chans;
-  dram_port *ports;
-  req_ring *eject;    /* per cluster */
-  uint64_t *ejecting; /* bit per cluster whose ejection buffer is not empty */
-  req_ring *resp;     /* per SM: data replies for the LD/ST unit */
-  access_ring *fetch; /* per SM: instruction-fetch replies */
-  clock_domain icnt_clk, l2_clk, dram_clk;
-  uint64_t now;
-  int busy;           /* something may be in flight (recomputed each cycle, set by sends) */
-  uint64_t ahead;     /* 1 + the cycle whose first part memsys_cycle_ahead ran, or 0 */
-  /* memsys_cycle_begin: the reply network's cycles from icnt cycle reply_from + 1 to the icnt
-   * clock's target are left to memsys_cycle_end, with what the clusters' side (ejection
-   * buffers, SMs' reply queues) held when the SMs' cycle began (whether it kept the memory
-   * system busy; the SMs empty those queues meanwhile). */
-  int reply_pending, near_busy;
-  uint64_t reply_from;
-  memsys_stats stats;
-  /* memsys_defer: while set, a send goes into its cluster's network input at once, the
-   * network's shared state settled afterwards (sent). With random slices (indexing 4), whose
-   * draws must come in the order one thread makes them, sends and touches of granules without
-   * a draw go to per-SM logs instead (and the cluster's later sends, to keep their order), and
-   * each cluster's network input counts the units its logged sends will take, so that
-   * memsys_can_send answers as if they had been pushed. */
-  int deferring;
-  op_log *logs;       /* per SM */
-  int *staged;        /* per cluster: request-network units logged */
-  cluster_sent *sent; /* per cluster: pushed straight into the network */
-};
+#include "memsys_internal.h"
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b) {
   while (b) {
@@ -199,10 +118,6 @@ static int check_geometry(const gpu_config *c, int n_sms, rf_diag *d) {
   return 0;
 }
 
-static int packet_flits(const memsys *m, int bytes) {
-  return chunk_count_of(&m->flits, bytes);
-}
-
 static icnt *make_net(const gpu_config *c, int n_in, int n_out, const char *what, rf_diag *d) {
   icnt_params p = {.n_in = n_in, .n_out = n_out, .flit_bytes = c->icnt_flit_size,
                    .islip = c->icnt_arbiter == 1};
@@ -255,6 +170,7 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
   ok = ok && (m->req_net = make_net(c, m->n_clusters, m->n_slices, "request network", d)) &&
        (m->reply_net = make_net(c, m->n_slices, m->n_clusters, "reply network", d)) &&
        (m->slices = rf_calloc((size_t)m->n_slices, sizeof *m->slices, d)) &&
+       (m->slice_active = rf_calloc(((size_t)m->n_slices + 63) / 64, sizeof(uint64_t), d)) &&
        (m->chans = rf_calloc((size_t)m->n_mem, sizeof *m->chans, d)) &&
        (m->ports = rf_calloc((size_t)m->n_mem, sizeof *m->ports, d)) &&
        (m->eject = rf_calloc((size_t)m->n_clusters, sizeof *m->eject, d)) &&
@@ -288,6 +204,7 @@ void memsys_destroy(memsys *m) {
   icnt_destroy(m->req_net);
   icnt_destroy(m->reply_net);
   for (int i = 0; m->slices && i < m->n_slices; i++) l2_destroy(m->slices[i]);
+  free(m->slice_active);
   for (int i = 0; m->chans && i < m->n_mem; i++) dram_destroy(m->chans[i]);
   for (int i = 0; m->ports && i < m->n_mem; i++) free(m->ports[i].own_used);
   for (int i = 0; m->eject && i < m->n_clusters; i++) req_ring_free(&m->eject[i]);
@@ -492,83 +409,6 @@ static void clusters_cycle(memsys *m) {
     }
 }
 
-/* Icnt clock: each slice offers its oldest reply to the reply network. */
-static void replies_cycle(memsys *m) {
-  for (int s = 0; s < m->n_slices; s++) {
-    req_ring *q = l2_replies(m->slices[s]);
-    if (!q->count) continue;
-    mem_req *r = req_ring_head(q);
-    int bytes = mem_packet_bytes(&r->a, 0);
-    if (!icnt_has_room(m->reply_net, s, bytes)) {
-      m->stats.stall_icnt2sh++;
-      continue;
-    }
-    r->t_ready = m->now; /* leaves for the SM: the icnt2sh latency starts */
-    if (icnt_push(m->reply_net, s, r->a.sm / m->per_cluster, r, bytes)) continue;
-    m->stats.icnt_reply_flits += (uint64_t)packet_flits(m, bytes);
-    req_ring_pop(q);
-  }
-}
-
-static int has_credit(const memsys *m, const dram_port *p, int sub) {
-  return !p->own_used[sub] || !m->shared_credits || p->shared_used < m->shared_credits;
-}
-
-static void borrow(dram_port *p, int sub) {
-  if (!p->own_used[sub]) p->own_used[sub] = 1;
-  else p->shared_used++;
-}
-
-static void give_back(dram_port *p, int sub) {
-  if (p->shared_used > 0) p->shared_used--;
-  else p->own_used[sub] = 0;
-}
-
-static void dram_channel_cycle(memsys *m, int ch, uint64_t t) {
-  dram_channel *dc = m->chans[ch];
-  dram_port *port = &m->ports[ch];
-  mem_req r;
-  uint32_t slice;
-  if (dram_peek_return(dc, t, &r, &slice) && !l2_from_dram_full(m->slices[slice])) {
-    l2_from_dram(m->slices[slice], &r);
-    dram_pop_return(dc);
-    give_back(port, (int)slice % m->n_sub);
-  }
-  dram_tick(dc, t);
-  for (int k = 0; k < m->n_sub; k++) {
-    int sub = port->last + 1 + k; /* last and k below n_sub */
-    if (sub >= m->n_sub) sub -= m->n_sub;
-    int s = ch * m->n_sub + sub;
-    req_ring *q = l2_to_dram(m->slices[s]);
-    if (!q->count || !has_credit(m, port, sub) || l2_from_dram_full(m->slices[s])) continue;
-    if (!dram_can_accept(dc)) break;
-    const mem_req *head = req_ring_head(q);
-    if (dram_push(dc, head, addr_channel_local(&m->map, head->a.addr), (uint32_t)s, t)) break;
-    int is_write = head->a.is_write && !head->a.is_atomic;
-    if (!is_write || mem_wants_ack(&head->a)) borrow(port, sub); /* back with its reply */
-    req_ring_pop(q);
-    port->last = sub;
-    break; /* one request per DRAM cycle */
-  }
-}
-
-static void l2_phase(memsys *m, uint64_t t) {
-  for (int s = 0; s < m->n_slices; s++) {
-    l2_slice *sl = m->slices[s];
-    if (!l2_can_take(sl)) {
-      m->stats.stall_dramfull++;
-    } else {
-      mem_req r;
-      if (icnt_peek(m->req_net, s, &r)) {
-        icnt_pop(m->req_net, s);
-        m->stats.icnt2mem_latency += m->now - r.t_created;
-        l2_take(sl, &r, m->now);
-      }
-    }
-    l2_cycle(sl, t, m->now);
-  }
-}
-
 /* Whether the clusters' side holds anything: their ejection buffers, the SMs' queues. */
 static int sm_side_busy(const memsys *m) {
   for (int w = 0; w < (m->n_clusters + 63) / 64; w++)
@@ -580,12 +420,7 @@ static int sm_side_busy(const memsys *m) {
 
 /* Whether anything is in flight beyond the clusters' side. */
 static int far_side_busy(const memsys *m) {
-  if (icnt_count(m->req_net) || icnt_count(m->reply_net)) return 1;
-  for (int s = 0; s < m->n_slices; s++)
-    if (l2_busy(m->slices[s])) return 1;
-  for (int ch = 0; ch < m->n_mem; ch++)
-    if (dram_busy(m->chans[ch])) return 1;
-  return 0;
+  return icnt_count(m->req_net) || icnt_count(m->reply_net) || partitions_busy(m);
 }
 
 /* Brings the clocks to core cycle `now`; whether the memory system has anything to move (if
@@ -613,14 +448,11 @@ static void slices_and_channels(memsys *m) {
   /* (the L2 cycles below read these after the DRAM's: time for the loads to arrive) */
   if (l2_to > m->l2_clk.done) {
     icnt_prefetch_outputs(m->req_net);
-    for (int s = 0; s < m->n_slices; s++) l2_prefetch(m->slices[s]);
+    partitions_prefetch(m);
   }
-  if (m->icnt_clk.done < m->icnt_clk.target) replies_cycle(m);
-  while (m->dram_clk.done < dram_to) {
-    uint64_t t = ++m->dram_clk.done;
-    for (int ch = 0; ch < m->n_mem; ch++) dram_channel_cycle(m, ch, t);
-  }
-  while (m->l2_clk.done < l2_to) l2_phase(m, ++m->l2_clk.done);
+  if (m->icnt_clk.done < m->icnt_clk.target) partitions_offer_replies(m);
+  while (m->dram_clk.done < dram_to) partitions_dram_cycle(m, ++m->dram_clk.done);
+  while (m->l2_clk.done < l2_to) partitions_l2_cycle(m, ++m->l2_clk.done);
 }
 
 /* The request network's cycles due. The two networks share nothing, so the reply network's
@@ -639,7 +471,7 @@ void memsys_cycle_end(memsys *m) {
   m->reply_pending = 0;
   /* the slices offered their first replies already (slices_and_channels) */
   for (uint64_t t = m->reply_from + 1; t <= m->icnt_clk.done; t++) {
-    if (t > m->reply_from + 1) replies_cycle(m);
+    if (t > m->reply_from + 1) partitions_offer_replies(m);
     icnt_cycle(m->reply_net, t);
   }
   m->busy = m->near_busy || far_side_busy(m);
