@@ -43,6 +43,8 @@ struct l1d {
   int enabled, sm, latency, line_shift, nbanks, bank_shift;
   int l2_splits;         /* the L2 acknowledges each sector of a write */
   req_ring *pipes;       /* per bank, ordered by entry, t_ready = entry + latency */
+  uint64_t pipes_busy;   /* bit per bank whose pipeline holds an access (at most 64 banks): the
+                          * cycle reads only those pipelines' lines */
   uint64_t *bank_taken;  /* per bank: 1 + the cycle it last took an access */
   /* Per bank: 1 + core.epoch when its head's tag read failed (0: it has not), and why. Until
    * the epoch moves (the tags, MSHRs and miss queue unchanged) it would fail alike: a memory-
@@ -225,15 +227,17 @@ l1_result l1d_access(l1d *l, const mem_access *a, uint64_t now) {
   mem_req *e = req_ring_push_new(p);
   put_request(l, e, a, now);
   e->t_ready = now + (uint64_t)l->latency;
+  l->pipes_busy |= 1ull << b;
   return L1_MISS;
 }
 
 void l1d_cycle(l1d *l, uint64_t now) {
   if (!l->enabled) return;
   cache_core_cycle(&l->core);
-  for (int b = 0; b < l->nbanks; b++) {
+  for (uint64_t busy = l->pipes_busy; busy; busy &= busy - 1) {
+    int b = __builtin_ctzll(busy);
     req_ring *p = &l->pipes[b];
-    if (!p->count || req_ring_head(p)->t_ready > now) continue;
+    if (req_ring_head(p)->t_ready > now) continue;
     struct bank_fail *f = &l->bank_failed[b];
     if (f->epoch == l->core.epoch + 1) {
       cache_core_fail_again(&l->core, f->why);
@@ -243,6 +247,7 @@ void l1d_cycle(l1d *l, uint64_t now) {
       continue; /* out of memory: try again later */
     if (read_tags(l, req_ring_head(p), now) != CACHE_FAIL) {
       req_ring_pop(p);
+      if (!p->count) l->pipes_busy &= ~(1ull << b);
       f->epoch = 0; /* (the next head is another access) */
     } else {
       *f = (struct bank_fail){l->core.epoch + 1, l->core.last_fail};
@@ -334,10 +339,7 @@ int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token) {
 /* Accesses in a bank pipeline, or hits, acknowledgements or bypassed accesses to deliver
  * (a disabled cache has no bank pipelines). */
 static int holds_accesses(const l1d *l) {
-  if (l->hits.count || l->bypass.count || l->acks.count) return 1;
-  for (int b = 0; b < l->nbanks; b++)
-    if (l->pipes[b].count) return 1;
-  return 0;
+  return l->hits.count || l->bypass.count || l->acks.count || l->pipes_busy;
 }
 
 int l1d_busy(const l1d *l) {
