@@ -174,10 +174,10 @@ static inline uint64_t sched_units(const oc_set *set, int sched) { return set->u
  * filled, and dispatch would look at each of them on every try (a quarter of an x240 run on
  * the TITAN V config went to the operand collector). Elsewhere a register has room for any
  * unit while it is not full, a unit seldom waits, and the few that do are looked up (keeping
- * the masks cost more than that there, +2% on the GTX 480 config). */
-static inline void room_changed(opcoll *o, int cls, int slot) {
+ * the masks cost more than that there, +2% on the GTX 480 config). `free`: whether scheduler
+ * slot's OC_EX slot of pipeline cls is free now (a pop just emptied it, a dispatch filled it). */
+static inline void room_changed(opcoll *o, int cls, int slot, int free) {
   if (!o->sub_core) return;
-  int free = reg_free_slot(&o->oc_ex[cls], 1, slot) >= 0;
   for (uint32_t m = o->sets_of_cls[cls]; m; m &= m - 1) {
     oc_set *set = &o->set[__builtin_ctz(m)];
     uint64_t units = set->of_cls[cls] & sched_units(set, slot);
@@ -368,7 +368,7 @@ const oc_inst *opcoll_ex_inst(const opcoll *o, int cls, int slot) {
 
 void opcoll_ex_pop(opcoll *o, int cls, int slot) {
   reg_take(&o->oc_ex[cls], slot);
-  room_changed(o, cls, slot);
+  room_changed(o, cls, slot, 1);
   if (o->oc_ex[cls].used == 0) o->oc_ex_busy &= ~(1u << cls);
   o->in_oc_ex--;
   o->dispatch_seen++;
@@ -429,7 +429,7 @@ static int dispatch(opcoll *o) {
     if (o->sub_core) {
       s->room &= ~unit;
       s->of_cls[cls] &= ~unit;
-      room_changed(o, cls, slot);
+      room_changed(o, cls, slot, 0);
     }
     if (!s->collected) o->sets_collected &= ~bit;
     moved = 1;
