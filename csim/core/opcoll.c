@@ -17,6 +17,8 @@ typedef struct oc_reg {  /* a pipeline register set (GPGPU-Sim's register_set) *
 
 typedef struct oc_cu {     /* a collector unit; whether it is busy is its set's bit */
   uint8_t out_cls;       /* OC_EX register it dispatches into */
+  uint8_t next_start;    /* where its set's dispatch port starts after sending it (start_after,
+                          * worked out once: a division per dispatch otherwise) */
   int remaining;         /* source reads not yet served */
   int reg_id;            /* sub-core model: the scheduler it serves */
   int set;               /* its set */
@@ -186,6 +188,15 @@ static inline void room_changed(opcoll *o, int cls, int slot, int free) {
   }
 }
 
+/* Where a port of set s starts after sending unit `last`. */
+static int start_after(const opcoll *o, int s, int last) {
+  const oc_set *set = &o->set[s];
+  if (set->n < 1) return 0; /* (a set without units has nothing to send) */
+  int per = o->sub_core && set->per_sched > 0 ? set->per_sched : 1;
+  int start = last + per - last % per;
+  return start >= set->n ? start - set->n : start;
+}
+
 static int add_set(opcoll *o, int s, int n) {
   o->set[s].first = o->ncu;
   o->set[s].n = n;
@@ -195,20 +206,12 @@ static int add_set(opcoll *o, int s, int n) {
     int reg_id = o->sub_core ? i / o->set[s].per_sched : 0;
     o->cu[o->ncu + i].reg_id = reg_id;
     o->cu[o->ncu + i].set = s;
+    o->cu[o->ncu + i].next_start = (uint8_t)start_after(o, s, i);
     for (int q = 0; q < o->nsched; q++)
       if (!o->sub_core || q == reg_id) o->units_of[s * o->nsched + q] |= 1ull << i;
   }
   o->ncu += n;
   return 0;
-}
-
-/* Where a port of set s starts after sending unit `last`. */
-static int start_after(const opcoll *o, int s, int last) {
-  const oc_set *set = &o->set[s];
-  if (set->n < 1) return 0; /* (a set without units has nothing to send) */
-  int per = o->sub_core && set->per_sched > 0 ? set->per_sched : 1;
-  int start = last + per - last % per;
-  return start >= set->n ? start - set->n : start;
 }
 
 static void add_dispatch(opcoll *o, int s, int n) {
@@ -419,7 +422,7 @@ static int dispatch(opcoll *o) {
     uint64_t unit = 1ull << c;
     oc_cu *u = &o->cu[s->first + c];
     int cls = u->out_cls;
-    du->start = start_after(o, du->set, c);
+    du->start = u->next_start;
     reg_put(&o->oc_ex[cls], slot, &u->in);
     o->in_oc_ex++;
     o->oc_ex_busy |= 1u << cls;
