@@ -149,7 +149,9 @@ static inline void update_blocked(opcoll *o, int cls, int sched) {
     return;
   }
   int full = r->used >= r->width;
-  if (!full && (o->blocked[0] & bit)) o->unblocked++; /* (the same bit for every scheduler) */
+  /* (the same bit for every scheduler; most changes of the register leave it as it was) */
+  if (full == !!(o->blocked[0] & bit)) return;
+  if (!full) o->unblocked++;
   for (int q = 0; q < o->nsched; q++) {
     if (full) o->blocked[q] |= bit;
     else o->blocked[q] &= ~bit;
