@@ -93,7 +93,7 @@ static int load(l1d *l, const gpu_config *c, uint64_t addr, uint8_t mask, uint64
   *t += (uint64_t)c->l1_latency + 1;
   fill_all(l, *t);
   uint32_t tok;
-  while (l1d_pop_done(l, *t, &tok)) {
+  while (l1d_pop_hit(l, *t, &tok) || l1d_pop_miss(l, *t, &tok)) {
   }
   return l1d_stats(l)->hits > hits;
 }

@@ -70,7 +70,12 @@ static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
   mem_access a = {.addr = addr - off, .token = (uint32_t)slot,
                   .sector_mask = (uint8_t)(1u << (off / MEM_SECTOR_BYTES)),
                   .space = SPACE_INST, .sm = (uint16_t)s->id};
-  if (l1d_access(s->l1i, &a, now) == L1_STALL) return 0; /* MSHRs full: the stage waits */
+  l1_result r = l1d_access(s->l1i, &a, now);
+  if (r == L1_STALL) return 0; /* MSHRs full: the stage waits */
+  if (r == L1_HIT) { /* issuable from the next cycle, as the perfect L1I's above */
+    buffer_filled(s, slot, n);
+    return 1;
+  }
   w->fetching = 1;
   w->fetch_count = n;
   return 1;

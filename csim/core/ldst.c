@@ -301,7 +301,7 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
   l1d_cycle(s->l1, now);
   uint32_t token;
   int acks;
-  while (s->l1i && l1d_pop_done(s->l1i, now, &token)) {
+  while (s->l1i && l1d_pop_miss(s->l1i, now, &token)) { /* (its hits are done at the fetch) */
     fetch_done(s, (int)token);
     moved = 1;
   }

@@ -42,6 +42,10 @@ struct l1d {
    * on a line (l1_make). They were spread over seven. */
   int enabled, sm, latency, line_shift, nbanks, bank_shift;
   int l2_splits;         /* the L2 acknowledges each sector of a write */
+  /* The L1I (l1_cache_create): a read hit is the caller's at once, as l1d_access's L1_HIT,
+   * rather than a done entry it takes next cycle (the fetch stage fills the warp's buffer right
+   * away, as with a perfect L1I: the instructions issue from the next cycle either way). */
+  int hits_at_once;
   req_ring *pipes;       /* per bank, ordered by entry, t_ready = entry + latency */
   uint64_t pipes_busy;   /* bit per bank whose pipeline holds an access (at most 64 banks): the
                           * cycle reads only those pipelines' lines */
@@ -54,7 +58,7 @@ struct l1d {
     cache_fail why;
   } *bank_failed;
   req_ring bypass;
-  done_ring hits;        /* hits and tag-reads of the L1I, ordered by ready time */
+  done_ring hits;        /* read hits, ordered by ready time (not the L1I's: hits_at_once) */
   ack_ring acks;         /* stores kept by the cache */
   cache_core core;       /* enabled only */
   cache_stats stats;
@@ -142,7 +146,9 @@ l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d) {
 }
 
 l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int sm, rf_diag *d) {
-  return l1_make(cc, cc->assoc, 0, latency, name, sm, d);
+  l1d *l = l1_make(cc, cc->assoc, 0, latency, name, sm, d);
+  if (l) l->hits_at_once = 1;
+  return l;
 }
 
 void l1d_destroy(l1d *l) {
@@ -182,8 +188,10 @@ static cache_outcome read_tags(l1d *l, const mem_req *r, uint64_t now) {
   cache_outcome o =
       cache_core_access(&l->core, r, key, key << l->line_shift, r->a.sector_mask, now, &fx);
   if (o == CACHE_HIT && !r->a.is_write) {
-    done_entry e = {.ready_at = now, .token = r->a.token};
-    done_ring_push(&l->hits, &e);
+    if (!l->hits_at_once) {
+      done_entry e = {.ready_at = now, .token = r->a.token};
+      done_ring_push(&l->hits, &e);
+    }
   } else if (o != CACHE_FAIL && !fx.write_sent && mem_wants_ack(&r->a)) {
     ack_entry e = {.token = r->a.token, .acks = mem_acks(&r->a, l->l2_splits)};
     ack_ring_push(&l->acks, &e);
@@ -331,10 +339,6 @@ int l1d_pop_miss(l1d *l, uint64_t now, uint32_t *token) {
 }
 
 int l1d_miss_ready(const l1d *l) { return l->enabled && mshr_has_ready(&l->core.mshr); }
-
-int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token) {
-  return l1d_pop_hit(l, now, token) || l1d_pop_miss(l, now, token);
-}
 
 /* Accesses in a bank pipeline, or hits, acknowledgements or bypassed accesses to deliver
  * (a disabled cache has no bank pipelines). */

@@ -133,7 +133,8 @@ typedef struct memsys memsys;
 /* The L1D of SM `sm`: -gpgpu_cache:dl1 with -gpgpu_l1_banks pipelines of -gpgpu_l1_latency. */
 l1d *l1d_create(const gpu_config *c, int sm, rf_diag *d);
 /* A first-level cache whose tags are read at once (latency 0: the L1I, read by the fetch
- * stage; its accesses carry space SPACE_INST so replies are routed back to it). */
+ * stage; its accesses carry space SPACE_INST so replies are routed back to it). A read that
+ * hits is the caller's at once (L1_HIT); only misses complete later, through l1d_pop_miss. */
 l1d *l1_cache_create(const cache_config *cc, int latency, const char *name, int sm, rf_diag *d);
 void l1d_destroy(l1d *l);
 /* -gpgpu_adaptive_cache_config: the L1D keeps its sets and takes `assoc` ways (at most the
@@ -146,7 +147,8 @@ int l1d_assoc(const l1d *l);
  * (L1_MISS, meaning "taken"; the outcome comes later) or, when that bank took an access this
  * cycle or is full, nothing happens (L1_STALL). Without (latency 0): the tags are read now
  * and the result is L1_HIT, L1_MISS or L1_STALL (reservation failure). Stores never complete
- * through the cache; loads complete through l1d_pop_hit (hits) or l1d_pop_miss (fills). */
+ * through the cache; loads complete through l1d_pop_hit (hits, but for l1_cache_create's) or
+ * l1d_pop_miss (fills). */
 l1_result l1d_access(l1d *l, const mem_access *a, uint64_t now);
 /* One cache cycle: the bank pipelines read their tags (a stalled head retries), the data
  * port frees. Call once per core cycle after l1d_pop_outgoing has had its chance. */
@@ -169,8 +171,6 @@ int l1d_pop_store_ack(l1d *l, uint32_t *token, int *acks);
 int l1d_pop_miss(l1d *l, uint64_t now, uint32_t *token);
 /* Whether an MSHR has released requests (l1d_pop_miss may find one). */
 int l1d_miss_ready(const l1d *l);
-/* Either of the two (the L1I's fetch stage takes them all). */
-int l1d_pop_done(l1d *l, uint64_t now, uint32_t *token);
 /* GPGPU-Sim's cache_invalidate at a memory barrier (-gpgpu_flush_l1_cache 1): every sector
  * becomes invalid; fetches in flight still complete their requests. */
 void l1d_invalidate(l1d *l);
