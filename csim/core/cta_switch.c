@@ -176,6 +176,7 @@ static int transfer(sm *s, uint64_t now) {
       s->cnt.l1_stall_cycles++;
       return 0;
     }
+    ldst_wake(s);
     c->sent++;
     if (c->write) c->done++;
     return 1;

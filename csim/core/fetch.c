@@ -76,6 +76,7 @@ static int fetch_warp(sm *s, memsys *m, int slot, uint64_t now) {
     buffer_filled(s, slot, n);
     return 1;
   }
+  ldst_wake(s); /* (the miss waits in the L1I's queue for the LD/ST unit's cycle to send it) */
   w->fetching = 1;
   w->fetch_count = n;
   return 1;

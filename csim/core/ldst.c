@@ -101,6 +101,7 @@ static int completions(const sm *s, const mem_access *a) {
 }
 
 int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d) {
+  ldst_wake(s);
   ldst_entry *e = &s->ldst[(s->ldst_head + s->ldst_count) % LDST_QUEUE];
   const trace_warp *tw = s->warps[warp].tw;
   /* the instruction's entries in its warp's address pool (trace_addrs.h): packed ones are
@@ -287,6 +288,8 @@ static int take_reply(sm *s, memsys *m, uint64_t now) {
 
 /* Returns 1 if anything moved. */
 int ldst_cycle(sm *s, memsys *m, uint64_t now) {
+  if (now < s->ldst_quiet_until && !memsys_reply_waiting(m, s->id)) return 0;
+  s->ldst_quiet_until = 0; /* (set again below if this cycle leaves it so) */
   int moved = writeback(s, now);
   mem_access a;
   while (memsys_pop_fetch_reply(m, s->id, &a)) {
@@ -313,7 +316,13 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
     store_acked(s, token, acks);
     moved = 1;
   }
-  if (s->ldst_count == 0) return moved;
+  if (s->ldst_count == 0) {
+    /* Nothing moved and nothing is left to move but by a reply or a shared-memory load's
+     * completion (the writeback stage takes one that is due, so the next is later). */
+    if (!moved && !s->has_wb_global && l1d_idle(s->l1) && (!s->l1i || l1d_idle(s->l1i)))
+      s->ldst_quiet_until = s->nevents ? s->events[0].at : UINT64_MAX;
+    return moved;
+  }
   ldst_entry *e = &s->ldst[s->ldst_head];
   int warp = e->warp;
   if (e->hook) {

@@ -167,6 +167,11 @@ struct sm {
                             writeback stage (GPGPU-Sim's m_next_global) */
   uint8_t has_wb_global;
   int wb_next;           /* writeback stage: client served first (round robin) */
+  /* The LD/ST unit's cycle would move nothing before this cycle unless the memory system has a
+   * reply for the SM: its queue, writeback register and L1s were found idle, and the first
+   * shared-memory load completes then (ldst_cycle). 0 once an access enters from elsewhere
+   * (ldst_wake). A compute phase's SM finds its LD/ST unit so for most cycles. */
+  uint64_t ldst_quiet_until;
   opcoll *oc;            /* register file and operand collectors (exec.c) */
   const uint32_t *oc_blocked; /* opcoll_issue_blocked(oc): per scheduler, full ID_OC pipelines */
   const uint64_t *oc_unblocked; /* opcoll_unblocked(oc) */
@@ -275,6 +280,9 @@ int exec_stage(sm *s, uint64_t now, rf_diag *d);
 void fetch_stage(sm *s, memsys *m, uint64_t now);
 void fetch_done(sm *s, int slot);
 /* The warp in `slot` may want a fetch now (its pc moved, it was launched or a fetch ended). */
+/* An access entered the LD/ST unit or an L1 other than through ldst_cycle: its next cycle runs. */
+static inline void ldst_wake(sm *s) { s->ldst_quiet_until = 0; }
+
 static inline void fetch_wake(sm *s, int slot) {
   s->fetch_cand[slot >> 6] |= 1ull << (slot & 63);
 }
