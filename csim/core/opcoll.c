@@ -27,9 +27,6 @@ typedef struct oc_cu {     /* a collector unit; whether it is busy is its set's 
 
 typedef struct oc_set {
   int first, n, per_sched;
-  /* Its dispatch ports, [first_port, first_port + nports) (each set's are consecutive), and its
-   * place in their order (GPGPU-Sim's: the generic set's first): its bit in sets_collected. */
-  int first_port, nports, rank;
   /* Bit per unit of the set (at most 64): busy; busy with all operands read (dispatch looks
    * only at these). */
   uint64_t busy, collected;
@@ -74,9 +71,7 @@ struct opcoll {
   uint16_t *served;
   uint64_t next_uid;
   int in_id_oc, busy_cu, in_oc_ex;
-  uint32_t sets_collected; /* bit per set (at its rank) whose `collected` is not empty */
-  uint8_t set_of_rank[OC_SET_COUNT];
-  int nranks;
+  uint32_t sets_collected; /* bit per set whose `collected` is not empty */
   uint32_t sets_of_cls[UNIT_COUNT]; /* bit per set whose units may send into pipeline cls */
   uint64_t *units_of;      /* per set and scheduler: sched_units */
   uint8_t *first_tables;   /* the ports' first_of tables */
@@ -222,10 +217,6 @@ static int add_set(opcoll *o, int s, int n) {
 }
 
 static void add_dispatch(opcoll *o, int s, int n) {
-  o->set[s].first_port = o->ndisp;
-  o->set[s].nports = n;
-  o->set[s].rank = o->nranks;
-  o->set_of_rank[o->nranks++] = (uint8_t)s;
   for (int i = 0; i < n; i++) o->disp[o->ndisp++] = (oc_dispatch){s, start_after(o, s, 0)};
 }
 
@@ -400,56 +391,56 @@ static inline int first_from(uint64_t units, int start) {
  * sends the first whose OC_EX slot (its scheduler's in the sub-core model) has room: the first
  * with `room` where that is kept (room_changed). Elsewhere a unit found without room stays so
  * for the rest of the call (a send only fills a slot), so the set's later ports pass it over
- * without looking again. A set with no unit to send stays so for its other ports. The ports go
- * in their order, a set's consecutive, and only the sets with collected units are looked at
- * (a send empties units, never collects one: the sets are those collected at the call). */
+ * without looking again. A set with no unit to send stays so for its other ports. */
 static int dispatch(opcoll *o) {
   int moved = 0;
-  for (uint32_t ranks = o->sets_collected; ranks; ranks &= ranks - 1) {
-    oc_set *s = &o->set[o->set_of_rank[__builtin_ctz(ranks)]];
-    uint64_t blocked = 0; /* its units found without room */
-    for (int p = s->first_port; p < s->first_port + s->nports; p++) {
-      oc_dispatch *du = &o->disp[p];
-      int c = -1, slot = -1;
-      if (o->sub_core) {
-        uint64_t ready = s->collected & s->room;
-        if (ready) {
-          c = first_from(ready, du->start);
-          slot = o->cu[s->first + c].reg_id;
-        }
-      } else {
-        for (uint64_t m = s->collected & ~blocked; m && c < 0;) {
-          int k = first_from(m, du->start);
-          slot = reg_free_slot(&o->oc_ex[o->cu[s->first + k].out_cls], 0, 0);
-          if (slot >= 0) c = k;
-          else blocked |= 1ull << k;
-          m &= ~(1ull << k);
-        }
+  uint32_t none_ready = 0, seen = 0; /* bit per set */
+  uint64_t blocked[OC_SET_COUNT];    /* per set seen: its units found without room */
+  for (int p = 0; p < o->ndisp && (o->sets_collected & ~none_ready); p++) {
+    oc_dispatch *du = &o->disp[p];
+    uint32_t bit = 1u << du->set;
+    if (!(o->sets_collected & ~none_ready & bit)) continue;
+    oc_set *s = &o->set[du->set];
+    none_ready |= bit; /* cleared below if a unit moves */
+    int c = -1, slot = -1;
+    if (o->sub_core) {
+      uint64_t ready = s->collected & s->room;
+      if (ready) {
+        c = first_from(ready, du->start);
+        slot = o->cu[s->first + c].reg_id;
       }
-      if (c < 0) break;
-      uint64_t unit = 1ull << c;
-      oc_cu *u = &o->cu[s->first + c];
-      int cls = u->out_cls;
-      du->start = u->next_start;
-      reg_put(&o->oc_ex[cls], slot, &u->in);
-      o->in_oc_ex++;
-      o->oc_ex_busy |= 1u << cls;
-      o->busy_cu--;
-      s->busy &= ~unit;
-      s->collected &= ~unit;
-      if (o->sub_core) {
-        s->room &= ~unit;
-        s->of_cls[cls] &= ~unit;
-        room_changed(o, cls, slot, 0);
-      }
-      moved = 1;
-      o->dispatch_seen++;
-      o->allocate_seen++;
-      if (!s->collected) {
-        o->sets_collected &= ~(1u << s->rank);
-        break;
+    } else {
+      if (!(seen & bit)) blocked[du->set] = 0;
+      seen |= bit;
+      for (uint64_t m = s->collected & ~blocked[du->set]; m && c < 0;) {
+        int k = first_from(m, du->start);
+        slot = reg_free_slot(&o->oc_ex[o->cu[s->first + k].out_cls], 0, 0);
+        if (slot >= 0) c = k;
+        else blocked[du->set] |= 1ull << k;
+        m &= ~(1ull << k);
       }
     }
+    if (c < 0) continue;
+    uint64_t unit = 1ull << c;
+    oc_cu *u = &o->cu[s->first + c];
+    int cls = u->out_cls;
+    du->start = u->next_start;
+    reg_put(&o->oc_ex[cls], slot, &u->in);
+    o->in_oc_ex++;
+    o->oc_ex_busy |= 1u << cls;
+    o->busy_cu--;
+    s->busy &= ~unit;
+    s->collected &= ~unit;
+    if (o->sub_core) {
+      s->room &= ~unit;
+      s->of_cls[cls] &= ~unit;
+      room_changed(o, cls, slot, 0);
+    }
+    if (!s->collected) o->sets_collected &= ~bit;
+    moved = 1;
+    o->dispatch_seen++;
+    o->allocate_seen++;
+    none_ready &= ~bit;
   }
   return moved;
 }
@@ -461,7 +452,7 @@ static int reads(opcoll *o, uint64_t now, int first_step) {
     oc_cu *u = &o->cu[cu];
     if (--u->remaining == 0) {
       o->set[u->set].collected |= 1ull << (cu - o->set[u->set].first);
-      o->sets_collected |= 1u << o->set[u->set].rank;
+      o->sets_collected |= 1u << u->set;
       o->dispatch_seen++;
     }
   }
@@ -531,7 +522,7 @@ static int allocate(opcoll *o) {
       }
       if (in->nsrc == 0) {
         set->collected |= 1ull << (cu - set->first);
-        o->sets_collected |= 1u << set->rank;
+        o->sets_collected |= 1u << u->set;
         o->dispatch_seen++;
       }
       for (int k = 0; k < in->nsrc; k++)
