@@ -265,6 +265,8 @@ int ldst_push(sm *s, int warp, const trace_inst *in, uint64_t now, rf_diag *d);
 int ldst_cycle(sm *s, memsys *m, uint64_t now);
 int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d);
 int event_push(sm *s, uint64_t at, int load, rf_diag *d);
+/* An access entered the LD/ST unit or an L1 other than through ldst_cycle: its next cycle runs. */
+static inline void ldst_wake(sm *s) { s->ldst_quiet_until = 0; }
 
 /* exec.c: issue into the operand collector, execute stage, writeback port claims. */
 int exec_init(sm *s, rf_diag *d);
@@ -280,9 +282,6 @@ int exec_stage(sm *s, uint64_t now, rf_diag *d);
 void fetch_stage(sm *s, memsys *m, uint64_t now);
 void fetch_done(sm *s, int slot);
 /* The warp in `slot` may want a fetch now (its pc moved, it was launched or a fetch ended). */
-/* An access entered the LD/ST unit or an L1 other than through ldst_cycle: its next cycle runs. */
-static inline void ldst_wake(sm *s) { s->ldst_quiet_until = 0; }
-
 static inline void fetch_wake(sm *s, int slot) {
   s->fetch_cand[slot >> 6] |= 1ull << (slot & 63);
 }
