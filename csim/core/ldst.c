@@ -319,7 +319,7 @@ int ldst_cycle(sm *s, memsys *m, uint64_t now) {
   if (s->ldst_count == 0) {
     /* Nothing moved and nothing is left to move but by a reply or a shared-memory load's
      * completion (the writeback stage takes one that is due, so the next is later). */
-    if (!moved && !s->has_wb_global && l1d_idle(s->l1) && (!s->l1i || l1d_idle(s->l1i)))
+    if (!moved && ldst_idle(s))
       s->ldst_quiet_until = s->nevents ? s->events[0].at : UINT64_MAX;
     return moved;
   }

@@ -24,8 +24,7 @@ int quiet_allowed(const sm *s) {
 uint64_t quiet_until(const sm *s, uint64_t now) {
   if (s->resident_ctas == 0) return sm_idle(s) && !opcoll_in_flight(s->oc) ? UINT64_MAX : 0;
   if (!s->can_sleep) return 0;
-  if (opcoll_in_flight(s->oc) || s->ldst_count || s->has_wb_global) return 0;
-  if (!l1d_idle(s->l1) || (s->l1i && !l1d_idle(s->l1i))) return 0;
+  if (opcoll_in_flight(s->oc) || !ldst_idle(s)) return 0;
   if (fetch_wanted(s)) return 0; /* a warp may still fetch (or could not, the L1I full) */
   for (int q = 0; q < s->cfg->num_sched_per_core; q++)
     if (s->scheds[q].pipe_any) return 0; /* (their pipelines' ID_OC are empty by now) */

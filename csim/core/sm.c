@@ -119,7 +119,7 @@ int sm_busy(const sm *s) {
 }
 
 int sm_idle(const sm *s) {
-  return !sm_busy(s) && !s->uncounted && l1d_idle(s->l1) && (!s->l1i || l1d_idle(s->l1i));
+  return !sm_busy(s) && !s->uncounted && ldst_idle(s);
 }
 
 double sm_cta_progress(const sm *s) {

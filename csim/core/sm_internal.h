@@ -267,6 +267,12 @@ int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d)
 int event_push(sm *s, uint64_t at, int load, rf_diag *d);
 /* An access entered the LD/ST unit or an L1 other than through ldst_cycle: its next cycle runs. */
 static inline void ldst_wake(sm *s) { s->ldst_quiet_until = 0; }
+/* The LD/ST unit holds nothing of its own to move: its queue and writeback register are empty
+ * and both L1s idle (l1d_idle). Shared-memory loads in flight and replies in the memory system
+ * are not counted. */
+static inline int ldst_idle(const sm *s) {
+  return !s->ldst_count && !s->has_wb_global && l1d_idle(s->l1) && (!s->l1i || l1d_idle(s->l1i));
+}
 
 /* exec.c: issue into the operand collector, execute stage, writeback port claims. */
 int exec_init(sm *s, rf_diag *d);
