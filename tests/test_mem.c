@@ -1,8 +1,8 @@
 /* The first-level caches one mechanism at a time (bank pipelines, sector MSHRs, write
  * policies, bypass, adaptive ways), driven by directed accesses with results worked out from
  * GPGPU-Sim's rules (csim/mem/mem.h). The coalescer and shared-memory banks are in
- * test_coalescer.c, the networks, the L2 slice and the address mapping in test_memnet.c, the
- * whole memory system in test_memsys.c. */
+ * test_coalescer.c, the networks in test_icnt.c, the L2 slice and the address mapping in
+ * test_memnet.c, the whole memory system in test_memsys.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
