@@ -161,7 +161,9 @@ long_first  = $(foreach t,$(TESTS_LONG),$(filter %/$(t),$(1))) \
 test: all $(TESTS) $(HW_TESTS) workloads
 	@SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(TESTS) $(HW_TESTS))
 
-# The tests again, built with AddressSanitizer and UBSan (CI runs it after `make test`). The
+# The tests again, built with AddressSanitizer and UBSan (CI runs it after `make test`), and
+# with RFSIM_SELF_CHECK: state the simulator keeps instead of working out again each cycle is
+# compared with a fresh answer there (cta_switch.c's CTA classifications). The
 # test binaries, the library they link and the RTL shims are rebuilt instrumented in build/san/;
 # the Verilated models are the normal build's (HW_VB: generated code, not instrumented, and
 # rebuilding them all at -O1 took longer than every test run). They run from here, on the
@@ -175,7 +177,7 @@ SAN_SKIP  := test_bootstrap test_hw_synth
 san_tests  = $(filter-out $(SAN_SKIP:%=$(1)/tests/%),$(TESTS:$(BUILD)/%=$(1)/%) $(HW_TESTS:$(BUILD)/%=$(1)/%))
 test-sanitize: all workloads $(call san_tests,$(BUILD))
 	@$(MAKE) --no-print-directory BUILD=$(SAN_B) BIN=$(SAN_B)/bin HW_CXXOPT=-O1 HW_VB=$(HW_B) \
-	  SAN_FLAGS='-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
+	  SAN_FLAGS='-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DRFSIM_SELF_CHECK' \
 	  $(call san_tests,$(SAN_B))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))

@@ -16,6 +16,12 @@
 
 #include "sm_internal.h"
 
+/* What the machinery reads of a CTA's warps (warp_wait_kind of each). */
+typedef struct cs_kinds {
+  uint8_t can_issue;  /* one of them can issue (or will after a short wait) */
+  uint8_t waits_load; /* one waits on a long-latency load (looked for while none can issue) */
+} cs_kinds;
+
 typedef struct cs_cta {
   policy_cta_state state;
   uint64_t since, until;
@@ -26,9 +32,16 @@ typedef struct cs_cta {
 
 struct cta_switch {
   cs_cta *ctas;
+  /* Per CTA slot, kept while sm.cs_stale says they hold: its warps' classification, and their
+   * positions (pos[slot], room for pos_cap[slot] warps) */
+  cs_kinds *kinds;
+  policy_warp_pos **pos;
+  int *pos_cap;
+  /* The used CTAs as the last look saw them (look); they stand while nothing they show has
+   * changed (sm.cs_changed clear). none_wanted: none of them stalled or ready. */
   policy_cta_view *views;
-  policy_warp_pos *pos;
-  int cap_pos;
+  int nviews;
+  uint8_t none_wanted;
   int in_flight; /* CTAs in SWITCH_OUT / SWITCH_IN */
   int hwm;       /* 1 + highest CTA slot ever launched (the SM fills the lowest free slot) */
 };
@@ -39,17 +52,27 @@ int cs_create(sm *s, rf_diag *d) {
   if (!c) return -1;
   s->sw = c;
   c->ctas = rf_calloc((size_t)s->n_cta_slots, sizeof *c->ctas, d);
+  c->kinds = rf_calloc((size_t)s->n_cta_slots, sizeof *c->kinds, d);
+  c->pos = rf_calloc((size_t)s->n_cta_slots, sizeof *c->pos, d);
+  c->pos_cap = rf_calloc((size_t)s->n_cta_slots, sizeof *c->pos_cap, d);
   c->views = rf_calloc((size_t)s->n_cta_slots, sizeof *c->views, d);
-  return c->ctas && c->views ? 0 : -1;
+  s->cs_stale = rf_calloc((size_t)s->n_cta_slots, sizeof *s->cs_stale, d);
+  c->none_wanted = 1; /* (no CTA yet) */
+  return c->ctas && c->kinds && c->pos && c->pos_cap && c->views && s->cs_stale ? 0 : -1;
 }
 
 void cs_free(sm *s) {
   if (!s->sw) return;
   free(s->sw->ctas);
-  free(s->sw->views);
+  free(s->sw->kinds);
+  for (int i = 0; s->sw->pos && i < s->n_cta_slots; i++) free(s->sw->pos[i]);
   free(s->sw->pos);
+  free(s->sw->pos_cap);
+  free(s->sw->views);
   free(s->sw);
   s->sw = NULL;
+  free(s->cs_stale);
+  s->cs_stale = NULL;
 }
 
 int cs_cta_active(const sm *s, int slot) {
@@ -74,6 +97,8 @@ void cs_launched(sm *s, int cta, uint64_t now) {
   if (!s->sw) return;
   cs_cta *c = &s->sw->ctas[cta];
   memset(c, 0, sizeof *c);
+  s->cs_stale[cta] = CS_KINDS_STALE | CS_POS_STALE;
+  s->cs_changed = 1;
   c->since = now;
   if (cta >= s->sw->hwm) s->sw->hwm = cta + 1;
   c->state = s->pol->ops->cta_start_state
@@ -95,25 +120,139 @@ static int warp_wait_kind(const sm *s, int slot) {
   return inst_waits_on_memory(w, &w->insts[w->pc]) ? 1 : -1;
 }
 
-/* stalled (active) / ready (pending) of CTA slot i. */
-static int cta_flag(const sm *s, int i, policy_cta_state st) {
+/* CTA slot i's warps: whether any can issue, else whether any waits on a long-latency load. */
+static cs_kinds classify(const sm *s, int i) {
   const sm_cta *c = &s->ctas[i];
-  if (st == PCTA_ACTIVE) {
-    if (c->launched < c->nwarps) return 0;
-    int loads = 0;
-    for (int w = 0; w < c->nwarps; w++) {
-      int k = warp_wait_kind(s, c->warp_slot[w]);
-      if (k < 0) return 0;
-      loads += k;
+  cs_kinds k = {0, 0};
+  for (int w = 0; w < c->nwarps && !k.can_issue; w++) {
+    int kind = warp_wait_kind(s, c->warp_slot[w]);
+    k.can_issue = kind < 0;
+    k.waits_load |= kind > 0;
+  }
+  return k;
+}
+
+/* stalled (active: all its warps launched, none can issue, one waits on a load) / ready
+ * (pending: one of its warps can issue) of CTA slot i, whose warps are classified `k`. */
+static int cta_flag(const sm *s, int i, policy_cta_state st, cs_kinds k) {
+  if (st == PCTA_ACTIVE)
+    return s->ctas[i].launched == s->ctas[i].nwarps && !k.can_issue && k.waits_load;
+  return st == PCTA_PENDING && k.can_issue;
+}
+
+/* CTA slot i's classification: kept unless a warp of it changed since (cs_warp_changed). */
+static cs_kinds kinds_of(sm *s, int i) {
+  cs_kinds *k = &s->sw->kinds[i];
+  if (s->cs_stale[i] & CS_KINDS_STALE) {
+    *k = classify(s, i);
+    s->cs_stale[i] &= (uint8_t)~CS_KINDS_STALE;
+  }
+  return *k;
+}
+
+/* Where the warp in `slot` is (a CTA's warp_slot entry). */
+static policy_warp_pos warp_pos(const sm *s, int slot) {
+  const sm_warp *w = slot >= 0 ? &s->warps[slot] : NULL;
+  return w && w->live ? (policy_warp_pos){w->tw, w->pc, w->exited} : (policy_warp_pos){NULL, 0, 1};
+}
+
+/* CTA slot i's warps' positions, kept like its classification (they change with what it
+ * reads); NULL if no memory. */
+static const policy_warp_pos *positions_of(sm *s, int i, rf_diag *d) {
+  cta_switch *sw = s->sw;
+  const sm_cta *c = &s->ctas[i];
+  if (s->cs_stale[i] & CS_POS_STALE) {
+    if (c->nwarps > sw->pos_cap[i]) {
+      policy_warp_pos *p = rf_realloc(sw->pos[i], (size_t)c->nwarps, sizeof *p, d);
+      if (!p) return NULL;
+      sw->pos[i] = p;
+      sw->pos_cap[i] = c->nwarps;
     }
-    return loads > 0;
+    for (int w = 0; w < c->nwarps; w++) sw->pos[i][w] = warp_pos(s, c->warp_slot[w]);
+    s->cs_stale[i] &= (uint8_t)~CS_POS_STALE;
   }
-  if (st == PCTA_PENDING) {
-    for (int w = 0; w < c->nwarps; w++)
-      if (warp_wait_kind(s, c->warp_slot[w]) < 0) return 1;
+  return sw->pos[i];
+}
+
+/* CTA slot i as the policy sees it, its warps classified `k` (positions apart). */
+static void fill_view(const sm *s, int i, cs_kinds k, policy_cta_view *v) {
+  const cs_cta *c = &s->sw->ctas[i];
+  v->slot = i;
+  v->state = c->state;
+  v->since = c->since;
+  v->stalled = v->state == PCTA_ACTIVE && cta_flag(s, i, PCTA_ACTIVE, k);
+  v->ready = v->state == PCTA_PENDING && cta_flag(s, i, PCTA_PENDING, k);
+  v->linear_id = s->ctas[i].tb.linear_id;
+  v->nwarps = s->ctas[i].nwarps;
+}
+
+/* Views of the used CTAs, their positions when one is stalled or ready (what the policy
+ * reads then). -1 if no memory. */
+static int look(sm *s, rf_diag *d) {
+  cta_switch *sw = s->sw;
+  int n = 0, want = 0;
+  s->cs_changed = 0;
+  for (int i = 0; i < sw->hwm; i++) {
+    if (!s->ctas[i].used) continue;
+    policy_cta_view *v = &sw->views[n++];
+    fill_view(s, i, kinds_of(s, i), v);
+    want |= v->stalled | v->ready;
   }
+  sw->nviews = n;
+  sw->none_wanted = !want;
+  for (int j = 0; want && j < n; j++)
+    if (!(sw->views[j].warps = positions_of(s, sw->views[j].slot, d)) && sw->views[j].nwarps)
+      return -1;
   return 0;
 }
+
+#ifdef RFSIM_SELF_CHECK
+/* (The sanitizer build, make test-sanitize.) Every classification, position and view kept must
+ * be the one the CTA's warps give now: a change of a warp that misses cs_warp_changed (or of a
+ * CTA that misses cs_changed) aborts here, at once, rather than moving a switch some runs
+ * later. */
+static void check_kept(const sm *s) {
+  for (int i = 0; i < s->sw->hwm; i++) {
+    const sm_cta *c = &s->ctas[i];
+    if (!c->used) continue;
+    int stale = 0;
+    if (!(s->cs_stale[i] & CS_KINDS_STALE)) {
+      cs_kinds now = classify(s, i), kept = s->sw->kinds[i];
+      stale = cta_flag(s, i, PCTA_ACTIVE, now) != cta_flag(s, i, PCTA_ACTIVE, kept) ||
+              cta_flag(s, i, PCTA_PENDING, now) != cta_flag(s, i, PCTA_PENDING, kept);
+    }
+    for (int w = 0; !(s->cs_stale[i] & CS_POS_STALE) && w < c->nwarps && !stale; w++) {
+      policy_warp_pos now = warp_pos(s, c->warp_slot[w]), kept = s->sw->pos[i][w];
+      stale = now.tw != kept.tw || now.pc != kept.pc || now.exited != kept.exited;
+    }
+    if (stale) {
+      fprintf(stderr, "rfsim: self-check: SM %d CTA slot %d: a warp changed without "
+                      "cs_warp_changed; what the switch machinery keeps of it is stale\n",
+              s->id, i);
+      abort();
+    }
+  }
+  if (s->cs_changed) return;
+  int n = 0;
+  for (int i = 0; i < s->sw->hwm; i++) {
+    if (!s->ctas[i].used) continue;
+    policy_cta_view now, *kept = &s->sw->views[n++];
+    fill_view(s, i, classify(s, i), &now);
+    if (n > s->sw->nviews || now.slot != kept->slot || now.state != kept->state ||
+        now.since != kept->since || now.stalled != kept->stalled || now.ready != kept->ready ||
+        now.linear_id != kept->linear_id || now.nwarps != kept->nwarps) {
+      fprintf(stderr, "rfsim: self-check: SM %d CTA slot %d changed without cs_changed\n",
+              s->id, i);
+      abort();
+    }
+  }
+  if (n != s->sw->nviews) {
+    fprintf(stderr, "rfsim: self-check: SM %d: %d CTAs, %d kept views\n", s->id, n,
+            s->sw->nviews);
+    abort();
+  }
+}
+#endif
 
 /* L1D accesses per 128-byte line of a transfer: a sectored L1D takes one 32-byte sector per
  * access (as the coalescer hands them out from -gpgpu_coalesce_arch 40 on); without an L1D a
@@ -197,48 +336,25 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
         continue;
       c->state = c->state == PCTA_SWITCH_OUT ? PCTA_PENDING : PCTA_ACTIVE;
       c->since = now;
+      s->cs_changed = 1;
       sw->in_flight--;
       if (c->state == PCTA_ACTIVE) unpark(s, i);
       if (s->pol->ops->switch_done) s->pol->ops->switch_done(s->pol, s->id, i, c->state, now);
       progress = 1;
     }
   }
+#ifdef RFSIM_SELF_CHECK
+  check_kept(s);
+#endif
   if (!s->pol->ops->switch_decide) return progress;
-  int n = 0, want = 0, nwarps = 0;
-  for (int i = 0; i < sw->hwm; i++) {
-    if (!s->ctas[i].used) continue;
-    policy_cta_view *v = &sw->views[n++];
-    v->slot = i;
-    v->state = sw->ctas[i].state;
-    v->since = sw->ctas[i].since;
-    v->stalled = v->state == PCTA_ACTIVE && cta_flag(s, i, PCTA_ACTIVE);
-    v->ready = v->state == PCTA_PENDING && cta_flag(s, i, PCTA_PENDING);
-    v->linear_id = s->ctas[i].tb.linear_id;
-    v->nwarps = s->ctas[i].nwarps;
-    want |= v->stalled | v->ready;
-    nwarps += v->nwarps;
-  }
-  if (!want) return progress;
-  if (nwarps > sw->cap_pos) {
-    policy_warp_pos *p = rf_realloc(sw->pos, (size_t)nwarps, sizeof *p, d);
-    if (!p) return -1;
-    sw->pos = p;
-    sw->cap_pos = nwarps;
-  }
-  policy_warp_pos *p = sw->pos;
-  for (int j = 0; j < n; j++) {
-    const sm_cta *c = &s->ctas[sw->views[j].slot];
-    sw->views[j].warps = p;
-    for (int w = 0; w < c->nwarps; w++, p++) {
-      int slot = c->warp_slot[w];
-      const sm_warp *sw_ = slot >= 0 ? &s->warps[slot] : NULL;
-      *p = sw_ && sw_->live ? (policy_warp_pos){sw_->tw, sw_->pc, sw_->exited}
-                            : (policy_warp_pos){NULL, 0, 1};
-    }
-  }
+  /* the policy is asked each cycle while a CTA is stalled or ready (its answer may depend on
+   * the time and on its own state), over views looked at again only when they changed */
+  if (s->cs_changed && look(s, d) < 0) return -1;
+  if (sw->none_wanted) return progress;
   policy_switch ps = {-1, -1, 0, 0, 0, 0, 0, 0};
-  if (s->pol->ops->switch_decide(s->pol, s->id, sw->views, n, now, &ps) == 1) {
+  if (s->pol->ops->switch_decide(s->pol, s->id, sw->views, sw->nviews, now, &ps) == 1) {
     if (start_switch(s, &ps, now, d) < 0) return -1;
+    s->cs_changed = 1; /* (CTAs changed state) */
     progress = 1;
   }
   return progress;
@@ -253,10 +369,11 @@ void cs_report(const sm *s, FILE *out) {
     if (!c->used) continue;
     fprintf(out, "  SM %d CTA (%d,%d,%d) slot %d: %s since cycle %llu", s->id, c->tb.id[0],
             c->tb.id[1], c->tb.id[2], i, names[x->state], (unsigned long long)x->since);
+    int flag = cta_flag(s, i, x->state, classify(s, i));
     if (x->state == PCTA_ACTIVE)
-      fprintf(out, "%s", cta_flag(s, i, PCTA_ACTIVE) ? ", every warp waits on a load" : "");
+      fprintf(out, "%s", flag ? ", every warp waits on a load" : "");
     else if (x->state == PCTA_PENDING)
-      fprintf(out, ", %s", cta_flag(s, i, PCTA_PENDING) ? "ready to resume" : "waiting on loads");
+      fprintf(out, ", %s", flag ? "ready to resume" : "waiting on loads");
     else
       fprintf(out, ", completes at cycle %llu, %u of %u lines moved",
               (unsigned long long)x->until, x->done / per_line(s), x->lines / per_line(s));

@@ -74,6 +74,7 @@ static int issue(sm *s, int slot, const trace_inst *in, uint64_t now, rf_diag *d
   s->cnt.thread_insts += (uint64_t)rf_popcount32(in->mask);
   w->pc++;
   warp_recheck(s, slot);
+  cs_warp_changed(s, slot); /* (and its barrier, below) */
   fetch_wake(s, slot);
   if (s->pol->ops->issued) {
     policy_warp pw = {s->id, w->cta, w->wid, slot, w->tw, w->pc - 1};

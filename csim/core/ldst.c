@@ -38,6 +38,7 @@ int load_alloc(sm *s, int warp, const trace_inst *in, int remaining, rf_diag *d)
   l->is_long = in->op->space != SPACE_SHARED;
   w->long_loads += l->is_long;
   for (int i = 0; i < in->op->ndst; i++) reg_wait(w, in->op->dst[i], REG_WAITS_ON_MEMORY);
+  cs_warp_changed(s, warp);
   return id;
 }
 

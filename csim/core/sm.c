@@ -172,6 +172,7 @@ static int launch_warp(sm *s, int cta_slot, int wid, uint64_t now) {
   w->n_insts = w->tw->n;
   c->warp_slot[wid] = slot;
   c->launched++;
+  cs_warp_changed(s, slot);
   s->resident_warps++;
   sched_add_warp(s, slot);
   fetch_wake(s, slot);

@@ -209,6 +209,10 @@ struct sm {
   uint64_t uncounted_from;
   sm_counters cnt;
   struct cta_switch *sw;  /* CTA switching state (cta_switch.c), NULL if the policy has none */
+  /* With CTA switching, per CTA slot: what the switch machinery keeps of its warps that a warp
+   * may have changed since (CS_KINDS_STALE, CS_POS_STALE: cs_warp_changed); NULL without. */
+  uint8_t *cs_stale;
+  uint8_t cs_changed;    /* any CTA's, or a CTA's switching state, since its last look */
 };
 
 /* sched.c */
@@ -313,6 +317,18 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d);  /* 1 if a switch moved, -1 on er
 int cs_cta_active(const sm *s, int slot);
 void cs_mem_done(sm *s, uint32_t token);
 void cs_report(const sm *s, FILE *out);
+/* The warp in `slot` may wait on something else now, or be elsewhere: it launched, issued,
+ * reached or left a barrier, exited or finished, or a load of its was queued or completed (what
+ * cta_switch.c's warp_wait_kind and the policy's warp positions read). The machinery looks at
+ * its CTA again on its next cycle, instead of at every CTA every cycle (which took a third to
+ * a half of FineReg's and VT's run time on nn). */
+#define CS_KINDS_STALE 1u /* cs_stale: its warps' classification */
+#define CS_POS_STALE 2u   /* cs_stale: its warps' positions (policy_cta_view.warps) */
+static inline void cs_warp_changed(sm *s, int slot) {
+  if (!s->cs_stale) return;
+  s->cs_stale[s->warps[slot].cta] = CS_KINDS_STALE | CS_POS_STALE;
+  s->cs_changed = 1;
+}
 
 /* warp.c */
 /* Opens every barrier of CTA c at which all its warps that have not exited have arrived. */

@@ -18,6 +18,7 @@ void warp_release_barriers(sm *s, sm_cta *c) {
       if (slot < 0 || !s->warps[slot].live || s->warps[slot].barrier != b) continue;
       s->warps[slot].barrier = -1;
       warp_recheck(s, slot);
+      cs_warp_changed(s, slot);
     }
     c->at_barrier[b] = 0;
   }
@@ -39,6 +40,7 @@ void warp_finish(sm *s, int slot) {
   sm_cta *c = &s->ctas[w->cta];
   int cta = w->cta;
   w->live = 0;
+  cs_warp_changed(s, slot);
   sched_remove_warp(s, slot);
   s->resident_warps--;
   s->cnt.warps_completed++;
@@ -61,6 +63,7 @@ void warp_load_done(sm *s, int load, uint64_t now) {
     opcoll_write(s->oc, l->warp, s->slot_sched[l->warp], l->dst, l->ndst, now);
   w->pending_loads--;
   w->long_loads -= l->is_long;
+  cs_warp_changed(s, l->warp);
   if (w->pc < w->n_insts) rf_prefetch_entry(&w->insts[w->pc], sizeof *w->insts);
   int slot = l->warp;
   l->warp = -1;
@@ -73,6 +76,7 @@ void warp_exit(sm *s, int slot) {
   sm_warp *w = &s->warps[slot];
   sm_cta *c = &s->ctas[w->cta];
   w->exited = 1;
+  cs_warp_changed(s, slot);
   c->not_exited--;
   warp_release_barriers(s, c);
   warp_try_finish(s, slot);
