@@ -3,20 +3,29 @@
 
 static int bit(const uint32_t *v, unsigned i) { return (v[i / 32] >> (i % 32)) & 1u; }
 
+/* The RTL's priority encoders pick the lowest CTA of each class. Every class but the free one
+ * needs the CTA's stall or ready bit, so only those CTAs are looked at (most are neither: the
+ * search over all 128 was most of a FineReg run's time), in ascending order as the encoders
+ * rank them; the free class is the first CTA with no context. */
 static void outputs(const fr_status_state *s, const fr_status_in *in, fr_status_out *o,
                     const int64_t *p) {
   unsigned n = (unsigned)p[fr_status_P_CTAS];
   int va = 0, ca = 0, cb = 0, mv = 0, fr = 0;
   unsigned vic = n - 1, cta_a = n - 1, cta_b = n - 1, mov = n - 1, fre = n - 1; /* none: all ones */
-  for (unsigned i = 0; i < n; i++) {
-    uint64_t c = s->ctx_q[i], r = s->reg_q[i];
-    int active = c == 2 && r == 2;
-    if (!va && active && bit(in->stall_i, i)) va = 1, vic = i;
-    if (!ca && c == 1 && r == 2 && bit(in->ready_i, i)) ca = 1, cta_a = i;
-    if (!cb && c == 1 && r == 1 && bit(in->ready_i, i)) cb = 1, cta_b = i;
-    if (!mv && c == 1 && r == 2 && bit(in->stall_i, i)) mv = 1, mov = i;
-    if (!fr && c == 0) fr = 1, fre = i;
+  for (unsigned w = 0; w * 32 < n; w++) {
+    uint32_t m = in->stall_i[w] | in->ready_i[w];
+    if (n - w * 32 < 32) m &= (1u << (n - w * 32)) - 1;
+    for (; m; m &= m - 1) {
+      unsigned i = w * 32 + (unsigned)__builtin_ctz(m);
+      uint64_t c = s->ctx_q[i], r = s->reg_q[i];
+      if (!va && c == 2 && r == 2 && bit(in->stall_i, i)) va = 1, vic = i;
+      if (!ca && c == 1 && r == 2 && bit(in->ready_i, i)) ca = 1, cta_a = i;
+      if (!cb && c == 1 && r == 1 && bit(in->ready_i, i)) cb = 1, cta_b = i;
+      if (!mv && c == 1 && r == 2 && bit(in->stall_i, i)) mv = 1, mov = i;
+    }
   }
+  for (unsigned i = 0; i < n && !fr; i++)
+    if (s->ctx_q[i] == 0) fr = 1, fre = i;
   o->rd_ctx_o = s->ctx_q[in->rd_cta_i];
   o->rd_reg_o = s->reg_q[in->rd_cta_i];
   o->vic_valid_o = (uint64_t)va;
