@@ -94,7 +94,7 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
   /* (the victim's register, read whether or not the entry is valid; entry 0 past the table) */
   uint64_t evp = n > 0 ? ent_preg(s->amt_q[s->rr_q < (uint64_t)n ? s->rr_q : 0], pmask) : 0;
   /* the edge */
-  if (is_ins)
+  if (is_ins && ins_at < n) /* (a victim pointer past the table writes no entry) */
     s->amt_q[ins_at] = vbit | (in->ins_preg_i & pmask) << 38 | in->ins_base_i << 14 |
                        in->ins_stride_i << 5 | in->ins_cnt_i;
   if (in->op_i == OP_CLEAR || in->op_i == OP_INV_PREG || in->op_i == OP_INV_RANGE)
