@@ -13,6 +13,12 @@
 
 #include <stddef.h>
 
+/* The host cache line at p. */
+static inline void rf_prefetch(const void *p) {
+  __builtin_prefetch(p);
+  __asm__ volatile("" : : "r"(p));
+}
+
 /* Both host cache lines an entry of at most 64 bytes may straddle (40-56 bytes here: one
  * in two or more crosses a line). */
 static inline void rf_prefetch_entry(const void *p, size_t bytes) {

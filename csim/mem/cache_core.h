@@ -115,6 +115,11 @@ static inline void cache_core_changed(cache_core *c) { c->epoch++; }
 static inline uint64_t cache_core_block(const cache_core *c, uint64_t key, uint8_t need) {
   return c->cfg.sectored ? key * MEM_SECTORS_PER_LINE + (uint64_t)__builtin_ctz(need) : key;
 }
+/* Starts loading the tag index's slot a lookup of `key` reads first (a highly associative
+ * cache; see common/prefetch.h). */
+static inline void cache_core_prefetch(const cache_core *c, uint64_t key) {
+  if (c->tags.index.slots) tag_index_prefetch(&c->tags.index, key);
+}
 /* The line the hit memo serves a read of `key` (sectors `need`, in the line frame) with: the
  * line of the last read hit, while no line has taken another key since and it holds those
  * sectors; NULL if none (a write, an atomic, another line). */

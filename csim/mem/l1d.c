@@ -235,6 +235,7 @@ l1_result l1d_access(l1d *l, const mem_access *a, uint64_t now) {
   mem_req *e = req_ring_push_new(p);
   put_request(l, e, a, now);
   e->t_ready = now + (uint64_t)l->latency;
+  cache_core_prefetch(&l->core, a->addr >> l->line_shift);
   l->pipes_busy |= 1ull << b;
   return L1_MISS;
 }

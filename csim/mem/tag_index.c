@@ -7,7 +7,8 @@ int tag_index_init(tag_index *x, size_t lines, rf_diag *d) {
   size_t slots = 2;
   while (slots < 2 * lines) slots <<= 1; /* at most half full: short probes */
   x->mask = (uint32_t)(slots - 1);
-  x->slots = rf_calloc(slots, sizeof *x->slots, d);
+  /* (on cache lines: a slot never straddles two, which tag_index_prefetch relies on) */
+  x->slots = rf_calloc_lines(slots, sizeof *x->slots, d);
   if (!x->slots) return -1;
   tag_index_clear(x);
   return 0;

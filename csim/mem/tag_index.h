@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../common/diag.h"
+#include "../common/prefetch.h"
 
 /* A key, its line and a copy of the line's sector state side by side: a lookup that finds its
  * key reads one cache line of the host, not one of keys and one of lines (two misses one
@@ -45,6 +46,12 @@ static inline uint32_t tag_index_find(const tag_index *x, uint64_t key) {
 /* The slot of `key`: its line is the one `key` was last installed in, or -1. */
 static inline const tag_slot *tag_index_slot_of(const tag_index *x, uint64_t key) {
   return &x->slots[tag_index_find(x, key)];
+}
+
+/* Starts loading the slot a lookup of `key` reads first (see common/prefetch.h; 16-byte slots
+ * on a line-aligned array: one host line). */
+static inline void tag_index_prefetch(const tag_index *x, uint64_t key) {
+  rf_prefetch(&x->slots[tag_index_slot(x, key)]);
 }
 
 /* `line`, holding `key`, has these sectors now (nothing changes if `key` was last installed
