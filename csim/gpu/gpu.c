@@ -379,6 +379,24 @@ static int step_sms(gpu *g, int team, rf_diag *d) {
   return progress;
 }
 
+/* The technique's per-cycle step on every SM (its hardware units), each SM's counters in the
+ * view only if the policy reads them. */
+static int step_policy(gpu *g, rf_diag *d) {
+  for (int i = 0; i < g->n_sms; i++) {
+    policy_sm_view v, *vp = NULL;
+    if (g->pol.reads_sm_view) {
+      const sm *s = g->sms[i];
+      const sm_counters *sc = sm_get_counters(s);
+      v = (policy_sm_view){sm_resident_ctas(s), sm_resident_warps(s), sc->warp_insts,
+                           sc->stall_idle + sc->stall_scoreboard + sc->stall_pipeline +
+                               sc->stall_barrier + sc->stall_policy};
+      vp = &v;
+    }
+    if (g->pol.ops->cycle(&g->pol, i, vp, g->now, d) < 0) return -1;
+  }
+  return 0;
+}
+
 /* The cycle the loop may jump to from g->now, or g->now: during the kernel's launch latency
  * (GPGPU-Sim's -gpgpu_kernel_launch_latency: 5,000 cycles in every kernel on the TITAN X
  * config, most of the run for traces of many small kernels), with every SM idle and nothing
@@ -443,17 +461,7 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
     if (feed.state != FEED_DONE && g->now >= dispatch_from &&
         (rc = dispatch(g, &feed, k, d)) < 0)
       break;
-    if (g->pol.ops->cycle) {
-      for (int i = 0; i < g->n_sms && rc == 0; i++) {
-        const sm *s = g->sms[i];
-        const sm_counters *sc = sm_get_counters(s);
-        policy_sm_view v = {sm_resident_ctas(s), sm_resident_warps(s), sc->warp_insts,
-                            sc->stall_idle + sc->stall_scoreboard + sc->stall_pipeline +
-                                sc->stall_barrier + sc->stall_policy};
-        rc = g->pol.ops->cycle(&g->pol, i, &v, g->now, d);
-      }
-      if (rc < 0) break;
-    }
+    if (g->pol.ops->cycle && (rc = step_policy(g, d)) < 0) break;
     if (g->obs.cycle) g->obs.cycle(g->obs.ctx, g, g->now);
     if (g->ticker.tick && (g->now & 1023) == 0) g->ticker.tick(g->ticker.ctx, g);
     g->now++;

@@ -129,7 +129,7 @@ typedef struct policy_ops {
   void (*tick)(policy *p, int sm, uint64_t now);
   /* Called by the GPU for every SM every cycle of a kernel, after CTA dispatch and before the
    * waveform tick: the place to step hardware units (policy->hw_mode, policy->wave). -1 (with
-   * d, e.g. a lockstep mismatch) stops the run. */
+   * d, e.g. a lockstep mismatch) stops the run. v is NULL unless policy.reads_sm_view. */
   int (*cycle)(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d);
   /* CTA switching (all optional). The state a newly launched CTA starts in (PCTA_ACTIVE or
    * PCTA_PENDING; absent: active). */
@@ -169,6 +169,9 @@ struct policy {
   hw_mode hw_mode;  /* how the technique's hardware units run (-hw c|rtl|lockstep) */
   hw_wave *wave;    /* -wave: NULL for none; units add their signals in create */
   int warp_priorities; /* number of warp_priority classes in use (0: none; set by create) */
+  /* cycle reads its policy_sm_view (set by create; else the GPU passes NULL and spares every
+   * SM's counters a read each cycle) */
+  int reads_sm_view;
   /* Resident CTAs and warps an SM holds (set by create; 0: -gpgpu_shader_cta and threads per
    * SM / warp size). Larger than the hardware's with CTA switching: pending CTAs are resident. */
   int sm_cta_slots, sm_warp_slots;

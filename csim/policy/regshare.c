@@ -112,6 +112,7 @@ static int regshare_create(policy *p, rf_diag *d) {
   for (int i = 0; i < p->n_sms; i++)
     if (create_units(p, i, d) < 0) goto fail;
   p->warp_priorities = p->cfg->regshare_owf ? 3 : 0;
+  p->reads_sm_view = 1; /* (its window's stall cycles) */
   return 0;
 fail:
   regshare_destroy(p);

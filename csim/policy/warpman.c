@@ -167,6 +167,7 @@ static int warpman_create(policy *p, rf_diag *d) {
     if (!s->sm[i].ctas) goto fail;
     if (uses_units(p) && create_units(p, i, d) < 0) goto fail;
   }
+  p->reads_sm_view = 1; /* (the resident warps it averages, the instructions it counts) */
   return 0;
 fail:
   warpman_destroy(p);
