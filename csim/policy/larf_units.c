@@ -54,15 +54,37 @@ static void peaks(lf_stats *k, const lf_sm *m) {
   if (saved > 0 && (uint64_t)saved > k->saved_peak) k->saved_peak = (uint64_t)saved;
 }
 
+/* The table's occupancy, sampled every cycle. */
+static void sample_occupancy(lf_stats *k, const lf_sm *m) {
+  if (m->ao.occ_o > k->occ_max) k->occ_max = m->ao.occ_o;
+  k->occ_sum += m->ao.occ_o;
+  k->occ_samples++;
+}
+
+/* Nothing for the units this cycle: no request, invalidation, unmap or table clear queued, and
+ * no unit's output still up from its last step (an idle SM, most of a kernel's SMs most
+ * cycles). Unless traced, the cycle then steps no unit: only the samples are taken. */
+static int idle(const lf_sm *m) {
+  return !m->nfifo && !m->clear_pending && !m->nranges && !m->iq_n && !m->uq_n &&
+         !m->ao.done_o && !m->ao.evict_o && !m->mo.act_o && !m->mo.freed_o && !m->mo.shared_o &&
+         !m->wo.valid_o;
+}
+
 int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d) {
   (void)v;
   if (now == 0) return 0; /* the units' reset edge */
   lf_state *s = lf_st(p);
   lf_sm *m = &s->sm[sm];
-  lf_req none = {0};
-  lf_req *r;
   lf_stats *k = &m->kern;
   int traced = wave_in_window(p->wave, now);
+  if (!traced && idle(m)) {
+    m->inv_urgent = 0; /* (no deletion waits) */
+    sample_occupancy(k, m);
+    peaks(k, m);
+    return 0;
+  }
+  lf_req none = {0};
+  lf_req *r;
 
   /* ---- address mapping table: the oldest insert on the write port; on the operation port
    * invalidations first, then the oldest lookup (loads in different steps overlap) ---- */
@@ -108,9 +130,7 @@ int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, r
   if (ai.op_i || ai.ins_i || m->ao.done_o || m->ao.evict_o || traced) {
     if (larf_amt_step(m->amt, now, &ai, &m->ao, d) < 0) return -1;
   }
-  if (m->ao.occ_o > k->occ_max) k->occ_max = m->ao.occ_o;
-  k->occ_sum += m->ao.occ_o;
-  k->occ_samples++;
+  sample_occupancy(k, m);
   if (inv >= 0) { /* its entry is gone: the register may be reused */
     m->pst[inv] = PR_FREE;
     m->freel[m->nfree++] = inv;
