@@ -202,19 +202,24 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
     if (launch_warp(s, slot, i, now) < 0)
       return rf_fail(d, "SM %d: policy admitted %d warps but only %d warp slots are free", s->id,
                      nwarps_now, i);
+  if (c->launched < c->nwarps) s->partial_ctas++;
   cs_launched(s, slot, now);
   return 0;
 }
 
-/* Partially launched CTAs (warp-level policies): offer their next warps to the policy. */
+/* Partially launched CTAs (warp-level policies): offer their next warps to the policy, in
+ * slot order. (Counted, so that an SM with none, most cycles, reads no CTA slot.) */
 static void admit_pending_warps(sm *s, uint64_t now) {
   if (!s->pol->ops->warp_admit) return;
-  for (int i = 0; i < s->n_cta_slots; i++) {
+  for (int i = 0, left = s->partial_ctas; left > 0 && i < s->n_cta_slots; i++) {
     sm_cta *c = &s->ctas[i];
-    while (c->used && c->launched < c->nwarps &&
+    if (!c->used || c->launched == c->nwarps) continue;
+    left--;
+    while (c->launched < c->nwarps &&
            s->pol->ops->warp_admit(s->pol, s->id, i, c->launched, c->k, now)) {
       if (launch_warp(s, i, c->launched, now) < 0) break;
     }
+    if (c->launched == c->nwarps) s->partial_ctas--;
   }
 }
 

@@ -186,6 +186,7 @@ struct sm {
   uint64_t next_age;
   uint64_t *warp_age;     /* per warp slot: launch order, for GTO and two-level */
   int resident_ctas, resident_warps;
+  int partial_ctas;      /* resident CTAs with warps not launched yet (a warp-level policy) */
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
   int memo_words;         /* words of a scheduler's memo masks (sm_sched) */
