@@ -42,6 +42,7 @@ struct cta_switch {
   policy_cta_view *views;
   int nviews;
   uint8_t none_wanted;
+  uint8_t ask; /* the views changed since the policy last said no (policy.decide_on_change) */
   int in_flight; /* CTAs in SWITCH_OUT / SWITCH_IN */
   int hwm;       /* 1 + highest CTA slot ever launched (the SM fills the lowest free slot) */
 };
@@ -348,14 +349,30 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
 #endif
   if (!s->pol->ops->switch_decide) return progress;
   /* the policy is asked each cycle while a CTA is stalled or ready (its answer may depend on
-   * the time and on its own state), over views looked at again only when they changed */
-  if (s->cs_changed && look(s, d) < 0) return -1;
+   * the time and on its own state), over views looked at again only when they changed; one
+   * whose answer follows from the views alone (decide_on_change) only when they changed */
+  if (s->cs_changed) {
+    if (look(s, d) < 0) return -1;
+    sw->ask = 1;
+  }
   if (sw->none_wanted) return progress;
   policy_switch ps = {-1, -1, 0, 0, 0, 0, 0, 0};
+  if (!sw->ask && s->pol->decide_on_change) {
+#ifdef RFSIM_SELF_CHECK
+    if (s->pol->ops->switch_decide(s->pol, s->id, sw->views, sw->nviews, now, &ps) == 1) {
+      fprintf(stderr, "rfsim: self-check: SM %d: policy %s switched with its views unchanged "
+                      "since it said no (it sets decide_on_change)\n", s->id, s->pol->ops->name);
+      abort();
+    }
+#endif
+    return progress;
+  }
   if (s->pol->ops->switch_decide(s->pol, s->id, sw->views, sw->nviews, now, &ps) == 1) {
     if (start_switch(s, &ps, now, d) < 0) return -1;
     s->cs_changed = 1; /* (CTAs changed state) */
     progress = 1;
+  } else {
+    sw->ask = 0;
   }
   return progress;
 }

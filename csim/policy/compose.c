@@ -215,6 +215,7 @@ int policy_compose(policy *p, const policy_ops *base, const policy_ops *hook, rf
   if (!base->switch_done) s->ops.switch_done = NULL;
   p->warp_priorities = s->base.warp_priorities;
   p->reads_sm_view = s->base.reads_sm_view || s->hook.reads_sm_view;
+  p->decide_on_change = s->base.decide_on_change; /* (switching is the base's alone) */
   p->sm_cta_slots = s->base.sm_cta_slots;
   p->sm_warp_slots = s->base.sm_warp_slots;
   return 0;

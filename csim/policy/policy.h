@@ -172,6 +172,10 @@ struct policy {
   /* cycle reads its policy_sm_view (set by create; else the GPU passes NULL and spares every
    * SM's counters a read each cycle) */
   int reads_sm_view;
+  /* switch_decide's "no" stands until a CTA's view changes: its answer reads only the views
+   * and state of its own that changes with them (set by create; else asked every cycle a CTA is
+   * stalled or ready) */
+  int decide_on_change;
   /* Resident CTAs and warps an SM holds (set by create; 0: -gpgpu_shader_cta and threads per
    * SM / warp size). Larger than the hardware's with CTA switching: pending CTAs are resident. */
   int sm_cta_slots, sm_warp_slots;

@@ -134,6 +134,10 @@ static int create_common(policy *p, int mode, rf_diag *d) {
     if (!s->sm[i].ctas || !s->sm[i].holds) goto fail;
   }
   if (s->mutex && !(s->live = liveness_create(d))) goto fail;
+  /* vt_plan reads the views, the CTAs' register places and the SM's room, which change only
+   * with a CTA's launch, exit or switch (each changes a view); RegMutex's also reads the SRP
+   * chunks a CTA holds, which its issue hooks move */
+  p->decide_on_change = !s->mutex;
   return 0;
 fail:
   vt_destroy(p);
