@@ -38,10 +38,12 @@ struct cta_switch {
   policy_warp_pos **pos;
   int *pos_cap;
   /* The used CTAs as the last look saw them (look); they stand while nothing they show has
-   * changed (sm.cs_changed clear). none_wanted: none of them stalled or ready. */
+   * changed (sm.cs_changed clear). view_of: per slot, its view's index (-1: none); wanted:
+   * views stalled or ready (none_wanted: 0 of them); positions: every view's warps are set. */
   policy_cta_view *views;
-  int nviews;
-  uint8_t none_wanted;
+  int *view_of;
+  int nviews, wanted;
+  uint8_t none_wanted, positions;
   uint8_t ask; /* the views changed since the policy last said no (policy.decide_on_change) */
   int in_flight; /* CTAs in SWITCH_OUT / SWITCH_IN */
   int hwm;       /* 1 + highest CTA slot ever launched (the SM fills the lowest free slot) */
@@ -57,9 +59,13 @@ int cs_create(sm *s, rf_diag *d) {
   c->pos = rf_calloc((size_t)s->n_cta_slots, sizeof *c->pos, d);
   c->pos_cap = rf_calloc((size_t)s->n_cta_slots, sizeof *c->pos_cap, d);
   c->views = rf_calloc((size_t)s->n_cta_slots, sizeof *c->views, d);
+  c->view_of = rf_calloc((size_t)s->n_cta_slots, sizeof *c->view_of, d);
   s->cs_stale = rf_calloc((size_t)s->n_cta_slots, sizeof *s->cs_stale, d);
+  s->cs_list = rf_calloc((size_t)s->n_cta_slots, sizeof *s->cs_list, d);
   c->none_wanted = 1; /* (no CTA yet) */
-  return c->ctas && c->kinds && c->pos && c->pos_cap && c->views && s->cs_stale ? 0 : -1;
+  for (int i = 0; c->view_of && i < s->n_cta_slots; i++) c->view_of[i] = -1;
+  int ok = c->ctas && c->kinds && c->pos && c->pos_cap && c->views && c->view_of;
+  return ok && s->cs_stale && s->cs_list ? 0 : -1;
 }
 
 void cs_free(sm *s) {
@@ -70,10 +76,13 @@ void cs_free(sm *s) {
   free(s->sw->pos);
   free(s->sw->pos_cap);
   free(s->sw->views);
+  free(s->sw->view_of);
   free(s->sw);
   s->sw = NULL;
   free(s->cs_stale);
   s->cs_stale = NULL;
+  free(s->cs_list);
+  s->cs_list = NULL;
 }
 
 int cs_cta_active(const sm *s, int slot) {
@@ -98,8 +107,7 @@ void cs_launched(sm *s, int cta, uint64_t now) {
   if (!s->sw) return;
   cs_cta *c = &s->sw->ctas[cta];
   memset(c, 0, sizeof *c);
-  s->cs_stale[cta] = CS_KINDS_STALE | CS_POS_STALE;
-  s->cs_changed = 1;
+  cs_cta_changed(s, cta);
   c->since = now;
   if (cta >= s->sw->hwm) s->sw->hwm = cta + 1;
   c->state = s->pol->ops->cta_start_state
@@ -187,23 +195,71 @@ static void fill_view(const sm *s, int i, cs_kinds k, policy_cta_view *v) {
   v->nwarps = s->ctas[i].nwarps;
 }
 
-/* Views of the used CTAs, their positions when one is stalled or ready (what the policy
- * reads then). -1 if no memory. */
-static int look(sm *s, rf_diag *d) {
+/* The slots changed since the last look leave the list. */
+static void clear_list(sm *s) {
+  for (int j = 0; j < s->cs_nlist; j++) s->cs_stale[s->cs_list[j]] &= (uint8_t)~CS_LISTED;
+  s->cs_nlist = 0;
+}
+
+/* Views of the used CTAs, looked at afresh; their positions when one is stalled or ready (what
+ * the policy reads then). -1 if no memory. */
+static int look_all(sm *s, rf_diag *d) {
   cta_switch *sw = s->sw;
   int n = 0, want = 0;
-  s->cs_changed = 0;
   for (int i = 0; i < sw->hwm; i++) {
+    sw->view_of[i] = -1;
     if (!s->ctas[i].used) continue;
+    sw->view_of[i] = n;
     policy_cta_view *v = &sw->views[n++];
     fill_view(s, i, kinds_of(s, i), v);
-    want |= v->stalled | v->ready;
+    want += v->stalled | v->ready;
   }
+  clear_list(s);
   sw->nviews = n;
+  sw->wanted = want;
   sw->none_wanted = !want;
+  sw->positions = 0;
   for (int j = 0; want && j < n; j++)
     if (!(sw->views[j].warps = positions_of(s, sw->views[j].slot, d)) && sw->views[j].nwarps)
       return -1;
+  sw->positions = want > 0;
+  return 0;
+}
+
+/* The views again after the CTAs in sm.cs_list changed: only theirs, unless the used CTAs are
+ * others now (a CTA launched or finished): then all of them. -1 if no memory. */
+static int look(sm *s, rf_diag *d) {
+  cta_switch *sw = s->sw;
+  s->cs_changed = 0;
+  for (int j = 0; j < s->cs_nlist; j++) {
+    int i = s->cs_list[j];
+    if (!s->ctas[i].used || sw->view_of[i] < 0) return look_all(s, d);
+  }
+  for (int j = 0; j < s->cs_nlist; j++) {
+    policy_cta_view *v = &sw->views[sw->view_of[s->cs_list[j]]];
+    sw->wanted -= v->stalled | v->ready;
+    fill_view(s, v->slot, kinds_of(s, v->slot), v);
+    sw->wanted += v->stalled | v->ready;
+  }
+  sw->none_wanted = !sw->wanted;
+  if (!sw->wanted) {
+    sw->positions = 0;
+    clear_list(s);
+    return 0;
+  }
+  if (!sw->positions) { /* no view's positions were wanted before: all of them now */
+    clear_list(s);
+    for (int j = 0; j < sw->nviews; j++)
+      if (!(sw->views[j].warps = positions_of(s, sw->views[j].slot, d)) && sw->views[j].nwarps)
+        return -1;
+    sw->positions = 1;
+    return 0;
+  }
+  for (int j = 0; j < s->cs_nlist; j++) {
+    policy_cta_view *v = &sw->views[sw->view_of[s->cs_list[j]]];
+    if (!(v->warps = positions_of(s, v->slot, d)) && v->nwarps) return -1;
+  }
+  clear_list(s);
   return 0;
 }
 
@@ -247,6 +303,22 @@ static void check_kept(const sm *s) {
       abort();
     }
   }
+  int wanted = 0;
+  for (int j = 0; j < n && j < s->sw->nviews; j++)
+    wanted += s->sw->views[j].stalled | s->sw->views[j].ready;
+  if (wanted != s->sw->wanted || s->sw->none_wanted != !wanted) {
+    fprintf(stderr, "rfsim: self-check: SM %d: %d CTAs stalled or ready, %d kept\n", s->id,
+            wanted, s->sw->wanted);
+    abort();
+  }
+  for (int j = 0; s->sw->positions && j < n; j++) {
+    const policy_cta_view *v = &s->sw->views[j];
+    if (v->nwarps && (v->warps != s->sw->pos[v->slot] || (s->cs_stale[v->slot] & CS_POS_STALE))) {
+      fprintf(stderr, "rfsim: self-check: SM %d CTA slot %d: the view's warp positions are "
+                      "stale\n", s->id, v->slot);
+      abort();
+    }
+  }
   if (n != s->sw->nviews) {
     fprintf(stderr, "rfsim: self-check: SM %d: %d CTAs, %d kept views\n", s->id, n,
             s->sw->nviews);
@@ -276,6 +348,7 @@ static int start_switch(sm *s, const policy_switch *ps, uint64_t now, rf_diag *d
     *c = (cs_cta){PCTA_SWITCH_OUT, now, now + ps->out_cycles, ps->out_lines * per_line(s), 0, 0,
                   ps->out_addr, 1};
     park(s, ps->out_slot);
+    cs_cta_changed(s, ps->out_slot);
     sw->in_flight++;
   }
   if (ps->in_slot >= 0) {
@@ -286,6 +359,7 @@ static int start_switch(sm *s, const policy_switch *ps, uint64_t now, rf_diag *d
     cs_cta *c = &sw->ctas[ps->in_slot];
     *c = (cs_cta){PCTA_SWITCH_IN, now, now + ps->in_cycles, ps->in_lines * per_line(s), 0, 0,
                   ps->in_addr, 0};
+    cs_cta_changed(s, ps->in_slot);
     sw->in_flight++;
   }
   return 0;
@@ -337,7 +411,7 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
         continue;
       c->state = c->state == PCTA_SWITCH_OUT ? PCTA_PENDING : PCTA_ACTIVE;
       c->since = now;
-      s->cs_changed = 1;
+      cs_cta_changed(s, i);
       sw->in_flight--;
       if (c->state == PCTA_ACTIVE) unpark(s, i);
       if (s->pol->ops->switch_done) s->pol->ops->switch_done(s->pol, s->id, i, c->state, now);
@@ -369,7 +443,6 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
   }
   if (s->pol->ops->switch_decide(s->pol, s->id, sw->views, sw->nviews, now, &ps) == 1) {
     if (start_switch(s, &ps, now, d) < 0) return -1;
-    s->cs_changed = 1; /* (CTAs changed state) */
     progress = 1;
   } else {
     sw->ask = 0;

@@ -211,8 +211,10 @@ struct sm {
   sm_counters cnt;
   struct cta_switch *sw;  /* CTA switching state (cta_switch.c), NULL if the policy has none */
   /* With CTA switching, per CTA slot: what the switch machinery keeps of its warps that a warp
-   * may have changed since (CS_KINDS_STALE, CS_POS_STALE: cs_warp_changed); NULL without. */
+   * may have changed since (CS_KINDS_STALE, CS_POS_STALE: cs_warp_changed), and CS_LISTED while
+   * the slot is in cs_list; NULL without. */
   uint8_t *cs_stale;
+  int *cs_list, cs_nlist; /* the CTA slots changed since the last look, each once */
   uint8_t cs_changed;    /* any CTA's, or a CTA's switching state, since its last look */
 };
 
@@ -325,10 +327,15 @@ void cs_report(const sm *s, FILE *out);
  * a half of FineReg's and VT's run time on nn). */
 #define CS_KINDS_STALE 1u /* cs_stale: its warps' classification */
 #define CS_POS_STALE 2u   /* cs_stale: its warps' positions (policy_cta_view.warps) */
-static inline void cs_warp_changed(sm *s, int slot) {
-  if (!s->cs_stale) return;
-  s->cs_stale[s->warps[slot].cta] = CS_KINDS_STALE | CS_POS_STALE;
+#define CS_LISTED 4u      /* cs_stale: the slot is in cs_list */
+/* CTA slot `cta`'s warps, or its switching state, changed. */
+static inline void cs_cta_changed(sm *s, int cta) {
+  if (!(s->cs_stale[cta] & CS_LISTED)) s->cs_list[s->cs_nlist++] = cta;
+  s->cs_stale[cta] = CS_KINDS_STALE | CS_POS_STALE | CS_LISTED;
   s->cs_changed = 1;
+}
+static inline void cs_warp_changed(sm *s, int slot) {
+  if (s->cs_stale) cs_cta_changed(s, s->warps[slot].cta);
 }
 
 /* warp.c */
