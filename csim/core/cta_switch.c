@@ -428,6 +428,7 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
   if (s->cs_changed) {
     if (look(s, d) < 0) return -1;
     sw->ask = 1;
+    if (s->pol->ops->views_changed) s->pol->ops->views_changed(s->pol, s->id);
   }
   if (sw->none_wanted) return progress;
   policy_switch ps = {-1, -1, 0, 0, 0, 0, 0, 0};

@@ -113,6 +113,11 @@ static int c_switch_decide(policy *p, int sm, const policy_cta_view *ctas, int n
   return s->base.ops->switch_decide(&s->base, sm, ctas, n, now, out);
 }
 
+static void c_views_changed(policy *p, int sm) {
+  compose_state *s = cs(p);
+  s->base.ops->views_changed(&s->base, sm);
+}
+
 static void c_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state,
                           uint64_t now) {
   compose_state *s = cs(p);
@@ -160,6 +165,7 @@ static const policy_ops compose_ops = {
     .cycle = c_cycle,
     .cta_start_state = c_cta_start_state,
     .switch_decide = c_switch_decide,
+    .views_changed = c_views_changed,
     .switch_done = c_switch_done,
     .report = c_report,
     .stats = c_stats,
@@ -213,6 +219,7 @@ int policy_compose(policy *p, const policy_ops *base, const policy_ops *hook, rf
   if (!base->cta_start_state) s->ops.cta_start_state = NULL;
   if (!base->switch_decide) s->ops.switch_decide = NULL;
   if (!base->switch_done) s->ops.switch_done = NULL;
+  if (!base->views_changed) s->ops.views_changed = NULL;
   p->warp_priorities = s->base.warp_priorities;
   p->reads_sm_view = s->base.reads_sm_view || s->hook.reads_sm_view;
   p->decide_on_change = s->base.decide_on_change; /* (switching is the base's alone) */

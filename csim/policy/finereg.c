@@ -246,6 +246,7 @@ static void fr_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   if (!s->degraded) m->acrf_free += s->need.regs;
   residency_exit(&m->res, &s->need);
   memset(c, 0, sizeof *c);
+  m->sel_kept = 0;
   fr_rmu_status(m->rmu, cta_slot, 0, 0);
 }
 
@@ -330,6 +331,7 @@ const policy_ops policy_finereg = {
     .cycle = fr_cycle,
     .cta_start_state = fr_start_state,
     .switch_decide = fr_switch_decide,
+    .views_changed = fr_views_changed,
     .switch_done = fr_switch_done,
     .report = fr_report,
     .stats = fr_stats_out,

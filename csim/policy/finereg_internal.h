@@ -50,6 +50,12 @@ typedef struct fr_sm {
                         * the PCRF, or a switch they refused (no fit) */
   int want_in;        /* a ready pending CTA waits for the RMU: no new CTA meanwhile */
   fr_rmu *rmu;        /* the five units */
+  /* What fr_switch_decide derives from the views and the CTAs' register places: fr_status's
+   * input vectors and the choice the bookkeeping implies; kept while sel_kept (cleared when
+   * the views change, policy_ops.views_changed, or a decision or switch moves registers) */
+  uint8_t sel_kept;
+  uint32_t stall[FR_RMU_CTA_WORDS], ready[FR_RMU_CTA_WORDS];
+  fr_rmu_sel expect;
   fr_cta *ctas;
   fr_stats kern;      /* what this SM counted in the kernel (fr_state.kern: the dispatcher) */
 } fr_sm;
@@ -80,5 +86,6 @@ static inline int fr_slot_room(const fr_state *s, const fr_sm *m) {
 int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_t now,
                      policy_switch *out);
 void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state, uint64_t now);
+void fr_views_changed(policy *p, int sm);
 
 #endif

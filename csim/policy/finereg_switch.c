@@ -2,6 +2,8 @@
  * monitor's choice of CTAs (fr_status), checked against the bookkeeping; whether the registers
  * fit and how long the move takes, from the register management unit's units
  * (csim/policy/finereg_rmu.c); and the accounting of a switch as it starts and completes. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "finereg_internal.h"
@@ -120,8 +122,7 @@ static void status_vectors(const policy_cta_view *v, int n, uint32_t *stall, uin
 /* The choice the bookkeeping here implies for fr_status's rule (lowest CTA id of each class;
  * views come in slot order): the unit must give the same, else its fields and the policy's
  * state differ (a disagreement stops the run). */
-static int check_selection(const fr_sm *m, const policy_cta_view *v, int n,
-                           const fr_rmu_sel *sel) {
+static fr_rmu_sel expected_selection(const fr_sm *m, const policy_cta_view *v, int n) {
   int vic = -1, cand_acrf = -1, cand_pcrf = -1, mov = -1;
   for (int i = n - 1; i >= 0; i--) {
     const fr_cta *c = &m->ctas[v[i].slot];
@@ -130,26 +131,62 @@ static int check_selection(const fr_sm *m, const policy_cta_view *v, int n,
     if (v[i].ready && c->in_pcrf) cand_pcrf = v[i].slot;
     if (v[i].state == PCTA_PENDING && !v[i].ready && !c->in_pcrf) mov = v[i].slot;
   }
-  int cand = cand_acrf >= 0 ? cand_acrf : cand_pcrf;
-  int cand_reg = cand_acrf >= 0 ? 2 : cand_pcrf >= 0 ? 1 : 0;
+  fr_rmu_sel e = {0};
+  e.vic = vic;
+  e.cand = cand_acrf >= 0 ? cand_acrf : cand_pcrf;
+  e.cand_reg = cand_acrf >= 0 ? 2 : cand_pcrf >= 0 ? 1 : 0;
+  e.mov = mov;
+  return e;
+}
+
+static int check_selection(const fr_sm *m, const fr_rmu_sel *sel) {
+  const fr_rmu_sel *e = &m->expect;
   const char *what = NULL;
   long unit = 0, pol = 0;
-  if (sel->vic != vic) {
+  if (sel->vic != e->vic) {
     what = "stalled active CTA to switch out (fr_status vic_cta_o)";
-    unit = sel->vic, pol = vic;
-  } else if (sel->cand != cand) {
+    unit = sel->vic, pol = e->vic;
+  } else if (sel->cand != e->cand) {
     what = "ready pending CTA to switch in (fr_status cand_cta_o)";
-    unit = sel->cand, pol = cand;
-  } else if (sel->cand_reg != cand_reg) {
+    unit = sel->cand, pol = e->cand;
+  } else if (sel->cand_reg != e->cand_reg) {
     what = "candidate's register field (fr_status cand_reg_o)";
-    unit = sel->cand_reg, pol = cand_reg;
-  } else if (sel->mov != mov) {
+    unit = sel->cand_reg, pol = e->cand_reg;
+  } else if (sel->mov != e->mov) {
     what = "waiting pending CTA with ACRF registers (fr_status mov_cta_o)";
-    unit = sel->mov, pol = mov;
+    unit = sel->mov, pol = e->mov;
   }
   if (!what) return 0;
   fr_rmu_disagree(m->rmu, what, unit, pol);
   return -1;
+}
+
+/* The views changed: what was derived from them is derived again at the next decision. */
+void fr_views_changed(policy *p, int sm) { fr_st(p)->sm[sm].sel_kept = 0; }
+
+/* fr_status's inputs and the expected choice, from this cycle's views (kept while they and the
+ * CTAs' register places stand). */
+static void derive(fr_sm *m, const policy_cta_view *v, int n) {
+#ifdef RFSIM_SELF_CHECK
+  /* (the sanitizer build: what is kept must be what the views give now) */
+  if (m->sel_kept) {
+    uint32_t stall[FR_RMU_CTA_WORDS] = {0}, ready[FR_RMU_CTA_WORDS] = {0};
+    status_vectors(v, n, stall, ready);
+    fr_rmu_sel e = expected_selection(m, v, n);
+    if (memcmp(stall, m->stall, sizeof stall) || memcmp(ready, m->ready, sizeof ready) ||
+        e.vic != m->expect.vic || e.cand != m->expect.cand || e.cand_reg != m->expect.cand_reg ||
+        e.mov != m->expect.mov) {
+      fprintf(stderr, "rfsim: self-check: FineReg kept a stale status or choice\n");
+      abort();
+    }
+  }
+#endif
+  if (m->sel_kept) return;
+  memset(m->stall, 0, sizeof m->stall);
+  memset(m->ready, 0, sizeof m->ready);
+  status_vectors(v, n, m->stall, m->ready);
+  m->expect = expected_selection(m, v, n);
+  m->sel_kept = 1;
 }
 
 enum { PLAN_FAIL = -1, PLAN_NONE = 0, PLAN_SWITCH, PLAN_MOVE };
@@ -283,19 +320,19 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   }
   m->want_in = 0;
   /* the CTA status monitor's searches over this cycle's stall/ready vectors pick the CTAs */
-  uint32_t stall[FR_RMU_CTA_WORDS] = {0}, ready[FR_RMU_CTA_WORDS] = {0};
-  status_vectors(v, n, stall, ready);
+  derive(m, v, n);
   fr_rmu_sel sel;
-  if (fr_rmu_select(m->rmu, now, stall, ready, &sel) < 0) return 0; /* reported next cycle */
+  if (fr_rmu_select(m->rmu, now, m->stall, m->ready, &sel) < 0) return 0; /* reported next cycle */
   if (sel.stale) { /* its fields lag the bookkeeping: decide next cycle */
     m->kern.status_waits++;
     return 0;
   }
-  if (check_selection(m, v, n, &sel) < 0) return 0;
+  if (check_selection(m, &sel) < 0) return 0;
   const policy_cta_view *move = NULL;
   uint64_t move_cycles = 0;
   int plan = fr_plan(s, m, v, n, &sel, now, out, &move, &move_cycles);
   if (plan == PLAN_NONE || plan == PLAN_FAIL) return 0;
+  m->sel_kept = 0; /* (registers move: the CTAs' places change) */
   count_not_oldest(m, v, n, plan == PLAN_MOVE ? move->slot : -1, out);
   if (plan == PLAN_MOVE) { /* a pending CTA's registers leave the ACRF; no context moves */
     to_pcrf(s, m, move);
@@ -349,6 +386,7 @@ void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state, uin
   fr_sm *m = &s->sm[sm];
   fr_cta *c = &m->ctas[cta_slot];
   c->state = state;
+  m->sel_kept = 0;
   if (state == PCTA_PENDING && c->release) { /* left alone: its slots (and ACRF) are free */
     c->release = 0;
     residency_free_slots(&m->res, &s->need);

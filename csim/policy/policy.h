@@ -139,6 +139,9 @@ typedef struct policy_ops {
    * a switch, 0 for none. */
   int (*switch_decide)(policy *p, int sm, const policy_cta_view *ctas, int n, uint64_t now,
                        policy_switch *out);
+  /* (optional) The views the next switch_decide gets differ from the last call's: what a
+   * policy derived from them alone may be kept until this is called. */
+  void (*views_changed)(policy *p, int sm);
   /* A CTA finished switching: it is now `state` (PCTA_PENDING or PCTA_ACTIVE). */
   void (*switch_done)(policy *p, int sm, int cta_slot, policy_cta_state state, uint64_t now);
   /* Writes the policy's view of SM `sm` (resources, units) for the watchdog report. */
