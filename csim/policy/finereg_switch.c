@@ -139,6 +139,7 @@ static fr_rmu_sel expected_selection(const fr_sm *m, const policy_cta_view *v, i
   return e;
 }
 
+/* The unit's choice against the one the bookkeeping implies (m->expect); -1 on a difference. */
 static int check_selection(const fr_sm *m, const fr_rmu_sel *sel) {
   const fr_rmu_sel *e = &m->expect;
   const char *what = NULL;
