@@ -39,11 +39,11 @@ struct cta_switch {
   int *pos_cap;
   /* The used CTAs as the last look saw them (look); they stand while nothing they show has
    * changed (sm.cs_changed clear). view_of: per slot, its view's index (-1: none); wanted:
-   * views stalled or ready (none_wanted: 0 of them); positions: every view's warps are set. */
+   * views stalled or ready; positions: every view's warps are set. */
   policy_cta_view *views;
   int *view_of;
   int nviews, wanted;
-  uint8_t none_wanted, positions;
+  uint8_t positions;
   uint8_t ask; /* the views changed since the policy last said no (policy.decide_on_change) */
   int in_flight; /* CTAs in SWITCH_OUT / SWITCH_IN */
   int hwm;       /* 1 + highest CTA slot ever launched (the SM fills the lowest free slot) */
@@ -62,7 +62,6 @@ int cs_create(sm *s, rf_diag *d) {
   c->view_of = rf_calloc((size_t)s->n_cta_slots, sizeof *c->view_of, d);
   s->cs_stale = rf_calloc((size_t)s->n_cta_slots, sizeof *s->cs_stale, d);
   s->cs_list = rf_calloc((size_t)s->n_cta_slots, sizeof *s->cs_list, d);
-  c->none_wanted = 1; /* (no CTA yet) */
   for (int i = 0; c->view_of && i < s->n_cta_slots; i++) c->view_of[i] = -1;
   int ok = c->ctas && c->kinds && c->pos && c->pos_cap && c->views && c->view_of;
   return ok && s->cs_stale && s->cs_list ? 0 : -1;
@@ -201,6 +200,22 @@ static void clear_list(sm *s) {
   s->cs_nlist = 0;
 }
 
+/* View v's warp positions (what the policy reads while a CTA is stalled or ready); -1 if no
+ * memory. */
+static int set_positions(sm *s, policy_cta_view *v, rf_diag *d) {
+  return !(v->warps = positions_of(s, v->slot, d)) && v->nwarps ? -1 : 0;
+}
+
+/* Every view's warp positions; -1 if no memory. */
+static int set_all_positions(sm *s, rf_diag *d) {
+  cta_switch *sw = s->sw;
+  sw->positions = 0;
+  for (int j = 0; j < sw->nviews; j++)
+    if (set_positions(s, &sw->views[j], d) < 0) return -1;
+  sw->positions = 1;
+  return 0;
+}
+
 /* Views of the used CTAs, looked at afresh; their positions when one is stalled or ready (what
  * the policy reads then). -1 if no memory. */
 static int look_all(sm *s, rf_diag *d) {
@@ -217,13 +232,8 @@ static int look_all(sm *s, rf_diag *d) {
   clear_list(s);
   sw->nviews = n;
   sw->wanted = want;
-  sw->none_wanted = !want;
   sw->positions = 0;
-  for (int j = 0; want && j < n; j++)
-    if (!(sw->views[j].warps = positions_of(s, sw->views[j].slot, d)) && sw->views[j].nwarps)
-      return -1;
-  sw->positions = want > 0;
-  return 0;
+  return want ? set_all_positions(s, d) : 0;
 }
 
 /* The views again after the CTAs in sm.cs_list changed: only theirs, unless the used CTAs are
@@ -241,7 +251,6 @@ static int look(sm *s, rf_diag *d) {
     fill_view(s, v->slot, kinds_of(s, v->slot), v);
     sw->wanted += v->stalled | v->ready;
   }
-  sw->none_wanted = !sw->wanted;
   if (!sw->wanted) {
     sw->positions = 0;
     clear_list(s);
@@ -249,16 +258,10 @@ static int look(sm *s, rf_diag *d) {
   }
   if (!sw->positions) { /* no view's positions were wanted before: all of them now */
     clear_list(s);
-    for (int j = 0; j < sw->nviews; j++)
-      if (!(sw->views[j].warps = positions_of(s, sw->views[j].slot, d)) && sw->views[j].nwarps)
-        return -1;
-    sw->positions = 1;
-    return 0;
+    return set_all_positions(s, d);
   }
-  for (int j = 0; j < s->cs_nlist; j++) {
-    policy_cta_view *v = &sw->views[sw->view_of[s->cs_list[j]]];
-    if (!(v->warps = positions_of(s, v->slot, d)) && v->nwarps) return -1;
-  }
+  for (int j = 0; j < s->cs_nlist; j++)
+    if (set_positions(s, &sw->views[sw->view_of[s->cs_list[j]]], d) < 0) return -1;
   clear_list(s);
   return 0;
 }
@@ -306,7 +309,7 @@ static void check_kept(const sm *s) {
   int wanted = 0;
   for (int j = 0; j < n && j < s->sw->nviews; j++)
     wanted += s->sw->views[j].stalled | s->sw->views[j].ready;
-  if (wanted != s->sw->wanted || s->sw->none_wanted != !wanted) {
+  if (wanted != s->sw->wanted) {
     fprintf(stderr, "rfsim: self-check: SM %d: %d CTAs stalled or ready, %d kept\n", s->id,
             wanted, s->sw->wanted);
     abort();
@@ -430,7 +433,7 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
     sw->ask = 1;
     if (s->pol->ops->views_changed) s->pol->ops->views_changed(s->pol, s->id);
   }
-  if (sw->none_wanted) return progress;
+  if (!sw->wanted) return progress;
   policy_switch ps = {-1, -1, 0, 0, 0, 0, 0, 0};
   if (!sw->ask && s->pol->decide_on_change) {
 #ifdef RFSIM_SELF_CHECK
