@@ -2,10 +2,10 @@
  * kept answer may have ended and takes the others' answers from masks, and while no answer can
  * have changed it takes a scheduler's stall, or the whole stage's, as it was; any other order
  * (a policy's warp classes, two-level) looks at every warp. Both must give the same run. A policy
- * that puts every warp in the same class keeps the baseline's order but takes the second path,
- * so its runs must match the baseline's byte for byte: on hand-written kernels that exercise
- * every kind of wait (barriers, MEMBAR, loads, dependent chains, dual issue, full pipelines) and
- * on the generated workloads, with LRR (GTX 480, shared collector registers), GTO (TITAN V,
+ * that puts every warp in the same class keeps the baseline's order but takes the second path
+ * (or, saying so in some cycles, the first path then), so its runs must match the baseline's
+ * byte for byte: on hand-written kernels that exercise every kind of wait (barriers, MEMBAR,
+ * loads, dependent chains, dual issue, full pipelines) and on the generated workloads, with LRR (GTX 480, shared collector registers), GTO (TITAN V,
  * sub-core) and the GTX 980.
  * The same runs check the quiet cycles an SM sleeps through (csim/core/quiet.c): a policy with a
  * tick hook that does nothing keeps every SM awake and must match too, and the baseline must
@@ -39,6 +39,18 @@ static int one_class(const policy *p, int sm, int slot) {
   return 0;
 }
 static policy_ops one_class_ops;
+
+/* The same, saying in runs of some cycles and not in others that the classes are uniform (an
+ * answer of 0 is always allowed): the issue stage switches between its memos and the full
+ * walk, and the run must not change. */
+static int sometimes_uniform(const policy *p, int sm) {
+  (void)p;
+  (void)sm;
+  static unsigned calls;
+  return (++calls / 7) % 3 != 0;
+}
+static policy_ops mixed_ops;
+static uint64_t mixed_kept; /* cycles the mixed policy's issue stage took its kept stall */
 
 /* The baseline, awake every cycle: a policy with a tick hook never sleeps (quiet_allowed). */
 static void no_tick(policy *p, int sm, uint64_t now) {
@@ -96,23 +108,30 @@ static void differ(const char *list_path, const char *what, const char *a, const
   fail_msg("%s: %s differ at\n  %.80s\n  %.80s", list_path, what, x, y);
 }
 
-/* The baseline, the one-class policy and the baseline awake on one list: identical stats, some
- * instructions, and the baseline slept (the others never do). Returns the cycles it slept; adds
- * those of a kept issue stage, awake (the one-class policy never keeps one), to *kept. */
+/* The baseline, the one-class policy, the mixed one and the baseline awake on one list:
+ * identical stats, some instructions, and the baseline slept (the others never do). Returns the
+ * cycles it slept; adds those of a kept issue stage, awake (the one-class policy never keeps
+ * one), to *kept, and the mixed policy's to mixed_kept. */
 static uint64_t expect_same(const gpu_config *c, const char *list_path, uint64_t *kept) {
-  uint64_t slept, slept_one_class, slept_awake, kept_base, kept_one_class, kept_awake;
+  uint64_t slept, slept_one_class, slept_mixed, slept_awake;
+  uint64_t kept_base, kept_one_class, kept_mixed, kept_awake;
   char *a = run_list(c, &policy_baseline, list_path, &slept, &kept_base);
   char *b = run_list(c, &one_class_ops, list_path, &slept_one_class, &kept_one_class);
+  char *m = run_list(c, &mixed_ops, list_path, &slept_mixed, &kept_mixed);
   char *w = run_list(c, &awake_ops, list_path, &slept_awake, &kept_awake);
   if (strcmp(a, b) != 0) differ(list_path, "the memo path and the full walk", a, b);
+  if (strcmp(a, m) != 0) differ(list_path, "the memo path and the two by turns", a, m);
   if (strcmp(a, w) != 0) differ(list_path, "the SMs sleeping and awake", a, w);
   assert_null(strstr(a, "gpgpu_n_tot_w_icount = 0\n"));
   assert_int_equal(slept_one_class, 0);
+  assert_int_equal(slept_mixed, 0);
   assert_int_equal(slept_awake, 0);
   assert_int_equal(kept_one_class, 0);
   *kept += kept_awake;
+  mixed_kept += kept_mixed;
   free(a);
   free(b);
+  free(m);
   free(w);
   return slept;
 }
@@ -193,6 +212,7 @@ static void test_workloads(void **state) {
   }
   assert_true(slept > 0);
   assert_true(kept > 0); /* else the comparison says nothing about the kept stalls */
+  assert_true(mixed_kept > 0); /* (likewise for a kept stall across cycles of full walks) */
 }
 
 int main(void) {
@@ -200,6 +220,9 @@ int main(void) {
   one_class_ops.name = "baseline-one-class";
   one_class_ops.create = one_class_create;
   one_class_ops.warp_priority = one_class;
+  mixed_ops = one_class_ops;
+  mixed_ops.name = "baseline-one-class-mixed";
+  mixed_ops.warp_classes_uniform = sometimes_uniform;
   awake_ops = policy_baseline;
   awake_ops.name = "baseline-awake";
   awake_ops.tick = no_tick;

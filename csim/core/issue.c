@@ -258,9 +258,9 @@ static warp_wait masks_stall(const sm *s, const sm_sched *sq, int best_rank, int
   return best;
 }
 
-/* LRR and GTO without policy classes: the same outcome as walk_all, looking only at the warps
- * the scheduler's `need` mask holds (in its order) and taking the others' answers from its
- * memo masks. The order: GTO tries the warp issued last first, then its list from the start;
+/* LRR and GTO without policy classes (or with every warp in one this cycle): the same outcome
+ * as walk_all, looking only at the warps the scheduler's `need` mask holds (in its order) and
+ * taking the others' answers from its memo masks. The order: GTO tries the warp issued last first, then its list from the start;
  * LRR its list from rr_next on, round. A warp's key is its place in that order. */
 static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   sm_sched *sq = &s->scheds[q];
@@ -340,10 +340,17 @@ static inline int kept(const sm *s, const sm_sched *sq, int q, uint64_t now) {
   return sq->kept_stall >= 0 && now < sq->kept_until && !(sq->pipe_any & ~s->oc_blocked[q]);
 }
 
-int issue_memoized(const sm *s) {
-  return (s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO) &&
-         !(s->pol->warp_priorities > 1 && s->pol->ops->warp_priority);
+static int memo_order(const sm *s) {
+  return s->cfg->scheduler == SCHED_LRR || s->cfg->scheduler == SCHED_GTO;
 }
+
+int issue_memoized(const sm *s) { return memo_order(s) && !policy_has_classes(s); }
+
+/* This cycle: also with classes, in a cycle they leave every warp in one. The masks are the
+ * same either way (walk_all's looks keep them), and a kept stall stays valid across cycles
+ * that walk them all: it follows from the masks and the order, which only its own
+ * memo_forget calls change. */
+static int memoized_now(const sm *s) { return memo_order(s) && !classes_differ(s); }
 
 /* The schedulers run in turn, the first one a different one each active cycle (GPGPU-Sim's
  * Issue_Prio: "fair round robin issue between schedulers"). Which scheduler comes first
@@ -352,7 +359,7 @@ int issue_memoized(const sm *s) {
 int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   int issued_any = 0;
   s->last_issued = -1;
-  int memo = issue_memoized(s);
+  int memo = memoized_now(s);
   int nsched = s->cfg->num_sched_per_core;
   int first = s->issue_prio;
   s->issue_prio = first + 1 == nsched ? 0 : first + 1;

@@ -230,7 +230,7 @@ void sched_order(sm *s, int sched, sched_walk *wk) {
       *wk = (sched_walk){q->warps, q->n, q->n ? q->rr_next % q->n : 0, q->n, -1, -1};
       break;
   }
-  if (s->pol->warp_priorities > 1 && s->pol->ops->warp_priority && wk->n > 1) sort_by_class(s, wk);
+  if (wk->n > 1 && classes_differ(s)) sort_by_class(s, wk);
 }
 
 void sched_issued(sm *s, int sched, int slot) {

@@ -260,8 +260,21 @@ void count_cycle(sm *s, uint64_t cycles);
 
 /* issue.c: 1 if some scheduler issued, -1 on an internal error. */
 int issue_stage(sm *s, uint64_t now, rf_diag *d);
-/* Whether the stage keeps warps' answers (LRR, GTO: walk_memo). */
+/* Whether the stage keeps warps' answers every cycle (LRR, GTO: walk_memo; not with a policy's
+ * warp classes, which may reorder the warps any cycle). */
 int issue_memoized(const sm *s);
+
+/* The policy's warp classes (policy_ops.warp_priority): whether it has any, and whether they
+ * may put this SM's warps in more than one this cycle (each scheduler then tries lower classes
+ * first, sched.c, and the issue stage looks at every warp). */
+static inline int policy_has_classes(const sm *s) {
+  return s->pol->warp_priorities > 1 && s->pol->ops->warp_priority;
+}
+static inline int classes_differ(const sm *s) {
+  const policy_ops *ops = s->pol->ops;
+  return policy_has_classes(s) &&
+         !(ops->warp_classes_uniform && ops->warp_classes_uniform(s->pol, s->id));
+}
 /* `cycles` cycles in which every answer is kept and none is to issue: what issue_stage does
  * then, each scheduler counting the stall it counted last. */
 void issue_stage_quiet(sm *s, uint64_t cycles);

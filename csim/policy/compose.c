@@ -65,6 +65,11 @@ static int c_warp_priority(const policy *p, int sm, int slot) {
   return s->base.ops->warp_priority ? s->base.ops->warp_priority(&s->base, sm, slot) : 0;
 }
 
+static int c_warp_classes_uniform(const policy *p, int sm) {
+  const compose_state *s = cs(p);
+  return s->base.ops->warp_classes_uniform(&s->base, sm); /* (set only if the base has it) */
+}
+
 static int c_may_issue(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now) {
   compose_state *s = cs(p);
   return s->base.ops->may_issue ? s->base.ops->may_issue(&s->base, w, in, now) : 1;
@@ -158,6 +163,7 @@ static const policy_ops compose_ops = {
     .warp_admit = c_warp_admit,
     .warp_start = c_warp_start,
     .warp_priority = c_warp_priority,
+    .warp_classes_uniform = c_warp_classes_uniform,
     .may_issue = c_may_issue,
     .warp_exit = c_warp_exit,
     .cta_exit = c_cta_exit,
@@ -203,6 +209,7 @@ int policy_compose(policy *p, const policy_ops *base, const policy_ops *hook, rf
   COMPOSE_DROP_UNANSWERED(warp_admit);
   COMPOSE_DROP_UNANSWERED(warp_start);
   COMPOSE_DROP_UNANSWERED(warp_priority);
+  if (!base->warp_classes_uniform) s->ops.warp_classes_uniform = NULL; /* (the base's classes) */
   COMPOSE_DROP_UNANSWERED(may_issue);
   COMPOSE_DROP_UNANSWERED(warp_exit);
   COMPOSE_DROP_UNANSWERED(cta_exit);

@@ -119,6 +119,11 @@ typedef struct policy_ops {
   /* Scheduling class of a warp slot when p->warp_priorities is set: each scheduler tries lower
    * classes first, keeping its own (LRR/GTO/...) order within a class (e.g. owner-warp-first). */
   int (*warp_priority)(const policy *p, int sm, int slot);
+  /* Optional, with warp_priority: 1 only if every warp slot of SM `sm` is in one class this
+   * cycle (0 whenever unsure), so that each scheduler's own order stands and the issue stage
+   * keeps its memos (csim/core/issue.c) instead of sorting and looking at every warp. Absent:
+   * the classes may differ every cycle. */
+  int (*warp_classes_uniform)(const policy *p, int sm);
   /* May this warp issue `in` this cycle? (Lock-based techniques answer 0 to make it retry.) */
   int (*may_issue)(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now);
   /* A warp left its slot (exited, nothing in flight); then, after its last warp, the CTA. */

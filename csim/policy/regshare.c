@@ -320,6 +320,11 @@ static int regshare_warp_priority(const policy *p, int sm, int slot) {
   return (int)hw_bits_get(m->out.prio_o, 2u * (unsigned)slot, 2);
 }
 
+/* No warp slot sharing: prio_o gives every one class 1 (unshared; rs_share.v). */
+static int regshare_warp_classes_uniform(const policy *p, int sm) {
+  return st(p)->sm[sm].out.sharing_o == 0;
+}
+
 static void regshare_stats(const policy *p, stats_record *out, int total) {
   const rs_state *s = st(p);
   stats_str(out, "regshare_hw", hw_mode_name(p->hw_mode));
@@ -341,6 +346,7 @@ const policy_ops policy_regshare = {
     .cta_admit = regshare_cta_admit,
     .warp_start = regshare_warp_start,
     .warp_priority = regshare_warp_priority,
+    .warp_classes_uniform = regshare_warp_classes_uniform,
     .may_issue = regshare_may_issue,
     .warp_exit = regshare_warp_exit,
     .cta_exit = regshare_cta_exit,

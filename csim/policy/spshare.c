@@ -25,6 +25,7 @@ typedef struct sp_sm {
   sp_share_in in;
   sp_share_out out;
   int req_tb;
+  int one_class;                /* the outputs put every warp in SHARE_CLASS_UNSHARED */
   share_fifo rel_q;             /* share_write: a = CTA slot, b = lock */
 } sp_sm;
 
@@ -107,6 +108,14 @@ static int unit_partner(const sp_state *s, const sp_sm *m, int cta) {
 static int holds_region(const sp_state *s, const sp_sm *m, int lock, int cta) {
   return ((m->out.lvalid_o >> lock) & 1) &&
          (int)hw_bits_get(m->out.lock_o, (unsigned)lock * s->tb_w, s->tb_w) == cta;
+}
+
+/* No owner bit and no CTA slot with a partner: spshare_warp_priority's answer for any warp. */
+static int all_unshared(const sp_state *s, const sp_sm *m) {
+  if (m->out.owner_o) return 0;
+  for (int i = 0; i < s->core.cta_slots; i++)
+    if (unit_partner(s, m, i) < s->core.cta_slots) return 0;
+  return 1;
 }
 
 /* The highest byte offset an instruction touches in its TB's scratchpad. */
@@ -195,6 +204,7 @@ static int spshare_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t no
   if (in->cfg_i || in->tb_wr_i || in->warp_wr_i || in->req_i || in->rel_i ||
       wave_in_window(p->wave, now)) {
     if (sp_share_step(m->unit, now, in, &m->out, d) < 0) return -1;
+    m->one_class = all_unshared(s, m);
     if (in->req_i && holds_region(s, m, (int)in->req_lock_i, (int)in->req_tb_i)) {
       c->sm[sm].kern.grants++;
       share_core_take_ownership(c, sm, m->req_tb);
@@ -217,6 +227,10 @@ static int spshare_warp_priority(const policy *p, int sm, int slot) {
   return SHARE_CLASS_UNSHARED;
 }
 
+static int spshare_warp_classes_uniform(const policy *p, int sm) {
+  return st(p)->sm[sm].one_class;
+}
+
 static void spshare_stats(const policy *p, stats_record *out, int total) {
   stats_str(out, "spshare_hw", hw_mode_name(p->hw_mode));
   share_core_stats(&st(p)->core, "spshare", out, total);
@@ -231,6 +245,7 @@ const policy_ops policy_spshare = {
     .cta_admit = spshare_cta_admit,
     .warp_start = spshare_warp_start,
     .warp_priority = spshare_warp_priority,
+    .warp_classes_uniform = spshare_warp_classes_uniform,
     .may_issue = spshare_may_issue,
     .warp_exit = spshare_warp_exit,
     .cta_exit = spshare_cta_exit,
