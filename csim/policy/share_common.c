@@ -87,6 +87,7 @@ int share_core_cta_admit(share_core *c, int sm, int cta_slot, const trace_kernel
   share_cta *t = &m->cta[cta_slot];
   t->resident = 1;
   /* `pending` carries over: writes queued for the slot's previous TB still count down */
+  if (t->unwritten) m->unwritten_ctas--;
   t->live = t->unwritten = 0;
   t->paired = cta_slot >= c->plan.unshared;
   t->pair = t->paired ? (cta_slot - c->plan.unshared) / 2 : -1;
@@ -109,6 +110,7 @@ int share_core_cta_admit(share_core *c, int sm, int cta_slot, const trace_kernel
 void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int slot) {
   share_cta *t = &c->sm[sm].cta[cta_slot];
   if (warp < SHARE_MAX_TB_WARPS) t->slot_of[warp] = slot;
+  if (!t->unwritten) c->sm[sm].unwritten_ctas++;
   t->live |= (uint64_t)1 << slot;
   t->unwritten |= (uint64_t)1 << slot;
   t->waited &= ~((uint64_t)1 << slot);
@@ -118,6 +120,8 @@ void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int sl
 /* Moves the launched warps' bit writes into the queue (once per cycle, before popping). */
 static void share_core_flush_launches(share_core *c, int sm) {
   share_sm *m = &c->sm[sm];
+  if (!m->unwritten_ctas) return; /* (the walk reads every CTA slot: dozens of cold lines) */
+  m->unwritten_ctas = 0;
   for (int i = 0; i < c->cta_slots; i++) {
     share_cta *t = &m->cta[i];
     if (!t->unwritten) continue;

@@ -43,8 +43,8 @@ typedef struct share_write {
 } share_write;
 
 typedef struct share_fifo {
+  int head, n;                  /* (first: the unit's step reads n every cycle, e seldom) */
   share_write e[SHARE_QUEUE];
-  int head, n;
 } share_fifo;
 
 /* A counter set (counter_set.h): uint64_t fields only. */
@@ -62,10 +62,11 @@ typedef struct share_counts {
 
 typedef struct share_sm {
   share_cta *cta;               /* per CTA slot */
-  share_fifo tb_q, warp_q;      /* pending tb_wr / warp_wr port writes */
   int cfg_due;                  /* kernel start: the unit's configuration write is due */
   int resident;
+  int unwritten_ctas;           /* CTAs whose `unwritten` is not 0 (most cycles none) */
   share_counts kern;            /* what this SM counted in the kernel */
+  share_fifo tb_q, warp_q;      /* pending tb_wr / warp_wr port writes */
 } share_sm;
 
 typedef struct share_core {
