@@ -78,6 +78,10 @@ typedef struct vt_sm {
   int rf_free;
   cta_residency res;  /* resident, active and pending CTAs */
   int busy;
+  /* The last decision said no, and nothing vt_plan reads has changed since: the views
+   * (views_changed) or, for RegMutex, which CTAs hold SRP chunks (its issue hooks move them, so
+   * the GPU cannot tell: regmutex does not set decide_on_change, and keeps this instead). */
+  int said_no;
   int in_mem;         /* Reg+DRAM: CTAs whose register contexts are in memory */
   vt_cta *ctas;
   int srp_free;       /* RegMutex: free SRP chunks */
@@ -136,7 +140,7 @@ static int create_common(policy *p, int mode, rf_diag *d) {
   if (s->mutex && !(s->live = liveness_create(d))) goto fail;
   /* vt_plan reads the views, the CTAs' register places and the SM's room, which change only
    * with a CTA's launch, exit or switch (each changes a view); RegMutex's also reads the SRP
-   * chunks a CTA holds, which its issue hooks move */
+   * chunks a CTA holds, which its issue hooks move (vt_sm.said_no) */
   p->decide_on_change = !s->mutex;
   return 0;
 fail:
@@ -274,6 +278,19 @@ static int grant_is_safe(const policy *p, const vt_sm *m, int cta) {
   return 1;
 }
 
+/* A warp of CTA c takes an SRP chunk, or gives one back (leaving its region, or exiting). A CTA
+ * starting or ceasing to hold chunks changes what vt_plan may switch out. */
+static void chunk_taken(vt_sm *m, vt_cta *c) {
+  if (c->chunks++ == 0) m->said_no = 0;
+  m->srp_free--;
+  m->kern.acquires++;
+}
+static void chunk_returned(vt_sm *m, vt_cta *c) {
+  if (--c->chunks == 0) m->said_no = 0;
+  m->srp_free++;
+  m->kern.releases++;
+}
+
 static int mutex_may_issue(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now) {
   (void)now;
   vt_state *s = st(p);
@@ -284,9 +301,7 @@ static int mutex_may_issue(policy *p, const policy_warp *w, const trace_inst *in
   if (demand(s, in) <= s->brs) {
     if (*h) { /* leaving the region: the chunk goes back to the pool */
       *h = 0;
-      c->chunks--;
-      m->srp_free++;
-      m->kern.releases++;
+      chunk_returned(m, c);
     }
     return 1;
   }
@@ -297,9 +312,7 @@ static int mutex_may_issue(policy *p, const policy_warp *w, const trace_inst *in
     return 0;
   }
   *h = 1;
-  c->chunks++;
-  m->srp_free--;
-  m->kern.acquires++;
+  chunk_taken(m, c);
   return 1;
 }
 
@@ -314,9 +327,7 @@ static void mutex_warp_exit(policy *p, int sm, int cta_slot, int warp,
   c->unfinished--;
   if (*h) {
     *h = 0;
-    c->chunks--;
-    m->srp_free++;
-    m->kern.releases++;
+    chunk_returned(m, c);
   }
 }
 
@@ -412,7 +423,21 @@ static int vt_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
   (void)now;
   vt_state *s = st(p);
   vt_sm *m = &s->sm[sm];
-  if (m->busy || !vt_plan(s, m, sm, v, n, out)) return 0;
+  if (m->said_no) {
+#ifdef RFSIM_SELF_CHECK
+    policy_switch again = *out;
+    if (!m->busy && vt_plan(s, m, sm, v, n, &again)) {
+      fprintf(stderr, "rfsim: self-check: SM %d: %s kept a no that no longer holds\n", sm,
+              p->ops->name);
+      abort();
+    }
+#endif
+    return 0;
+  }
+  if (m->busy || !vt_plan(s, m, sm, v, n, out)) {
+    m->said_no = 1;
+    return 0;
+  }
   m->busy = 1;
   vt_cta *in = &m->ctas[out->in_slot];
   in->state = PCTA_SWITCH_IN;
@@ -444,6 +469,8 @@ static int vt_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, 
   }
   return 1;
 }
+
+static void vt_views_changed(policy *p, int sm) { st(p)->sm[sm].said_no = 0; }
 
 static void vt_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state,
                            uint64_t now) {
@@ -525,6 +552,7 @@ static void vt_stats_out(const policy *p, stats_record *out, int total) {
   .tick = vt_tick,                        \
   .cta_start_state = vt_start_state,      \
   .switch_decide = vt_switch_decide,      \
+  .views_changed = vt_views_changed,      \
   .switch_done = vt_switch_done,          \
   .report = vt_report,                    \
   .stats = vt_stats_out
