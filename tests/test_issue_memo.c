@@ -5,8 +5,8 @@
  * that puts every warp in the same class keeps the baseline's order but takes the second path
  * (or, saying so in some cycles, the first path then), so its runs must match the baseline's
  * byte for byte: on hand-written kernels that exercise every kind of wait (barriers, MEMBAR,
- * loads, dependent chains, dual issue, full pipelines) and on the generated workloads, with LRR (GTX 480, shared collector registers), GTO (TITAN V,
- * sub-core) and the GTX 980.
+ * loads, dependent chains, dual issue, full pipelines) and on the generated workloads, with LRR
+ * (GTX 480, shared collector registers), GTO (TITAN V, sub-core) and the GTX 980.
  * The same runs check the quiet cycles an SM sleeps through (csim/core/quiet.c): a policy with a
  * tick hook that does nothing keeps every SM awake and must match too, and the baseline must
  * have slept (else the comparison says nothing about sleeping). */

@@ -260,8 +260,9 @@ static warp_wait masks_stall(const sm *s, const sm_sched *sq, int best_rank, int
 
 /* LRR and GTO without policy classes (or with every warp in one this cycle): the same outcome
  * as walk_all, looking only at the warps the scheduler's `need` mask holds (in its order) and
- * taking the others' answers from its memo masks. The order: GTO tries the warp issued last first, then its list from the start;
- * LRR its list from rr_next on, round. A warp's key is its place in that order. */
+ * taking the others' answers from its memo masks. The order: GTO tries the warp issued last
+ * first, then its list from the start; LRR its list from rr_next on, round. A warp's key is its
+ * place in that order. */
 static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   sm_sched *sq = &s->scheds[q];
   int n = sq->n, words = s->memo_words;
