@@ -215,6 +215,40 @@ static void test_workloads(void **state) {
   assert_true(mixed_kept > 0); /* (likewise for a kept stall across cycles of full walks) */
 }
 
+/* The baseline admitting a second block to an SM only in the last 24 cycles of every 1,024, so
+ * that blocks arrive at SMs asleep on their first block's loads; and the same, awake. */
+static int late_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
+                      const trace_tb *tb, uint64_t now) {
+  if (cta_slot > 0 && now % 1024 < 1000) return 0;
+  return policy_baseline.cta_admit(p, sm, cta_slot, k, tb, now);
+}
+static policy_ops late_ops, late_awake_ops;
+
+/* A block offered to a sleeping SM: the cycles it slept are counted with the residency they had
+ * (before the block), as an SM stepped every cycle counts them. */
+static void test_block_into_sleeping_sm(void **state) {
+  (void)state;
+  const char *list = "build/traces/warpman_mm/kernelslist.g";
+  if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
+  gpu_config c;
+  tu_load_config(&c, "configs/gtx480.config", NULL, 0);
+  stats_record total;
+  char *a = tu_run_list_with(&c, HW_C, &late_ops, NULL, NULL, list, &total);
+  stats_free(&total);
+  char *b = tu_run_list_with(&c, HW_C, &late_awake_ops, NULL, NULL, list, &total);
+  stats_free(&total);
+  if (strcmp(a, b) != 0) differ(list, "late blocks to SMs asleep and awake", a, b);
+  free(a);
+  free(b);
+  uint64_t slept, slept_awake, kept;
+  a = run_list(&c, &late_ops, list, &slept, &kept);
+  b = run_list(&c, &late_awake_ops, list, &slept_awake, &kept);
+  if (strcmp(a, b) != 0) differ(list, "late blocks, counted every cycle", a, b);
+  assert_true(slept > 0);
+  free(a);
+  free(b);
+}
+
 int main(void) {
   one_class_ops = policy_baseline;
   one_class_ops.name = "baseline-one-class";
@@ -223,6 +257,13 @@ int main(void) {
   mixed_ops = one_class_ops;
   mixed_ops.name = "baseline-one-class-mixed";
   mixed_ops.warp_classes_uniform = sometimes_uniform;
+  late_ops = policy_baseline;
+  late_ops.name = "baseline-late-admit";
+  late_ops.cta_admit = late_admit;
+  late_ops.may_admit = NULL;
+  late_ops.may_admit_any = NULL;
+  late_awake_ops = late_ops;
+  late_awake_ops.tick = no_tick;
   awake_ops = policy_baseline;
   awake_ops.name = "baseline-awake";
   awake_ops.tick = no_tick;
@@ -231,6 +272,7 @@ int main(void) {
       cmocka_unit_test(test_hand_written_lrr_dual_issue),
       cmocka_unit_test(test_hand_written_gto_sub_core),
       cmocka_unit_test(test_workloads),
+      cmocka_unit_test(test_block_into_sleeping_sm),
   };
   return cmocka_run_group_tests_name("issue stage memos and quiet cycles", tests, NULL, NULL);
 }

@@ -246,6 +246,13 @@ static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) 
       if (g->cta_cap && sm_resident_ctas(s) >= g->cta_cap) continue;
       int slot = sm_free_cta_slot(s);
       if (slot < 0) continue;
+      if (g->dormant[id]) {
+        /* its slept cycles, this one included, are counted before the policy's state for it
+         * (which a tick_quiet hook counts them with) changes; stepped again next cycle, it
+         * counts the rest of its sleep */
+        sm_settle(s, g->now + 1);
+        g->dormant[id] = 0;
+      }
       int nwarps = g->pol.ops->cta_admit(&g->pol, id, slot, k, &f->tb, g->now);
       if (nwarps <= 0) continue;
       if (sm_launch_cta(s, slot, &f->tb, k, nwarps, g->now, d) < 0) return -1;
