@@ -60,6 +60,10 @@ static void no_tick(policy *p, int sm, uint64_t now) {
 }
 static policy_ops awake_ops;
 
+/* VT and Reg+DRAM (CTA switching, a tick hook with tick_quiet) let their SMs sleep; the same
+ * policies without tick_quiet never do. */
+static policy_ops vt_awake_ops, regdram_awake_ops;
+
 typedef struct watch {
   uint64_t hash;
   uint64_t slept; /* cycles slept, summed over the SMs, at the last cycle seen */
@@ -249,6 +253,58 @@ static void test_block_into_sleeping_sm(void **state) {
   free(b);
 }
 
+/* Some kernel of the stats text switched a CTA in. */
+static int some_switch(const char *text) {
+  for (const char *p = text; (p = strstr(p, "_switches_in = ")) != NULL;) {
+    p += strlen("_switches_in = ");
+    if (*p != '0') return 1;
+  }
+  return 0;
+}
+
+/* The CTA switching policies whose no stands until a view changes sleep between their
+ * decisions: the same runs as awake, with an observer (the SMs' counters settled every cycle)
+ * and without one (counted when an SM wakes, or before the dispatcher offers it a block). */
+static void test_switching_sleeps(void **state) {
+  (void)state;
+  static const char *const traces[] = {"finereg_km", "warpman_mm"};
+  static const char *const configs[] = {"configs/gtx980.config", "configs/titanv.config"};
+  const policy_ops *const sleeping[] = {&policy_vt, &policy_regdram};
+  const policy_ops *const awake[] = {&vt_awake_ops, &regdram_awake_ops};
+  uint64_t slept_total = 0;
+  int switched = 0;
+  for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
+    char list[256];
+    snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", traces[t]);
+    if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
+    for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++)
+      for (size_t p = 0; p < 2; p++) {
+        if ((t + k + p) % PAIR_STRIDE) continue;
+        gpu_config c;
+        tu_load_config(&c, configs[k], NULL, 0);
+        uint64_t slept, slept_awake, kept;
+        char *a = run_list(&c, sleeping[p], list, &slept, &kept);
+        char *b = run_list(&c, awake[p], list, &slept_awake, &kept);
+        if (strcmp(a, b) != 0) differ(list, "a switching policy's SMs asleep and awake", a, b);
+        assert_int_equal(slept_awake, 0);
+        slept_total += slept;
+        switched |= some_switch(a);
+        free(a);
+        free(b);
+        stats_record total;
+        a = tu_run_list_with(&c, HW_C, sleeping[p], NULL, NULL, list, &total);
+        stats_free(&total);
+        b = tu_run_list_with(&c, HW_C, awake[p], NULL, NULL, list, &total);
+        stats_free(&total);
+        if (strcmp(a, b) != 0) differ(list, "asleep and awake, counted when the SMs wake", a, b);
+        free(a);
+        free(b);
+      }
+  }
+  assert_true(slept_total > 0);
+  assert_true(switched); /* else the runs say nothing about switching */
+}
+
 int main(void) {
   one_class_ops = policy_baseline;
   one_class_ops.name = "baseline-one-class";
@@ -264,6 +320,10 @@ int main(void) {
   late_ops.may_admit_any = NULL;
   late_awake_ops = late_ops;
   late_awake_ops.tick = no_tick;
+  vt_awake_ops = policy_vt;
+  vt_awake_ops.tick_quiet = NULL;
+  regdram_awake_ops = policy_regdram;
+  regdram_awake_ops.tick_quiet = NULL;
   awake_ops = policy_baseline;
   awake_ops.name = "baseline-awake";
   awake_ops.tick = no_tick;
@@ -272,6 +332,7 @@ int main(void) {
       cmocka_unit_test(test_hand_written_lrr_dual_issue),
       cmocka_unit_test(test_hand_written_gto_sub_core),
       cmocka_unit_test(test_workloads),
+      cmocka_unit_test(test_switching_sleeps),
       cmocka_unit_test(test_block_into_sleeping_sm),
   };
   return cmocka_run_group_tests_name("issue stage memos and quiet cycles", tests, NULL, NULL);

@@ -454,6 +454,14 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
   return progress;
 }
 
+/* No switch in flight (its lines and latency move with time), no change to look at, and no
+ * decision to ask for: none wanted, or a policy whose no stands until a view changes. */
+int cs_quiet(const sm *s) {
+  const cta_switch *sw = s->sw;
+  return !sw->in_flight && !s->cs_changed &&
+         (!sw->wanted || (s->pol->decide_on_change && !sw->ask));
+}
+
 void cs_report(const sm *s, FILE *out) {
   if (!s->sw) return;
   static const char *const names[] = {"active", "switching out", "pending", "switching in"};

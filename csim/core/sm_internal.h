@@ -330,6 +330,8 @@ int cs_create(sm *s, rf_diag *d);
 void cs_free(sm *s);
 void cs_launched(sm *s, int cta, uint64_t now);
 int cs_cycle(sm *s, uint64_t now, rf_diag *d);  /* 1 if a switch moved, -1 on error */
+/* cs_cycle would do nothing for as long as the SM's state stands (quiet.c) */
+int cs_quiet(const sm *s);
 int cs_cta_active(const sm *s, int slot);
 void cs_mem_done(sm *s, uint32_t token);
 void cs_report(const sm *s, FILE *out);

@@ -42,10 +42,10 @@ void residency_exit(cta_residency *r, const cta_needs *n) {
   r->resident_warps -= n->warps;
 }
 
-void residency_sample(const cta_residency *r, residency_tally *t) {
-  t->pending_sum += (uint64_t)r->pending;
-  t->active_sum += (uint64_t)r->active_ctas;
-  t->sm_cycles++;
+void residency_sample(const cta_residency *r, residency_tally *t, uint64_t cycles) {
+  t->pending_sum += cycles * (uint64_t)r->pending;
+  t->active_sum += cycles * (uint64_t)r->active_ctas;
+  t->sm_cycles += cycles;
   if ((uint64_t)r->pending > t->pending_max) t->pending_max = (uint64_t)r->pending;
 }
 

@@ -47,8 +47,8 @@ void residency_admit(cta_residency *r, const cta_needs *n, int active);
 /* An active CTA finished: its slots and shared memory are free. */
 void residency_exit(cta_residency *r, const cta_needs *n);
 
-/* One SM cycle: t counts r's pending and active CTAs. */
-void residency_sample(const cta_residency *r, residency_tally *t);
+/* `cycles` SM cycles in which r stood: t counts its pending and active CTAs. */
+void residency_sample(const cta_residency *r, residency_tally *t, uint64_t cycles);
 
 /* Appends <prefix>_pending_ctas_mean, _pending_ctas_max and _active_ctas_mean. */
 void residency_stats(stats_record *out, const char *prefix, const residency_tally *t);

@@ -263,7 +263,7 @@ static void fr_tick(policy *p, int sm, uint64_t now) {
   fr_sm *m = &s->sm[sm];
   uint64_t used = (uint64_t)(s->pcrf_entries - m->pcrf_free);
   m->kern.pcrf_used_sum += used;
-  residency_sample(&m->res, &m->kern.res);
+  residency_sample(&m->res, &m->kern.res, 1);
   if (used > m->kern.pcrf_used_max) m->kern.pcrf_used_max = used;
 }
 

@@ -132,6 +132,10 @@ typedef struct policy_ops {
   void (*cta_exit)(policy *p, int sm, int cta_slot, const trace_kernel_info *k, uint64_t now);
   /* Called by the SM in cycles it has resident CTAs, after issue. */
   void (*tick)(policy *p, int sm, uint64_t now);
+  /* Optional, with tick: `cycles` cycles of SM `sm` that it slept through (csim/core/quiet.c:
+   * nothing of the SM, nor the policy's state for it, changed), counted at once, when it wakes
+   * or is about to be offered a CTA. Without it, an SM with a tick hook never sleeps. */
+  void (*tick_quiet)(policy *p, int sm, uint64_t cycles);
   /* Called by the GPU for every SM every cycle of a kernel, after CTA dispatch and before the
    * waveform tick: the place to step hardware units (policy->hw_mode, policy->wave). -1 (with
    * d, e.g. a lockstep mismatch) stops the run. v is NULL unless policy.reads_sm_view. */

@@ -484,16 +484,24 @@ static void vt_switch_done(policy *p, int sm, int cta_slot, policy_cta_state sta
       m->busy = 1;
 }
 
-static void vt_tick(policy *p, int sm, uint64_t now) {
-  (void)now;
-  vt_state *s = st(p);
-  vt_sm *m = &s->sm[sm];
-  residency_sample(&m->res, &m->kern.res);
+/* `cycles` cycles of SM `sm` in which its CTAs and SRP stood. */
+static void sample(vt_state *s, vt_sm *m, uint64_t cycles) {
+  residency_sample(&m->res, &m->kern.res, cycles);
   if (s->mutex) {
     uint64_t held = (uint64_t)(s->srp_chunks - m->srp_free);
-    m->kern.srp_held_sum += held;
+    m->kern.srp_held_sum += cycles * held;
     if (held > m->kern.srp_held_max) m->kern.srp_held_max = held;
   }
+}
+
+static void vt_tick(policy *p, int sm, uint64_t now) {
+  (void)now;
+  sample(st(p), &st(p)->sm[sm], 1);
+}
+
+/* (a sleeping SM's cycles: nothing of its CTAs changes while it sleeps) */
+static void vt_tick_quiet(policy *p, int sm, uint64_t cycles) {
+  sample(st(p), &st(p)->sm[sm], cycles);
 }
 
 static void vt_report(const policy *p, int sm, FILE *out) {
@@ -550,6 +558,7 @@ static void vt_stats_out(const policy *p, stats_record *out, int total) {
   .cta_admit = vt_cta_admit,              \
   .cta_exit = vt_cta_exit,                \
   .tick = vt_tick,                        \
+  .tick_quiet = vt_tick_quiet,            \
   .cta_start_state = vt_start_state,      \
   .switch_decide = vt_switch_decide,      \
   .views_changed = vt_views_changed,      \
