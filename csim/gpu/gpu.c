@@ -246,10 +246,10 @@ static int dispatch(gpu *g, tb_feed *f, const trace_kernel_info *k, rf_diag *d) 
       if (g->cta_cap && sm_resident_ctas(s) >= g->cta_cap) continue;
       int slot = sm_free_cta_slot(s);
       if (slot < 0) continue;
-      if (g->dormant[id]) {
-        /* its slept cycles, this one included, are counted before the policy's state for it
-         * (which a tick_quiet hook counts them with) changes; stepped again next cycle, it
-         * counts the rest of its sleep */
+      if (g->dormant[id] && sm_resident_ctas(s) > 0) {
+        /* its slept cycles, this one included, are counted before its resident CTAs and the
+         * policy's state for it (which a tick_quiet hook counts them with) change; stepped
+         * again next cycle, it counts the rest of its sleep (an SM without blocks counts none) */
         sm_settle(s, g->now + 1);
         g->dormant[id] = 0;
       }
