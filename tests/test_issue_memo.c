@@ -216,7 +216,7 @@ static void test_workloads(void **state) {
   }
   assert_true(slept > 0);
   assert_true(kept > 0); /* else the comparison says nothing about the kept stalls */
-  assert_true(mixed_kept > 0); /* (likewise for a kept stall across cycles of full walks) */
+  assert_true(mixed_kept > 0); /* (the mixed policy's memo cycles took kept stalls too) */
 }
 
 /* The baseline admitting a second block to an SM only in the last 24 cycles of every 1,024, so
