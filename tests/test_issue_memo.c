@@ -219,6 +219,41 @@ static void test_workloads(void **state) {
   assert_true(mixed_kept > 0); /* (the mixed policy's memo cycles took kept stalls too) */
 }
 
+/* Some kernel of the stats text switched a CTA in. */
+static int some_switch(const char *text) {
+  for (const char *p = text; (p = strstr(p, "_switches_in = ")) != NULL;) {
+    p += strlen("_switches_in = ");
+    if (*p != '0') return 1;
+  }
+  return 0;
+}
+
+/* A policy whose SMs sleep and the same policy kept awake, on one list: identical stats with
+ * the SMs' counters settled every cycle (an observer) and when they wake (none), and the awake
+ * one never slept. Returns the cycles the first slept; *switched is set if a kernel switched a
+ * CTA in. */
+static uint64_t expect_asleep_as_awake(const gpu_config *c, const char *list,
+                                       const policy_ops *asleep, const policy_ops *awake,
+                                       int *switched) {
+  uint64_t slept, slept_awake, kept;
+  char *a = run_list(c, asleep, list, &slept, &kept);
+  char *b = run_list(c, awake, list, &slept_awake, &kept);
+  if (strcmp(a, b) != 0) differ(list, "asleep and awake, counted every cycle", a, b);
+  assert_int_equal(slept_awake, 0);
+  *switched |= some_switch(a);
+  free(a);
+  free(b);
+  stats_record total;
+  a = tu_run_list_with(c, HW_C, asleep, NULL, NULL, list, &total);
+  stats_free(&total);
+  b = tu_run_list_with(c, HW_C, awake, NULL, NULL, list, &total);
+  stats_free(&total);
+  if (strcmp(a, b) != 0) differ(list, "asleep and awake, counted when the SMs wake", a, b);
+  free(a);
+  free(b);
+  return slept;
+}
+
 /* The baseline admitting a second block to an SM only in the last 24 cycles of every 1,024, so
  * that blocks arrive at SMs asleep on their first block's loads; and the same, awake. */
 static int late_admit(policy *p, int sm, int cta_slot, const trace_kernel_info *k,
@@ -236,30 +271,8 @@ static void test_block_into_sleeping_sm(void **state) {
   if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
   gpu_config c;
   tu_load_config(&c, "configs/gtx480.config", NULL, 0);
-  stats_record total;
-  char *a = tu_run_list_with(&c, HW_C, &late_ops, NULL, NULL, list, &total);
-  stats_free(&total);
-  char *b = tu_run_list_with(&c, HW_C, &late_awake_ops, NULL, NULL, list, &total);
-  stats_free(&total);
-  if (strcmp(a, b) != 0) differ(list, "late blocks to SMs asleep and awake", a, b);
-  free(a);
-  free(b);
-  uint64_t slept, slept_awake, kept;
-  a = run_list(&c, &late_ops, list, &slept, &kept);
-  b = run_list(&c, &late_awake_ops, list, &slept_awake, &kept);
-  if (strcmp(a, b) != 0) differ(list, "late blocks, counted every cycle", a, b);
-  assert_true(slept > 0);
-  free(a);
-  free(b);
-}
-
-/* Some kernel of the stats text switched a CTA in. */
-static int some_switch(const char *text) {
-  for (const char *p = text; (p = strstr(p, "_switches_in = ")) != NULL;) {
-    p += strlen("_switches_in = ");
-    if (*p != '0') return 1;
-  }
-  return 0;
+  int switched = 0; /* (the baseline switches nothing) */
+  assert_true(expect_asleep_as_awake(&c, list, &late_ops, &late_awake_ops, &switched) > 0);
 }
 
 /* The CTA switching policies whose no stands until a view changes sleep between their
@@ -282,23 +295,7 @@ static void test_switching_sleeps(void **state) {
         if ((t + k + p) % PAIR_STRIDE) continue;
         gpu_config c;
         tu_load_config(&c, configs[k], NULL, 0);
-        uint64_t slept, slept_awake, kept;
-        char *a = run_list(&c, sleeping[p], list, &slept, &kept);
-        char *b = run_list(&c, awake[p], list, &slept_awake, &kept);
-        if (strcmp(a, b) != 0) differ(list, "a switching policy's SMs asleep and awake", a, b);
-        assert_int_equal(slept_awake, 0);
-        slept_total += slept;
-        switched |= some_switch(a);
-        free(a);
-        free(b);
-        stats_record total;
-        a = tu_run_list_with(&c, HW_C, sleeping[p], NULL, NULL, list, &total);
-        stats_free(&total);
-        b = tu_run_list_with(&c, HW_C, awake[p], NULL, NULL, list, &total);
-        stats_free(&total);
-        if (strcmp(a, b) != 0) differ(list, "asleep and awake, counted when the SMs wake", a, b);
-        free(a);
-        free(b);
+        slept_total += expect_asleep_as_awake(&c, list, sleeping[p], awake[p], &switched);
       }
   }
   assert_true(slept_total > 0);
