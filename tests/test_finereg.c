@@ -238,6 +238,31 @@ static void test_all_live_degrades_to_baseline(void **state) {
   tu_rmtree(dir);
 }
 
+/* ---- a PCRF too small for a stalled CTA's live registers ---- */
+
+/* FineReg's decision keeps a no that only a change can undo (fr_sm.no_kept); one for want of
+ * PCRF room ends when the kernel's last CTA is admitted somewhere (no room is wanted then),
+ * though nothing on this SM changed. With a 4 KB PCRF (32 entries) a stalled CTA rarely fits,
+ * so these workloads say that no for many cycles, across the last admission: the
+ * self-checking build (make test-sanitize) decides afresh in every cycle a no is kept and
+ * aborts on a difference; a kept no that missed the last admission failed there on each of
+ * them. Here: the runs end, and the stalls they count are there. */
+static void test_pcrf_room_stalls(void **state) {
+  (void)state;
+  static const char *const workloads[] = {"hs", "km", "sr", "ta"};
+  for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++) {
+    const char *const opts[][2] = {{"-rfsim_policy", "finereg"}, {"-finereg_pcrf_kb", "4"}};
+    gpu_config c;
+    load_config(&c, opts, 2);
+    stats_record r;
+    free(run(&c, workloads[i], &r));
+    if (su(&r, "finereg_pcrf_full_stall_cycles") == 0)
+      fail_msg("%s: no stall for PCRF room with a 4 KB PCRF", workloads[i]);
+    assert_true(su(&r, "gpu_completed_cta") > 0);
+    stats_free(&r);
+  }
+}
+
 /* A reduction (RED: an atomic that writes no register) completes with no one waiting for it. Its
  * reply once carried an empty token that the switching policies took for a CTA switch's transfer
  * (a write far outside the switch table) and the others for load -1: found by the first real
@@ -594,6 +619,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_all_live_degrades_to_baseline),
       cmocka_unit_test(test_reductions_under_every_policy),
+      cmocka_unit_test(test_pcrf_room_stalls),
       cmocka_unit_test(test_bad_options),
       cmocka_unit_test(test_watchdog_reports_stuck_switch),
       cmocka_unit_test(test_regdram_contexts_through_memory),

@@ -34,7 +34,9 @@
  * registers in the ACRF (fr_plan takes them as they are; the paper orders nothing within a
  * class; a priority encoder takes the lowest id, not the oldest). The same choice recomputed from
  * the bookkeeping here must agree (else the run stops), and a decision waits while status writes
- * are still queued. Whether the registers fit and how long a switch takes come from the other
+ * are still queued. A no that no change has undone since is given again without the searches:
+ * fr_status, with the same inputs and no write, would answer as before (finereg_switch.c,
+ * fr_sm.no_kept); it takes no edge meanwhile, as in the cycles no decision is asked. Whether the registers fit and how long a switch takes come from the other
  * units on each SM (csim/policy/finereg_rmu.c, stepped in every -hw mode): a switch runs
  * csim/hw/finereg/README.md's sequence on
  * fr_lrcache (the stalled warps' PCs; a miss loads the vector from the kernel's live-register
@@ -224,6 +226,7 @@ static int fr_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
     active = fr_slot_room(s, m);
   }
   residency_admit(&m->res, n, active);
+  fr_forget(m);
   m->ctas[cta_slot] = (fr_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, 0, 0, 0};
   fr_rmu_status(m->rmu, cta_slot, active ? 2 : 1, 2); /* Table IV */
   s->remaining--;
@@ -246,7 +249,7 @@ static void fr_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   if (!s->degraded) m->acrf_free += s->need.regs;
   residency_exit(&m->res, &s->need);
   memset(c, 0, sizeof *c);
-  m->sel_kept = 0;
+  fr_forget(m);
   fr_rmu_status(m->rmu, cta_slot, 0, 0);
 }
 

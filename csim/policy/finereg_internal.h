@@ -56,6 +56,11 @@ typedef struct fr_sm {
   uint8_t sel_kept;
   uint32_t stall[FR_RMU_CTA_WORDS], ready[FR_RMU_CTA_WORDS];
   fr_rmu_sel expect;
+  /* A no that stands (no_kept): the last decision said no without running the units or
+   * writing fr_status, for a reason (no_why, fr_no) that only a change of the views, of this
+   * SM's CTAs or registers, or of whether CTAs remain to admit (no_remaining) can undo; until
+   * one does, the same no is given again without the searches (and counted alike) */
+  uint8_t no_kept, no_why, no_remaining;
   fr_cta *ctas;
   fr_stats kern;      /* what this SM counted in the kernel (fr_state.kern: the dispatcher) */
 } fr_sm;
@@ -76,6 +81,16 @@ typedef struct fr_state {
 } fr_state;
 
 static inline fr_state *fr_st(const policy *p) { return p->state; }
+
+/* Why fr_plan said no, where the answer follows from the state alone (fr_sm.no_why). */
+typedef enum fr_no { FR_NO_OTHER, FR_NO_ROOM_WANTED, FR_NO_CTA_TO_MOVE, FR_NO_PCRF_ROOM } fr_no;
+
+/* This SM's CTAs, registers or views changed: what the decision derived from them, and its no,
+ * no longer stand. */
+static inline void fr_forget(fr_sm *m) {
+  m->sel_kept = 0;
+  m->no_kept = 0;
+}
 
 /* Room in the hardware's scheduling slots (CTA and warp slots) for one more active CTA. */
 static inline int fr_slot_room(const fr_state *s, const fr_sm *m) {

@@ -201,6 +201,8 @@ int fr_rmu_cycle(fr_rmu *r, uint64_t now, rf_diag *d) {
   return 0;
 }
 
+int fr_rmu_queued(const fr_rmu *r) { return r->qn; }
+
 int fr_rmu_select(fr_rmu *r, uint64_t now, const uint32_t *stall, const uint32_t *ready,
                   fr_rmu_sel *sel) {
   memset(sel, 0, sizeof *sel);

@@ -54,6 +54,8 @@ void fr_rmu_free(fr_rmu *r);
 void fr_rmu_kernel(fr_rmu *r);
 /* Queue a CTA status monitor write (ctx, reg: Table IV codes), applied in fr_rmu_cycle. */
 int fr_rmu_status(fr_rmu *r, int cta, int ctx, int reg);
+/* Status writes queued (not yet taken by fr_status). */
+int fr_rmu_queued(const fr_rmu *r);
 /* The decision cycle `now`: fr_status takes this cycle's edge (the queued writes, as
  * fr_rmu_cycle would) with stall_i/ready_i = stall/ready (FR_RMU_CTA_WORDS words, bit i = CTA i),
  * and *sel is its search outputs after the edge. 0, or -1 when the unit failed (reported by the

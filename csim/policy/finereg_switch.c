@@ -163,7 +163,7 @@ static int check_selection(const fr_sm *m, const fr_rmu_sel *sel) {
 }
 
 /* The views changed: what was derived from them is derived again at the next decision. */
-void fr_views_changed(policy *p, int sm) { fr_st(p)->sm[sm].sel_kept = 0; }
+void fr_views_changed(policy *p, int sm) { fr_forget(&fr_st(p)->sm[sm]); }
 
 /* fr_status's inputs and the expected choice, from this cycle's views (kept while they and the
  * CTAs' register places stand). */
@@ -207,6 +207,7 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, const
   const policy_cta_view *pd = sel->cand >= 0 ? find_view(v, n, sel->cand) : NULL;
   const cta_needs *need = &s->need;
   int acrf_room = m->acrf_free >= need->regs;
+  m->no_why = FR_NO_OTHER;
   uint64_t ctx = ctx_cycles(s), c = 0;
   int rc;
   if (pd) {
@@ -245,14 +246,21 @@ static int fr_plan(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, const
    * PCRF) by moving live registers of a CTA that waits on loads to the PCRF */
   int want_room = !acrf_room && ((pd && m->ctas[pd->slot].in_pcrf) ||
                                  (s->remaining > 0 && residency_room(&m->res, need)));
-  if (!want_room) return PLAN_NONE;
+  if (!want_room) {
+    m->no_why = FR_NO_ROOM_WANTED;
+    return PLAN_NONE;
+  }
   /* first a pending CTA that waits on loads with its registers in the ACRF (mov_*): moving it
    * delays nothing that could run */
   const policy_cta_view *q = sel->mov >= 0 ? find_view(v, n, sel->mov) : NULL;
   const policy_cta_view *x = q ? q : a;
-  if (!x) return PLAN_NONE;
+  if (!x) {
+    m->no_why = FR_NO_CTA_TO_MOVE;
+    return PLAN_NONE;
+  }
   if (m->pcrf_free < live_entries(s, x)) {
     m->kern.pcrf_full_stalls++;
+    m->no_why = FR_NO_PCRF_ROOM;
     return PLAN_NONE;
   }
   if ((rc = rmu_run(s, m, x, -1, 1, now, &c)) <= 0) {
@@ -310,16 +318,12 @@ static void count_not_oldest(fr_sm *m, const policy_cta_view *v, int n,
 /* Accounting: scheduling slots (active_ctas/warps) and ACRF registers are taken when a switch
  * starts and released when it completes (switch_done) for a CTA leaving them alone; in a swap
  * they pass from one CTA to the other. PCRF entries are taken and freed at the start. */
-int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_t now,
-                     policy_switch *out) {
-  fr_state *s = fr_st(p);
-  fr_sm *m = &s->sm[sm];
-  if (s->degraded) return 0;
-  if (m->busy || now < m->rmu_until) {
-    m->want_in = any_ready(v, n);
-    return 0;
-  }
-  m->want_in = 0;
+static int decide(fr_state *s, fr_sm *m, const policy_cta_view *v, int n, uint64_t now,
+                  policy_switch *out) {
+  m->no_kept = 0;
+  /* the no below stands only if fr_status takes no write now: its next edge, with the same
+   * inputs, then repeats this one */
+  int status_written = fr_rmu_queued(m->rmu) > 0;
   /* the CTA status monitor's searches over this cycle's stall/ready vectors pick the CTAs */
   derive(m, v, n);
   fr_rmu_sel sel;
@@ -332,8 +336,12 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   const policy_cta_view *move = NULL;
   uint64_t move_cycles = 0;
   int plan = fr_plan(s, m, v, n, &sel, now, out, &move, &move_cycles);
+  if (plan == PLAN_NONE) {
+    m->no_kept = m->no_why != FR_NO_OTHER && !status_written;
+    m->no_remaining = s->remaining > 0;
+  }
   if (plan == PLAN_NONE || plan == PLAN_FAIL) return 0;
-  m->sel_kept = 0; /* (registers move: the CTAs' places change) */
+  fr_forget(m); /* (registers move: the CTAs' places change) */
   count_not_oldest(m, v, n, plan == PLAN_MOVE ? move->slot : -1, out);
   if (plan == PLAN_MOVE) { /* a pending CTA's registers leave the ACRF; no context moves */
     to_pcrf(s, m, move);
@@ -381,13 +389,49 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
   return 1;
 }
 
+/* Does the last no stand (fr_sm.no_kept)? Nothing it read has changed since: the views and this
+ * SM's CTAs (each change clears no_kept), fr_status (no write queued), and whether CTAs remain
+ * to admit anywhere (want_room reads it). */
+static int no_stands(const fr_state *s, const fr_sm *m) {
+  return m->no_kept && (s->remaining > 0) == m->no_remaining && !fr_rmu_queued(m->rmu);
+}
+
+/* policy_ops.switch_decide: asked each cycle a CTA is stalled or ready (csim/core/cta_switch.c);
+ * decides afresh unless the units are busy or the last no stands. */
+int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_t now,
+                     policy_switch *out) {
+  fr_state *s = fr_st(p);
+  fr_sm *m = &s->sm[sm];
+  if (s->degraded) return 0;
+  if (m->busy || now < m->rmu_until) {
+    m->want_in = any_ready(v, n);
+    return 0;
+  }
+  m->want_in = 0;
+  if (!no_stands(s, m)) return decide(s, m, v, n, now, out);
+#ifndef RFSIM_SELF_CHECK
+  m->kern.pcrf_full_stalls += m->no_why == FR_NO_PCRF_ROOM;
+  return 0;
+#else
+  /* (the sanitizer build decides anyway: a kept no must be the no it gives now) */
+  fr_no why = (fr_no)m->no_why;
+  int rc = decide(s, m, v, n, now, out);
+  if (rc != 0 || !m->no_kept || m->no_why != why) {
+    fprintf(stderr, "rfsim: self-check: SM %d: FineReg kept a no (%d) that is now %s (%d)\n",
+            sm, (int)why, rc ? "a switch" : "another no", (int)m->no_why);
+    abort();
+  }
+  return rc;
+#endif
+}
+
 void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state, uint64_t now) {
   (void)now;
   fr_state *s = fr_st(p);
   fr_sm *m = &s->sm[sm];
   fr_cta *c = &m->ctas[cta_slot];
   c->state = state;
-  m->sel_kept = 0;
+  fr_forget(m);
   if (state == PCTA_PENDING && c->release) { /* left alone: its slots (and ACRF) are free */
     c->release = 0;
     residency_free_slots(&m->res, &s->need);
