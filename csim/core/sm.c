@@ -33,14 +33,17 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->reg_ready_pool = rf_calloc((size_t)s->n_warp_slots * SM_NUM_REGS, sizeof(reg_time), d);
   s->warp_age = rf_calloc((size_t)s->n_warp_slots, sizeof *s->warp_age, d);
   s->ctas = rf_calloc((size_t)s->n_cta_slots, sizeof *s->ctas, d);
+  s->cta_free_bits = rf_calloc((size_t)s->n_cta_slots / 64 + 1, sizeof(uint64_t), d);
+  for (int i = 0; s->cta_free_bits && i < s->n_cta_slots; i++)
+    s->cta_free_bits[i / 64] |= 1ull << (i % 64);
   s->unit_free = rf_calloc((size_t)UNIT_COUNT * (size_t)s->unit_stride, sizeof(uint64_t), d);
   s->order = rf_calloc((size_t)s->n_warp_slots + 1, sizeof(int), d);
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
   s->fetch_words = s->n_warp_slots / 64 + 1;
   s->fetch_cand = rf_calloc((size_t)s->fetch_words, sizeof(uint64_t), d);
   if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool ||
-      !s->warp_age || !s->ctas || !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 ||
-      cs_create(s, d) < 0) {
+      !s->warp_age || !s->ctas || !s->cta_free_bits || !s->unit_free || sched_init(s, d) < 0 ||
+      exec_init(s, d) < 0 || cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
   }
@@ -77,6 +80,7 @@ void sm_destroy(sm *s) {
   free(s->reg_ready_pool);
   free(s->warp_age);
   free(s->ctas);
+  free(s->cta_free_bits);
   free(s->unit_free);
   free(s->order);
   free(s->order_tmp);
@@ -141,8 +145,8 @@ double sm_cta_progress(const sm *s) {
 }
 
 int sm_free_cta_slot(const sm *s) {
-  for (int i = 0; i < s->n_cta_slots; i++)
-    if (!s->ctas[i].used) return i;
+  for (int w = 0; w * 64 < s->n_cta_slots; w++)
+    if (s->cta_free_bits[w]) return w * 64 + __builtin_ctzll(s->cta_free_bits[w]);
   return -1;
 }
 
@@ -188,6 +192,7 @@ int sm_launch_cta(sm *s, int slot, trace_tb *tb, const trace_kernel_info *k, int
   c->warp_slot = ws;
   for (int i = 0; i < tb->nwarps; i++) ws[i] = -1;
   c->used = 1;
+  s->cta_free_bits[slot / 64] &= ~(1ull << (slot % 64));
   c->tb = *tb;
   memset(tb, 0, sizeof *tb);
   c->k = k;

@@ -151,6 +151,10 @@ struct sm {
   sm_warp *warps;
   reg_time *reg_ready_pool;
   sm_cta *ctas;
+  /* Bit i: CTA slot i is free (its `used` clear). The dispatcher asks every SM for a free slot
+   * each cycle a block waits, and a slot is a host line or more: with a switching policy's
+   * 128 slots, mostly used, that scan was 6% of a VT run. */
+  uint64_t *cta_free_bits;
   sm_sched *scheds;
   uint64_t *unit_free;   /* [UNIT_COUNT][max units]: cycle each pipeline accepts again */
   int unit_stride;

@@ -29,6 +29,7 @@ static void finish_cta(sm *s, int cta_slot) {
   if (s->pol->ops->cta_exit) s->pol->ops->cta_exit(s->pol, s->id, cta_slot, c->k, s->now);
   trace_tb_free(&c->tb);
   c->used = 0;
+  s->cta_free_bits[cta_slot / 64] |= 1ull << (cta_slot % 64);
   s->resident_ctas--;
   s->cnt.ctas_completed++;
   if (s->resident_ctas == 0 && s->cfg->flush_l1_cache) l1d_invalidate(s->l1);
