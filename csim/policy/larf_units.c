@@ -7,13 +7,13 @@
 
 #include "larf_internal.h"
 
-/* The oldest request in `phase` that may move this cycle, else `none` (inactive). */
-static lf_req *oldest(lf_sm *m, int phase, uint64_t now, lf_req *none) {
+/* The oldest request in `phase` that may move this cycle, else NULL. */
+static lf_req *oldest(lf_sm *m, int phase, uint64_t now) {
   for (int i = 0; i < m->nfifo; i++) {
     lf_req *r = &m->reqs[m->fifo[i]];
     if (r->phase == phase && r->at <= now) return r;
   }
-  return none;
+  return NULL;
 }
 
 void lf_release(lf_sm *m, lf_req *r) {
@@ -83,27 +83,26 @@ int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, r
     peaks(k, m);
     return 0;
   }
-  lf_req none = {0};
   lf_req *r;
 
   /* ---- address mapping table: the oldest insert on the write port; on the operation port
    * invalidations first, then the oldest lookup (loads in different steps overlap) ---- */
-  lf_req *ins = oldest(m, P_INSERT, now, &none);
+  lf_req *ins = oldest(m, P_INSERT, now);
   larf_amt_in ai = {0};
   int inv = -1, req_op = 0;
-  if (ins->active) {
+  if (ins) {
     ai.ins_i = 1;
     ai.ins_base_i = ins->base;
     ai.ins_stride_i = ins->stride;
     ai.ins_cnt_i = ins->cnt;
     ai.ins_preg_i = (uint64_t)ins->newp;
   }
-  r = oldest(m, P_LOOKUP, now, &none);
+  r = oldest(m, P_LOOKUP, now);
   /* Deleting the entry of a freed register may wait behind lookups (an answer naming it sees it
    * PR_DYING and looks again) until 8 wait or free registers run short; a store's deletion may
    * not (a later load must not find the old data). */
   if (m->iq_n == 0) m->inv_urgent = 0;
-  int inv_first = m->iq_n >= 8 || m->nfree < 64 || !r->active || m->inv_urgent;
+  int inv_first = m->iq_n >= 8 || m->nfree < 64 || !r || m->inv_urgent;
   if (m->clear_pending) {
     ai.op_i = AMT_CLEAR;
     m->clear_pending = 0;
@@ -120,7 +119,7 @@ int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, r
     inv = m->invq[--m->iq_n];
     ai.op_i = AMT_INV_PREG;
     ai.preg_i = (uint64_t)inv;
-  } else if (r->active) {
+  } else if (r) {
     req_op = AMT_LOOKUP;
     ai.op_i = AMT_LOOKUP;
     ai.base_i = r->base;
@@ -155,7 +154,7 @@ int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, r
       }
     }
   }
-  if (ins->active) {
+  if (ins) {
     r = ins;
     k->inserts++;
     if (m->ao.evict_o) k->evictions++;
@@ -168,10 +167,10 @@ int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, r
   }
 
   /* ---- mapping controller: the oldest decision and one queued unmap ---- */
-  r = oldest(m, P_DECIDE, now, &none);
+  r = oldest(m, P_DECIDE, now);
   larf_mc_in mi = {0};
   int decide = 0, um = -1, um_exit = 0;
-  if (r->active && r->phase == P_DECIDE && now >= r->at) {
+  if (r) {
     unsigned kind = (unsigned)r->res.kind_o;
     int a = (int)r->res.preg_a_o, b = (int)r->res.preg_b_o;
     if (kind == 0) { /* a miss: its register was taken at the lookup */
@@ -273,10 +272,11 @@ int larf_units_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, r
   }
 
   /* ---- w-merge: rebuild the register from one or two registers ---- */
-  r = oldest(m, P_MERGE, now, &none);
-  larf_wmerge_in wi = {0};
+  r = oldest(m, P_MERGE, now);
+  larf_wmerge_in wi; /* (two 1,024-bit registers: cleared only for a step) */
   int go = 0;
-  if (r->active && r->phase == P_MERGE && now >= r->at) {
+  if (r || m->wo.valid_o || traced) memset(&wi, 0, sizeof wi);
+  if (r) {
     wi.go_i = 1;
     memcpy(wi.a_i, &m->pdata[r->res.preg_a_o * 32], 32 * sizeof(uint32_t));
     if (r->res.kind_o == 3) memcpy(wi.b_i, &m->pdata[r->res.preg_b_o * 32], 32 * sizeof(uint32_t));
