@@ -10,9 +10,8 @@ static unsigned lg2(uint64_t s) { /* floor(log2(s)) over 9 bits, 0 for 0 */
   return r;
 }
 
-static void outputs(const larf_amt_state *s, larf_amt_out *o, const int64_t *p) {
-  unsigned pw = hw_clog2(p[larf_amt_P_NPREGS]);
-  unsigned ew = 39 + pw;
+/* The outputs, with the table's valid entries counted by the caller (occ). */
+static void outputs(const larf_amt_state *s, larf_amt_out *o, uint64_t occ) {
   o->done_o = s->done_q;
   o->kind_o = s->kind_q;
   o->preg_a_o = s->pa_q;
@@ -22,15 +21,16 @@ static void outputs(const larf_amt_state *s, larf_amt_out *o, const int64_t *p) 
   o->split_o = s->split_q;
   o->evict_o = s->ev_q;
   o->evict_preg_o = s->evp_q;
-  uint64_t occ = 0;
-  for (int64_t i = 0; i < p[larf_amt_P_ENTRIES]; i++) occ += s->amt_q[i] >> (ew - 1) & 1;
   o->occ_o = occ;
 }
 
 void larf_amt_ref_reset(larf_amt_state *s, larf_amt_out *o, const int64_t *p) {
   s->rr_q = s->done_q = s->kind_q = s->pa_q = s->ka_q = s->pb_q = s->mb_q = s->split_q = 0;
   s->ev_q = s->evp_q = 0;
-  outputs(s, o, p); /* amt_q is memory: kept */
+  const uint64_t vbit = (uint64_t)1 << (38 + hw_clog2(p[larf_amt_P_NPREGS]));
+  uint64_t occ = 0;
+  for (int64_t i = 0; i < p[larf_amt_P_ENTRIES]; i++) occ += (s->amt_q[i] & vbit) != 0;
+  outputs(s, o, occ); /* amt_q is memory: kept */
 }
 
 /* An entry's fields (amt_q's word layout: valid, preg, base, stride, count). */
@@ -53,6 +53,7 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
   const uint64_t low = (((uint64_t)1 << sh) - 1) & m24;
   const int64_t last = n - 1;
   int any_free = 0, any_perf = 0, any_full = 0, any_head = 0, any_tail = 0;
+  uint64_t occ = 0; /* valid entries: before the edge here, after it below */
   int64_t i_free = (int64_t)s->rr_q;
   /* the matched entries' fields the result muxes read */
   uint64_t perf_p = 0, full_p = 0, full_k = 0, head_p = 0, head_k = 0, head_c = 0, tail_p = 0,
@@ -64,6 +65,7 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
       any_free = 1, i_free = i;
       continue;
     }
+    occ++;
     uint64_t c = ent_count(w), eb = ent_base(w);
     if (ent_stride(w) != in->stride_i) continue;
     uint64_t d1 = (in->base_i - eb) & m24, d2 = (eb - in->base_i) & m24;
@@ -94,17 +96,21 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
   /* (the victim's register, read whether or not the entry is valid; entry 0 past the table) */
   uint64_t evp = n > 0 ? ent_preg(s->amt_q[s->rr_q < (uint64_t)n ? s->rr_q : 0], pmask) : 0;
   /* the edge */
-  if (is_ins && ins_at < n) /* (a victim pointer past the table writes no entry) */
+  if (is_ins && ins_at < n) { /* (a victim pointer past the table writes no entry) */
+    occ += (uint64_t)any_free; /* (else it replaces a valid entry) */
     s->amt_q[ins_at] = vbit | (in->ins_preg_i & pmask) << 38 | in->ins_base_i << 14 |
                        in->ins_stride_i << 5 | in->ins_cnt_i;
+  }
   if (in->op_i == OP_CLEAR || in->op_i == OP_INV_PREG || in->op_i == OP_INV_RANGE)
     for (int64_t i = 0; i < n; i++) {
       uint64_t w = s->amt_q[i];
       if (!(w & vbit) || (is_ins && ins_at == i)) continue; /* (the insert wins its entry) */
       uint64_t eb = ent_base(w), eend = eb + (ent_count(w) << lg2(ent_stride(w)));
       if (in->op_i == OP_CLEAR || (in->op_i == OP_INV_PREG && ent_preg(w, pmask) == in->preg_i) ||
-          (in->op_i == OP_INV_RANGE && eb <= in->hi_i && eend >= in->base_i))
+          (in->op_i == OP_INV_RANGE && eb <= in->hi_i && eend >= in->base_i)) {
         s->amt_q[i] = w & ~vbit;
+        occ--;
+      }
     }
   s->done_q = in->op_i == OP_LOOKUP;
   if (in->op_i == OP_LOOKUP) {
@@ -116,7 +122,7 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
     s->evp_q = evp;
     s->rr_q = (int64_t)s->rr_q == last ? 0 : s->rr_q + 1;
   }
-  outputs(s, o, p);
+  outputs(s, o, occ);
 }
 
 #define HW_UNIT_NAME larf_amt
