@@ -108,28 +108,28 @@ static const policy_cta_view *find_view(const policy_cta_view *v, int n, int slo
   return NULL;
 }
 
-/* fr_status's inputs from the cycle's views: stall_i = every warp waits on a load (an active
- * CTA's `stalled`, a pending CTA that is not ready), ready_i = a pending CTA can resume. */
-static void status_vectors(const policy_cta_view *v, int n, uint32_t *stall, uint32_t *ready) {
-  for (int i = 0; i < n; i++) {
-    unsigned id = (unsigned)v[i].slot;
-    if (v[i].stalled || (v[i].state == PCTA_PENDING && !v[i].ready))
-      stall[id / 32] |= 1u << (id % 32);
-    if (v[i].ready) ready[id / 32] |= 1u << (id % 32);
-  }
-}
-
-/* The choice the bookkeeping here implies for fr_status's rule (lowest CTA id of each class;
- * views come in slot order): the unit must give the same, else its fields and the policy's
- * state differ (a disagreement stops the run). */
-static fr_rmu_sel expected_selection(const fr_sm *m, const policy_cta_view *v, int n) {
+/* From the cycle's views, in one pass: fr_status's inputs (stall_i: every warp waits on a load,
+ * an active CTA's `stalled` or a pending CTA that is not ready; ready_i: a pending CTA can
+ * resume; both cleared by the caller) and the choice the bookkeeping here implies for its rule,
+ * the lowest CTA id of each class (views come in slot order, so the first of each), which the
+ * unit must give too (a disagreement stops the run). */
+static fr_rmu_sel from_views(const fr_sm *m, const policy_cta_view *v, int n, uint32_t *stall,
+                             uint32_t *ready) {
   int vic = -1, cand_acrf = -1, cand_pcrf = -1, mov = -1;
-  for (int i = n - 1; i >= 0; i--) {
-    const fr_cta *c = &m->ctas[v[i].slot];
-    if (v[i].stalled) vic = v[i].slot;
-    if (v[i].ready && !c->in_pcrf) cand_acrf = v[i].slot;
-    if (v[i].ready && c->in_pcrf) cand_pcrf = v[i].slot;
-    if (v[i].state == PCTA_PENDING && !v[i].ready && !c->in_pcrf) mov = v[i].slot;
+  for (int i = 0; i < n; i++) {
+    int id = v[i].slot;
+    uint32_t bit = 1u << (id % 32);
+    if (v[i].stalled) {
+      stall[id / 32] |= bit;
+      if (vic < 0) vic = id;
+    } else if (v[i].ready) {
+      ready[id / 32] |= bit;
+      int *cand = m->ctas[id].in_pcrf ? &cand_pcrf : &cand_acrf;
+      if (*cand < 0) *cand = id;
+    } else if (v[i].state == PCTA_PENDING) {
+      stall[id / 32] |= bit;
+      if (mov < 0 && !m->ctas[id].in_pcrf) mov = id;
+    }
   }
   fr_rmu_sel e = {0};
   e.vic = vic;
@@ -172,8 +172,7 @@ static void derive(fr_sm *m, const policy_cta_view *v, int n) {
   /* (the sanitizer build: what is kept must be what the views give now) */
   if (m->sel_kept) {
     uint32_t stall[FR_RMU_CTA_WORDS] = {0}, ready[FR_RMU_CTA_WORDS] = {0};
-    status_vectors(v, n, stall, ready);
-    fr_rmu_sel e = expected_selection(m, v, n);
+    fr_rmu_sel e = from_views(m, v, n, stall, ready);
     if (memcmp(stall, m->stall, sizeof stall) || memcmp(ready, m->ready, sizeof ready) ||
         e.vic != m->expect.vic || e.cand != m->expect.cand || e.cand_reg != m->expect.cand_reg ||
         e.mov != m->expect.mov) {
@@ -185,8 +184,7 @@ static void derive(fr_sm *m, const policy_cta_view *v, int n) {
   if (m->sel_kept) return;
   memset(m->stall, 0, sizeof m->stall);
   memset(m->ready, 0, sizeof m->ready);
-  status_vectors(v, n, m->stall, m->ready);
-  m->expect = expected_selection(m, v, n);
+  m->expect = from_views(m, v, n, m->stall, m->ready);
   m->sel_kept = 1;
 }
 
