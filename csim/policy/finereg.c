@@ -36,7 +36,8 @@
  * the bookkeeping here must agree (else the run stops), and a decision waits while status writes
  * are still queued. A no that no change has undone since is given again without the searches:
  * fr_status, with the same inputs and no write, would answer as before (finereg_switch.c,
- * fr_sm.no_kept); it takes no edge meanwhile, as in the cycles no decision is asked. Whether the registers fit and how long a switch takes come from the other
+ * fr_sm.no_kept); it takes no edge meanwhile, as in the cycles no decision is asked.
+ * Whether the registers fit and how long a switch takes come from the other
  * units on each SM (csim/policy/finereg_rmu.c, stepped in every -hw mode): a switch runs
  * csim/hw/finereg/README.md's sequence on
  * fr_lrcache (the stalled warps' PCs; a miss loads the vector from the kernel's live-register

@@ -10,6 +10,11 @@ static unsigned lg2(uint64_t s) { /* floor(log2(s)) over 9 bits, 0 for 0 */
   return r;
 }
 
+/* An entry's valid bit (amt_q's top bit: valid, preg, base, stride, count). */
+static uint64_t valid_bit(const int64_t *p) {
+  return (uint64_t)1 << (38 + hw_clog2(p[larf_amt_P_NPREGS]));
+}
+
 /* The outputs, with the table's valid entries counted by the caller (occ). */
 static void outputs(const larf_amt_state *s, larf_amt_out *o, uint64_t occ) {
   o->done_o = s->done_q;
@@ -27,7 +32,7 @@ static void outputs(const larf_amt_state *s, larf_amt_out *o, uint64_t occ) {
 void larf_amt_ref_reset(larf_amt_state *s, larf_amt_out *o, const int64_t *p) {
   s->rr_q = s->done_q = s->kind_q = s->pa_q = s->ka_q = s->pb_q = s->mb_q = s->split_q = 0;
   s->ev_q = s->evp_q = 0;
-  const uint64_t vbit = (uint64_t)1 << (38 + hw_clog2(p[larf_amt_P_NPREGS]));
+  const uint64_t vbit = valid_bit(p);
   uint64_t occ = 0;
   for (int64_t i = 0; i < p[larf_amt_P_ENTRIES]; i++) occ += (s->amt_q[i] & vbit) != 0;
   outputs(s, o, occ); /* amt_q is memory: kept */
@@ -46,8 +51,7 @@ void larf_amt_ref_step(larf_amt_state *s, const larf_amt_in *in, larf_amt_out *o
                        const int64_t *p) {
   const int64_t n = p[larf_amt_P_ENTRIES];
   const unsigned pw = hw_clog2(p[larf_amt_P_NPREGS]);
-  const unsigned ew = 39 + pw;
-  const uint64_t m24 = 0xffffff, pmask = ((uint64_t)1 << pw) - 1, vbit = (uint64_t)1 << (ew - 1);
+  const uint64_t m24 = 0xffffff, pmask = ((uint64_t)1 << pw) - 1, vbit = valid_bit(p);
   const unsigned sh = lg2(in->stride_i);
   const int zs = in->stride_i == 0;
   const uint64_t low = (((uint64_t)1 << sh) - 1) & m24;
