@@ -9,7 +9,8 @@
  * (GTX 480, shared collector registers), GTO (TITAN V, sub-core) and the GTX 980.
  * The same runs check the quiet cycles an SM sleeps through (csim/core/quiet.c): a policy with a
  * tick hook that does nothing keeps every SM awake and must match too, and the baseline must
- * have slept (else the comparison says nothing about sleeping). */
+ * have slept (else the comparison says nothing about sleeping). A policy's refusals kept while
+ * its issue gate stands (RegMutex's) must match the same policy asked every cycle. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -302,6 +303,58 @@ static void test_switching_sleeps(void **state) {
   assert_true(switched); /* else the runs say nothing about switching */
 }
 
+/* RegMutex asked about every refused warp every cycle (no issue gate), and RegMutex counting
+ * the refusals the issue stage gave again without asking (refused_again). */
+static policy_ops regmutex_asking_ops, regmutex_counted_ops;
+static uint64_t given_again;
+static void count_refused_again(policy *p, int sm) {
+  given_again++;
+  policy_regmutex.refused_again(p, sm);
+}
+
+/* The stat `name`'s value in the stats text's last (total) block. */
+static uint64_t last_stat(const char *text, const char *name) {
+  uint64_t v = UINT64_MAX;
+  size_t n = strlen(name);
+  for (const char *p = text; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == text || p[-1] == '\n') && !strncmp(p + n, " = ", 3))
+      v = strtoull(p + n + 3, NULL, 10);
+  assert_true(v != UINT64_MAX);
+  return v;
+}
+
+/* A refused warp's answer kept while the policy's issue gate stands: RegMutex with a pool small
+ * enough that warps wait for chunks (LRR on the GTX 980, GTO sub-core on the TITAN V) runs the
+ * same as RegMutex asked every cycle, refusals counted alike, and the kept answer was used. */
+static void test_refusals_kept(void **state) {
+  (void)state;
+  const char *list = "build/traces/finereg_km/kernelslist.g";
+  if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
+  static const struct {
+    const char *config, *srp, *brs;
+  } runs[] = {{"configs/gtx980.config", "5", "50"}, {"configs/titanv.config", "12", "25"}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    const char *const opts[][2] = {{"-rfsim_policy", "regmutex"},
+                                   {"-regmutex_srp_pct", runs[i].srp},
+                                   {"-regmutex_brs_pct", runs[i].brs}};
+    gpu_config c;
+    tu_load_config(&c, runs[i].config, opts, 3);
+    uint64_t slept, kept;
+    given_again = 0;
+    char *a = run_list(&c, &regmutex_counted_ops, list, &slept, &kept);
+    uint64_t again = given_again;
+    char *b = run_list(&c, &regmutex_asking_ops, list, &slept, &kept);
+    if (strcmp(a, b) != 0) differ(list, "refusals kept and asked again", a, b);
+    uint64_t refusals = last_stat(a, "regmutex_srp_stall_checks");
+    print_message("%s: %llu refusals, %llu of them kept\n", runs[i].config,
+                  (unsigned long long)refusals, (unsigned long long)again);
+    assert_true(again > 0 && again < refusals);
+    assert_int_equal(given_again, again); /* (the asking run gives none without asking) */
+    free(a);
+    free(b);
+  }
+}
+
 int main(void) {
   one_class_ops = policy_baseline;
   one_class_ops.name = "baseline-one-class";
@@ -321,6 +374,11 @@ int main(void) {
   vt_awake_ops.tick_quiet = NULL;
   regdram_awake_ops = policy_regdram;
   regdram_awake_ops.tick_quiet = NULL;
+  regmutex_asking_ops = policy_regmutex;
+  regmutex_asking_ops.issue_gate = NULL;
+  regmutex_asking_ops.refused_again = NULL;
+  regmutex_counted_ops = policy_regmutex;
+  regmutex_counted_ops.refused_again = count_refused_again;
   awake_ops = policy_baseline;
   awake_ops.name = "baseline-awake";
   awake_ops.tick = no_tick;
@@ -331,6 +389,7 @@ int main(void) {
       cmocka_unit_test(test_workloads),
       cmocka_unit_test(test_switching_sleeps),
       cmocka_unit_test(test_block_into_sleeping_sm),
+      cmocka_unit_test(test_refusals_kept),
   };
   return cmocka_run_group_tests_name("issue stage memos and quiet cycles", tests, NULL, NULL);
 }

@@ -3,6 +3,11 @@
  * policy allows; a scheduler that issues nothing counts the wait closest to issuing as its
  * stall reason (GPGPU-Sim's classification). */
 #include <stddef.h>
+#include <string.h>
+#ifdef RFSIM_SELF_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+#endif
 
 #include "../common/bits.h"
 #include "../trace/trace_addrs.h"
@@ -160,6 +165,15 @@ static inline __attribute__((always_inline)) warp_wait visit(sm *s, int slot, sm
     w->policy_held = why == WAIT_POLICY;
     *inp = in;
     if (why == WAIT_NONE || why == WAIT_POLICY) until = 0;
+    if (s->issue_gate) { /* (refused_stands) */
+      uint64_t bit = 1ull << (slot & 63);
+      if (why == WAIT_POLICY) {
+        s->refused[slot >> 6] |= bit;
+        w->skip_cls = s->pipe_cls[in->op->unit];
+      } else {
+        s->refused[slot >> 6] &= ~bit;
+      }
+    }
     if (why == WAIT_SCOREBOARD) until = w->sb_ready;
     if (why == WAIT_PIPELINE) w->skip_cls = s->pipe_cls[in->op->unit];
   }
@@ -175,13 +189,47 @@ static inline __attribute__((always_inline)) warp_wait visit(sm *s, int slot, sm
   return why;
 }
 
+/* Whether the policy's last refusal of the warp in `slot` (skip_why WAIT_POLICY) stands with
+ * nothing asked: the policy's issue gate has not moved since (anything else its answer follows
+ * from is the warp's own instruction, whose issue or recheck ends the refusal's skip_why), and
+ * its pipeline's ID_OC register has room (else check_issue would say WAIT_PIPELINE, before it
+ * asks the policy). The policy counts it as a refusal. RegMutex's refused warps were asked
+ * every cycle: the visit read their next instruction (a cache miss a warp) and the policy
+ * worked out the warp's demand and the pool's safety. */
+static inline int refused_stands(sm *s, int q, int slot, const sm_warp *w) {
+  if (!s->issue_gate) return 0;
+  if (*s->issue_gate != s->gate_seen) { /* every refusal before now may have become a yes */
+    memset(s->refused, 0, (size_t)s->fetch_words * sizeof(uint64_t));
+    s->gate_seen = *s->issue_gate;
+    return 0;
+  }
+  if (!(s->refused[slot >> 6] >> (slot & 63) & 1) || (s->oc_blocked[q] >> w->skip_cls & 1))
+    return 0;
+#ifndef RFSIM_SELF_CHECK
+  s->pol->ops->refused_again(s->pol, s->id);
+#endif
+  return 1;
+}
+
 /* The warp's answer this cycle: its memo while that holds, else a visit. (A warp that waits for
  * a full pipeline is in `need` only after warp_recheck in walk_all's stage, which keeps the
  * masks as walk_memo's does: it goes back to its mask.) */
 static inline warp_wait look(sm *s, int q, int slot, uint64_t now, const trace_inst **inp) {
   sm_warp *w = &s->warps[slot];
   warp_wait why = (warp_wait)w->skip_why;
-  if (w->skip_until <= now) return visit(s, slot, w, now, inp);
+  if (w->skip_until <= now) {
+    if (why == WAIT_POLICY && refused_stands(s, q, slot, w)) {
+#ifdef RFSIM_SELF_CHECK /* ask anyway (the policy counts the refusal then) */
+      if (visit(s, slot, w, now, inp) != WAIT_POLICY) {
+        fprintf(stderr, "rfsim: self-check: SM %d: warp slot %d: %s's refusal did not stand\n",
+                s->id, slot, s->pol->ops->name);
+        abort();
+      }
+#endif
+      return WAIT_POLICY;
+    }
+    return visit(s, slot, w, now, inp);
+  }
   if (why != WAIT_PIPELINE) return why;
   if (!(s->oc_blocked[q] >> w->skip_cls & 1)) return visit(s, slot, w, now, inp);
   sm_sched *sq = &s->scheds[q];

@@ -41,9 +41,14 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
   s->order_tmp = rf_calloc(2 * (size_t)s->n_warp_slots + 2, sizeof(int), d);
   s->fetch_words = s->n_warp_slots / 64 + 1;
   s->fetch_cand = rf_calloc((size_t)s->fetch_words, sizeof(uint64_t), d);
-  if (!s->fetch_cand || !s->order || !s->order_tmp || !s->warps || !s->reg_ready_pool ||
-      !s->warp_age || !s->ctas || !s->cta_free_bits || !s->unit_free || sched_init(s, d) < 0 ||
-      exec_init(s, d) < 0 || cs_create(s, d) < 0) {
+  if (p->ops->issue_gate) {
+    s->issue_gate = p->ops->issue_gate(p, id);
+    s->gate_seen = *s->issue_gate;
+    s->refused = rf_calloc((size_t)s->fetch_words, sizeof(uint64_t), d);
+  }
+  if (!s->fetch_cand || (s->issue_gate && !s->refused) || !s->order || !s->order_tmp ||
+      !s->warps || !s->reg_ready_pool || !s->warp_age || !s->ctas || !s->cta_free_bits ||
+      !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 || cs_create(s, d) < 0) {
     sm_destroy(s);
     return NULL;
   }
@@ -85,6 +90,7 @@ void sm_destroy(sm *s) {
   free(s->order);
   free(s->order_tmp);
   free(s->fetch_cand);
+  free(s->refused);
   free(s->loads);
   free(s->events);
   free(s);

@@ -198,6 +198,12 @@ struct sm {
   int *pos_of;            /* per warp slot: its position in its scheduler's list, -1 if none */
   uint8_t *slot_sched;    /* per warp slot: its scheduler (slot % schedulers) */
   int issue_prio;        /* scheduler that goes first this cycle (issue_stage) */
+  /* The policy's issue gate (policy_ops.issue_gate), NULL without one; its value when the
+   * SM last found it moved, and the bit per warp slot of the warps it refused since then
+   * (`refused`, fetch_words words): issue.c gives those the same answer without asking. */
+  const uint64_t *issue_gate;
+  uint64_t gate_seen;
+  uint64_t *refused;
   /* issue_stage: every scheduler's kept stall (sm_sched) holds before this cycle, while no
    * pipeline opens (*oc_unblocked still stage_kept_unblocked); 0 since any of them changed
    * (memo_forget). */

@@ -75,6 +75,16 @@ static int c_may_issue(policy *p, const policy_warp *w, const trace_inst *in, ui
   return s->base.ops->may_issue ? s->base.ops->may_issue(&s->base, w, in, now) : 1;
 }
 
+static const uint64_t *c_issue_gate(policy *p, int sm) {
+  compose_state *s = cs(p);
+  return s->base.ops->issue_gate(&s->base, sm); /* (set only if the base has it) */
+}
+
+static void c_refused_again(policy *p, int sm) {
+  compose_state *s = cs(p);
+  s->base.ops->refused_again(&s->base, sm);
+}
+
 static void c_warp_exit(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
                         uint64_t now) {
   compose_state *s = cs(p);
@@ -165,6 +175,8 @@ static const policy_ops compose_ops = {
     .warp_priority = c_warp_priority,
     .warp_classes_uniform = c_warp_classes_uniform,
     .may_issue = c_may_issue,
+    .issue_gate = c_issue_gate,
+    .refused_again = c_refused_again,
     .warp_exit = c_warp_exit,
     .cta_exit = c_cta_exit,
     .tick = c_tick,
@@ -211,6 +223,10 @@ int policy_compose(policy *p, const policy_ops *base, const policy_ops *hook, rf
   COMPOSE_DROP_UNANSWERED(warp_priority);
   if (!base->warp_classes_uniform) s->ops.warp_classes_uniform = NULL; /* (the base's classes) */
   COMPOSE_DROP_UNANSWERED(may_issue);
+  if (!base->issue_gate) { /* (the base's alone, as may_issue's answer) */
+    s->ops.issue_gate = NULL;
+    s->ops.refused_again = NULL;
+  }
   COMPOSE_DROP_UNANSWERED(warp_exit);
   COMPOSE_DROP_UNANSWERED(cta_exit);
   COMPOSE_DROP_UNANSWERED(tick);

@@ -126,6 +126,13 @@ typedef struct policy_ops {
   int (*warp_classes_uniform)(const policy *p, int sm);
   /* May this warp issue `in` this cycle? (Lock-based techniques answer 0 to make it retry.) */
   int (*may_issue)(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now);
+  /* Optional, with may_issue: SM `sm`'s issue gate, a count the policy raises whenever one of
+   * its refusals there may turn into a yes, by anything but the refused warp's own next
+   * instruction (which the core follows). It must not move with time alone. While it stands,
+   * the core gives a warp refused since it last moved the same answer without asking
+   * (csim/core/issue.c), and has refused_again count it as may_issue counts a refusal. */
+  const uint64_t *(*issue_gate)(policy *p, int sm);
+  void (*refused_again)(policy *p, int sm);
   /* A warp left its slot (exited, nothing in flight); then, after its last warp, the CTA. */
   void (*warp_exit)(policy *p, int sm, int cta_slot, int warp, const trace_kernel_info *k,
                     uint64_t now);

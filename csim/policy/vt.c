@@ -86,6 +86,10 @@ typedef struct vt_sm {
   vt_cta *ctas;
   int srp_free;       /* RegMutex: free SRP chunks */
   uint8_t *holds;     /* RegMutex: per (CTA slot, warp id), holds a chunk */
+  /* RegMutex: raised by everything that may turn a refusal of mutex_may_issue into a yes (its
+   * issue_gate): a chunk taken or given back, a warp's exit, a CTA's arrival or exit, the
+   * liveness table's growth. Kept across kernels (it only rises). */
+  uint64_t gate;
   vt_stats kern;      /* what this SM counted in the kernel (vt_state.kern: the dispatcher) */
 } vt_sm;
 
@@ -198,9 +202,11 @@ static int vt_kernel_begin(policy *p, const trace_kernel_info *k, rf_diag *d) {
     vt_sm *m = &s->sm[i];
     vt_cta *ctas = m->ctas;
     uint8_t *holds = m->holds;
+    uint64_t gate = m->gate;
     memset(m, 0, sizeof *m);
     m->ctas = ctas;
     m->holds = holds;
+    m->gate = gate + 1;
     memset(ctas, 0, (size_t)p->sm_cta_slots * sizeof *ctas);
     memset(holds, 0, (size_t)p->sm_cta_slots * 32);
     m->rf_free = rf;
@@ -230,9 +236,13 @@ static int vt_cta_admit(policy *p, int sm, int cta_slot, const trace_kernel_info
   residency_admit(&m->res, n, active);
   m->ctas[cta_slot] = (vt_cta){1, active ? PCTA_ACTIVE : PCTA_PENDING, in_rf, active, 0,
                                n->warps};
-  if (s->mutex)
+  if (s->mutex) {
     for (int w = 0; w < tb->nwarps; w++)
       if (liveness_add_warp(s->live, &tb->warps[w], NULL) < 0) break; /* unknown: needs SRP */
+    /* the table is the kernel's (a demand anywhere may change), and this SM has a new CTA
+     * (the dispatcher admits between the SMs' cycles: no SM reads a gate meanwhile) */
+    for (int i = 0; i < s->n_sms; i++) s->sm[i].gate++;
+  }
   return k->warps_per_tb;
 }
 
@@ -282,13 +292,21 @@ static int grant_is_safe(const policy *p, const vt_sm *m, int cta) {
  * starting or ceasing to hold chunks changes what vt_plan may switch out. */
 static void chunk_taken(vt_sm *m, vt_cta *c) {
   if (c->chunks++ == 0) m->said_no = 0;
+  m->gate++;
   m->srp_free--;
   m->kern.acquires++;
 }
 static void chunk_returned(vt_sm *m, vt_cta *c) {
   if (--c->chunks == 0) m->said_no = 0;
+  m->gate++;
   m->srp_free++;
   m->kern.releases++;
+}
+
+/* What a refusal counts (also one the core gives again without asking: mutex_refused_again). */
+static void refused(vt_sm *m) {
+  m->kern.srp_stalls++;
+  m->kern.srp_unsafe += m->srp_free > 0;
 }
 
 static int mutex_may_issue(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now) {
@@ -307,8 +325,7 @@ static int mutex_may_issue(policy *p, const policy_warp *w, const trace_inst *in
   }
   if (*h) return 1;
   if (m->srp_free == 0 || !grant_is_safe(p, m, w->cta_slot)) {
-    m->kern.srp_stalls++;
-    m->kern.srp_unsafe += m->srp_free > 0;
+    refused(m);
     return 0;
   }
   *h = 1;
@@ -325,11 +342,15 @@ static void mutex_warp_exit(policy *p, int sm, int cta_slot, int warp,
   vt_cta *c = &m->ctas[cta_slot];
   uint8_t *h = &m->holds[cta_slot * 32 + warp];
   c->unfinished--;
+  m->gate++;
   if (*h) {
     *h = 0;
     chunk_returned(m, c);
   }
 }
+
+static const uint64_t *mutex_issue_gate(policy *p, int sm) { return &st(p)->sm[sm].gate; }
+static void mutex_refused_again(policy *p, int sm) { refused(&st(p)->sm[sm]); }
 
 static policy_cta_state vt_start_state(policy *p, int sm, int cta_slot, uint64_t now) {
   (void)now;
@@ -344,6 +365,7 @@ static void vt_cta_exit(policy *p, int sm, int cta_slot, const trace_kernel_info
   vt_sm *m = &s->sm[sm];
   vt_cta *c = &m->ctas[cta_slot];
   if (!c->used) return;
+  m->gate++;
   if (c->in_rf) m->rf_free += s->need.regs;
   residency_exit(&m->res, &s->need);
   memset(c, 0, sizeof *c);
@@ -585,6 +607,8 @@ const policy_ops policy_regmutex = {
     .help = "VT+RegMutex: base register set per warp plus a shared pool acquired per region",
     .create = regmutex_create,
     .may_issue = mutex_may_issue,
+    .issue_gate = mutex_issue_gate,
+    .refused_again = mutex_refused_again,
     .warp_exit = mutex_warp_exit,
     VT_OPS,
 };
