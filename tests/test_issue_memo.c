@@ -10,7 +10,8 @@
  * The same runs check the quiet cycles an SM sleeps through (csim/core/quiet.c): a policy with a
  * tick hook that does nothing keeps every SM awake and must match too, and the baseline must
  * have slept (else the comparison says nothing about sleeping). A policy's refusals kept while
- * its issue gate stands (RegMutex's) must match the same policy asked every cycle. */
+ * its issue gate stands (RegMutex's) must match the same policy asked every cycle, and FineReg's
+ * SMs asleep while its no stands the same awake. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -303,6 +304,49 @@ static void test_switching_sleeps(void **state) {
   assert_true(switched); /* else the runs say nothing about switching */
 }
 
+/* FineReg kept awake (no tick_quiet: quiet_allowed says no), and FineReg counting the asks its
+ * SMs slept through (switch_idle). */
+static policy_ops finereg_awake_ops, finereg_counted_ops;
+static uint64_t asks_slept;
+static void count_switch_idle(policy *p, int sm, uint64_t cycles) {
+  asks_slept += cycles;
+  policy_finereg.switch_idle(p, sm, cycles);
+}
+
+/* FineReg's SMs sleep while its no stands (switch_quiet), counting each slept cycle's ask as
+ * the ask would (switch_idle): the same runs as awake, on analogs whose small PCRF fills, so
+ * that its no for want of room counts stalls (in sg and mc also in slept cycles, after the
+ * kernel's last admission: an asleep SM that did not count them fails there), and sr's ends when
+ * another SM admits the kernel's last block (an SM asleep on it fails there). */
+static void test_finereg_sleeps(void **state) {
+  (void)state;
+  static const struct {
+    const char *trace, *config, *pcrf_kb;
+  } runs[] = {{"finereg_sg", "configs/gtx980.config", "4"},
+              {"finereg_mc", "configs/gtx980.config", "8"},
+              {"finereg_sr", "configs/gtx980.config", "4"},
+              {"finereg_hs", "configs/titanv.config", "4"}};
+  uint64_t slept_total = 0;
+  int switched = 0;
+  asks_slept = 0;
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    char list[256];
+    snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", runs[i].trace);
+    if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
+    const char *const opts[][2] = {{"-rfsim_policy", "finereg"},
+                                   {"-finereg_pcrf_kb", runs[i].pcrf_kb}};
+    gpu_config c;
+    tu_load_config(&c, runs[i].config, opts, 2);
+    slept_total +=
+        expect_asleep_as_awake(&c, list, &finereg_counted_ops, &finereg_awake_ops, &switched);
+  }
+  print_message("FineReg: %llu SM cycles slept (observed runs); asks slept through, all runs: "
+                "%llu\n", (unsigned long long)slept_total, (unsigned long long)asks_slept);
+  assert_true(slept_total > 0);
+  assert_true(asks_slept > 0); /* else the runs say nothing about the kept no asleep */
+  assert_true(switched);
+}
+
 /* RegMutex asked about every refused warp every cycle (no issue gate), and RegMutex counting
  * the refusals the issue stage gave again without asking (refused_again). */
 static policy_ops regmutex_asking_ops, regmutex_counted_ops;
@@ -374,6 +418,10 @@ int main(void) {
   vt_awake_ops.tick_quiet = NULL;
   regdram_awake_ops = policy_regdram;
   regdram_awake_ops.tick_quiet = NULL;
+  finereg_awake_ops = policy_finereg;
+  finereg_awake_ops.tick_quiet = NULL;
+  finereg_counted_ops = policy_finereg;
+  finereg_counted_ops.switch_idle = count_switch_idle;
   regmutex_asking_ops = policy_regmutex;
   regmutex_asking_ops.issue_gate = NULL;
   regmutex_asking_ops.refused_again = NULL;
@@ -390,6 +438,7 @@ int main(void) {
       cmocka_unit_test(test_switching_sleeps),
       cmocka_unit_test(test_block_into_sleeping_sm),
       cmocka_unit_test(test_refusals_kept),
+      cmocka_unit_test(test_finereg_sleeps),
   };
   return cmocka_run_group_tests_name("issue stage memos and quiet cycles", tests, NULL, NULL);
 }

@@ -45,6 +45,9 @@ struct cta_switch {
   int nviews, wanted;
   uint8_t positions;
   uint8_t ask; /* the views changed since the policy last said no (policy.decide_on_change) */
+  /* cs_quiet found the SM quiet with a decision asked every cycle, the same no each time
+   * (policy_ops.switch_quiet): each slept cycle counts one (cs_idle) */
+  uint8_t asks_asleep;
   int in_flight; /* CTAs in SWITCH_OUT / SWITCH_IN */
   int hwm;       /* 1 + highest CTA slot ever launched (the SM fills the lowest free slot) */
 };
@@ -455,11 +458,23 @@ int cs_cycle(sm *s, uint64_t now, rf_diag *d) {
 }
 
 /* No switch in flight (its lines and latency move with time), no change to look at, and no
- * decision to ask for: none wanted, or a policy whose no stands until a view changes. */
-int cs_quiet(const sm *s) {
-  const cta_switch *sw = s->sw;
-  return !sw->in_flight && !s->cs_changed &&
-         (!sw->wanted || (s->pol->decide_on_change && !sw->ask));
+ * decision to ask for (none wanted, or a policy whose no stands until a view changes), or one
+ * whose asks the policy says give the same no from `from` on (switch_quiet): then each slept
+ * cycle counts one ask (cs_idle). */
+int cs_quiet(sm *s, uint64_t from) {
+  cta_switch *sw = s->sw;
+  sw->asks_asleep = 0;
+  if (sw->in_flight || s->cs_changed) return 0;
+  if (!sw->wanted || (s->pol->decide_on_change && !sw->ask)) return 1;
+  const policy_ops *ops = s->pol->ops;
+  if (s->pol->decide_on_change || !ops->switch_quiet || !ops->switch_quiet(s->pol, s->id, from))
+    return 0;
+  sw->asks_asleep = 1;
+  return 1;
+}
+
+void cs_idle(sm *s, uint64_t cycles) {
+  if (s->sw->asks_asleep) s->pol->ops->switch_idle(s->pol, s->id, cycles);
 }
 
 void cs_report(const sm *s, FILE *out) {

@@ -11,8 +11,9 @@
  * Only SMs whose stages keep no answer that may change by itself sleep: the memoized issue
  * stage (LRR or GTO), and a policy that does not decide per cycle (no may_issue or warp_admit
  * hook, a tick hook only with tick_quiet, which counts the slept cycles at once; CTA switching
- * only where the policy's no stands until a view changes, decide_on_change, and then only
- * while no switch is in flight: cs_quiet). An SM without thread blocks sleeps with any policy
+ * only where the policy's no stands until a view changes, decide_on_change, or the policy says
+ * that it would give the same no every cycle, switch_quiet, whose counts switch_idle adds for
+ * the slept cycles; and then only while no switch is in flight: cs_quiet). An SM without thread blocks sleeps with any policy
  * once it is drained (no access in its L1s or LD/ST unit, nothing in flight), until a block
  * arrives: its cycle counts nothing and runs no hook. A grid smaller than the GPU leaves most
  * SMs so for the whole kernel (a one-block kernel on the TITAN V: 79 of 80 SMs). */
@@ -21,13 +22,13 @@
 int quiet_allowed(const sm *s) {
   const policy_ops *ops = s->pol->ops;
   return issue_memoized(s) && !ops->may_issue && (!ops->tick || ops->tick_quiet) &&
-         !ops->warp_admit && (!s->sw || s->pol->decide_on_change);
+         !ops->warp_admit && (!s->sw || s->pol->decide_on_change || ops->switch_quiet);
 }
 
-uint64_t quiet_until(const sm *s, uint64_t now) {
+uint64_t quiet_until(sm *s, uint64_t now) {
   if (s->resident_ctas == 0) return sm_idle(s) && !opcoll_in_flight(s->oc) ? UINT64_MAX : 0;
   if (!s->can_sleep) return 0;
-  if (s->sw && !cs_quiet(s)) return 0;
+  if (s->sw && !cs_quiet(s, now + 1)) return 0;
   if (opcoll_in_flight(s->oc) || !ldst_idle(s)) return 0;
   if (fetch_wanted(s)) return 0; /* a warp may still fetch (or could not, the L1I full) */
   for (int q = 0; q < s->cfg->num_sched_per_core; q++)
@@ -80,5 +81,6 @@ void quiet_settle(sm *s, uint64_t now) {
   s->slept += cycles;
   issue_stage_quiet(s, cycles);
   count_cycle(s, cycles);
+  if (s->sw) cs_idle(s, cycles);
   if (s->pol->ops->tick_quiet) s->pol->ops->tick_quiet(s->pol, s->id, cycles);
 }

@@ -263,7 +263,7 @@ void sched_issued(sm *s, int sched, int slot);
  * once, or noted to be counted with the others of its sleep by quiet_settle); the counters
  * `cycles` cycles add. */
 int quiet_allowed(const sm *s);
-uint64_t quiet_until(const sm *s, uint64_t now);
+uint64_t quiet_until(sm *s, uint64_t now);
 void quiet_cycle(sm *s, uint64_t now);
 void quiet_settle(sm *s, uint64_t now);
 void count_cycle(sm *s, uint64_t cycles);
@@ -340,8 +340,10 @@ int cs_create(sm *s, rf_diag *d);
 void cs_free(sm *s);
 void cs_launched(sm *s, int cta, uint64_t now);
 int cs_cycle(sm *s, uint64_t now, rf_diag *d);  /* 1 if a switch moved, -1 on error */
-/* cs_cycle would do nothing for as long as the SM's state stands (quiet.c) */
-int cs_quiet(const sm *s);
+/* cs_cycle would do nothing from cycle `from` on for as long as the SM's state stands but
+ * ask the policy for the same no (quiet.c); cs_idle counts those asks for `cycles` slept */
+int cs_quiet(sm *s, uint64_t from);
+void cs_idle(sm *s, uint64_t cycles);
 int cs_cta_active(const sm *s, int slot);
 void cs_mem_done(sm *s, uint32_t token);
 void cs_report(const sm *s, FILE *out);

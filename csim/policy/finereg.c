@@ -261,14 +261,19 @@ static int fr_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf
   return fr_rmu_cycle(fr_st(p)->sm[sm].rmu, now, d);
 }
 
-static void fr_tick(policy *p, int sm, uint64_t now) {
-  (void)now;
+/* The PCRF's use and the residency, per cycle; a sleep's cycles at once (they are alike). */
+static void fr_tick_quiet(policy *p, int sm, uint64_t cycles) {
   fr_state *s = fr_st(p);
   fr_sm *m = &s->sm[sm];
   uint64_t used = (uint64_t)(s->pcrf_entries - m->pcrf_free);
-  m->kern.pcrf_used_sum += used;
-  residency_sample(&m->res, &m->kern.res, 1);
+  m->kern.pcrf_used_sum += used * cycles;
+  residency_sample(&m->res, &m->kern.res, cycles);
   if (used > m->kern.pcrf_used_max) m->kern.pcrf_used_max = used;
+}
+
+static void fr_tick(policy *p, int sm, uint64_t now) {
+  (void)now;
+  fr_tick_quiet(p, sm, 1);
 }
 
 static void fr_report(const policy *p, int sm, FILE *out) {
@@ -332,9 +337,12 @@ const policy_ops policy_finereg = {
     .cta_admit = fr_cta_admit,
     .cta_exit = fr_cta_exit,
     .tick = fr_tick,
+    .tick_quiet = fr_tick_quiet,
     .cycle = fr_cycle,
     .cta_start_state = fr_start_state,
     .switch_decide = fr_switch_decide,
+    .switch_quiet = fr_switch_quiet,
+    .switch_idle = fr_switch_idle,
     .views_changed = fr_views_changed,
     .switch_done = fr_switch_done,
     .report = fr_report,

@@ -102,5 +102,7 @@ int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_
                      policy_switch *out);
 void fr_switch_done(policy *p, int sm, int cta_slot, policy_cta_state state, uint64_t now);
 void fr_views_changed(policy *p, int sm);
+int fr_switch_quiet(const policy *p, int sm, uint64_t from);
+void fr_switch_idle(policy *p, int sm, uint64_t cycles);
 
 #endif

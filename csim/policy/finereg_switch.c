@@ -394,6 +394,26 @@ static int no_stands(const fr_state *s, const fr_sm *m) {
   return m->no_kept && (s->remaining > 0) == m->no_remaining && !fr_rmu_queued(m->rmu);
 }
 
+/* policy_ops.switch_quiet: each ask from `from` on gives the kept no while it stands and the
+ * units are idle (none busy, no register move until then). Not a no for want of PCRF room while
+ * blocks remain: the kernel's last admission, on any SM, may turn it into a no for want of a
+ * reason to make room, which counts no stall, and nothing wakes a sleeping SM then. (The other
+ * kept nos count nothing either way.) */
+int fr_switch_quiet(const policy *p, int sm, uint64_t from) {
+  const fr_state *s = fr_st(p);
+  const fr_sm *m = &s->sm[sm];
+  if (s->degraded) return 1; /* (every ask says no at once) */
+  if (m->busy || from < m->rmu_until) return 0;
+  return no_stands(s, m) && !(m->no_why == FR_NO_PCRF_ROOM && s->remaining > 0);
+}
+
+/* policy_ops.switch_idle: what the kept no counts in each ask (fr_switch_decide). */
+void fr_switch_idle(policy *p, int sm, uint64_t cycles) {
+  fr_state *s = fr_st(p);
+  fr_sm *m = &s->sm[sm];
+  if (!s->degraded && m->no_why == FR_NO_PCRF_ROOM) m->kern.pcrf_full_stalls += cycles;
+}
+
 /* policy_ops.switch_decide: asked each cycle a CTA is stalled or ready (csim/core/cta_switch.c);
  * decides afresh unless the units are busy or the last no stands. */
 int fr_switch_decide(policy *p, int sm, const policy_cta_view *v, int n, uint64_t now,

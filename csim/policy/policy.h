@@ -158,6 +158,15 @@ typedef struct policy_ops {
   /* (optional) The views the next switch_decide gets differ from the last call's: what a
    * policy derived from them alone may be kept until this is called. */
   void (*views_changed)(policy *p, int sm);
+  /* (optional, for a policy asked every cycle: no decide_on_change) Whether switch_decide on
+   * SM `sm`, asked in every cycle from `from` on with the views as they are, would give the
+   * same no and change nothing but counters (which switch_idle adds), until a view changes or
+   * a CTA of the SM is admitted, exits or switches: the SM may then sleep through those cycles
+   * (csim/core/quiet.c). 0 whenever unsure. */
+  int (*switch_quiet)(const policy *p, int sm, uint64_t from);
+  /* With switch_quiet: SM `sm` slept through `cycles` cycles in which switch_decide would have
+   * been asked; counts what those asks would have. */
+  void (*switch_idle)(policy *p, int sm, uint64_t cycles);
   /* A CTA finished switching: it is now `state` (PCTA_PENDING or PCTA_ACTIVE). */
   void (*switch_done)(policy *p, int sm, int cta_slot, policy_cta_state state, uint64_t now);
   /* Writes the policy's view of SM `sm` (resources, units) for the watchdog report. */
