@@ -425,8 +425,10 @@ static int simulate(gpu *g, trace_kernel *kt, const trace_kernel_info *k, rf_dia
   tb_feed feed = {.kt = kt, .state = FEED_DUE};
   pace_restart(&g->pace);
   /* Sleeping SMs count their cycles when they wake, unless something reads the counters
-   * between cycles: the policy's per-cycle hook, an observer (waveform). */
-  int count_later = !g->pol.ops->cycle && !g->obs.cycle;
+   * between cycles: an observer (waveform), or a policy's per-cycle hook that reads the SM's
+   * view (its stall cycles). The other hooks (FineReg's and LARF's units) read only their own
+   * state, which a sleep's counting leaves alone. */
+  int count_later = !(g->pol.ops->cycle && g->pol.reads_sm_view) && !g->obs.cycle;
   for (int i = 0; i < g->n_sms; i++) {
     sm_count_sleep_later(g->sms[i], count_later);
     g->dormant[i] = 0; /* (asked again after its next cycle) */
