@@ -13,10 +13,11 @@
  * hook, a tick hook only with tick_quiet, which counts the slept cycles at once; CTA switching
  * only where the policy's no stands until a view changes, decide_on_change, or the policy says
  * that it would give the same no every cycle, switch_quiet, whose counts switch_idle adds for
- * the slept cycles; and then only while no switch is in flight: cs_quiet). An SM without thread blocks sleeps with any policy
- * once it is drained (no access in its L1s or LD/ST unit, nothing in flight), until a block
- * arrives: its cycle counts nothing and runs no hook. A grid smaller than the GPU leaves most
- * SMs so for the whole kernel (a one-block kernel on the TITAN V: 79 of 80 SMs). */
+ * the slept cycles; and then only while no switch is in flight: cs_quiet). An SM without
+ * thread blocks sleeps with any policy once it is drained (no access in its L1s or LD/ST unit,
+ * nothing in flight), until a block arrives: its cycle counts nothing and runs no hook. A grid
+ * smaller than the GPU leaves most SMs so for the whole kernel (a one-block kernel on the
+ * TITAN V: 79 of 80 SMs). */
 #include "sm_internal.h"
 
 int quiet_allowed(const sm *s) {
