@@ -166,16 +166,12 @@ static inline __attribute__((always_inline)) warp_wait visit(sm *s, int slot, sm
     *inp = in;
     if (why == WAIT_NONE || why == WAIT_POLICY) until = 0;
     if (s->issue_gate) { /* (refused_stands) */
-      uint64_t bit = 1ull << (slot & 63);
-      if (why == WAIT_POLICY) {
-        s->refused[slot >> 6] |= bit;
-        w->skip_cls = s->pipe_cls[in->op->unit];
-      } else {
-        s->refused[slot >> 6] &= ~bit;
-      }
+      if (why == WAIT_POLICY) memo_bit_set(s->refused, slot);
+      else memo_bit_clear(s->refused, slot);
     }
     if (why == WAIT_SCOREBOARD) until = w->sb_ready;
-    if (why == WAIT_PIPELINE) w->skip_cls = s->pipe_cls[in->op->unit];
+    /* (a refused warp's pipeline too: refused_stands asks whether it has room) */
+    if (why == WAIT_PIPELINE || why == WAIT_POLICY) w->skip_cls = s->pipe_cls[in->op->unit];
   }
   w->skip_until = until;
   w->skip_why = (uint8_t)why;
@@ -203,8 +199,7 @@ static inline int refused_stands(sm *s, int q, int slot, const sm_warp *w) {
     s->gate_seen = *s->issue_gate;
     return 0;
   }
-  if (!(s->refused[slot >> 6] >> (slot & 63) & 1) || (s->oc_blocked[q] >> w->skip_cls & 1))
-    return 0;
+  if (!memo_bit(s->refused, slot) || (s->oc_blocked[q] >> w->skip_cls & 1)) return 0;
 #ifndef RFSIM_SELF_CHECK
   s->pol->ops->refused_again(s->pol, s->id);
 #endif

@@ -46,7 +46,8 @@ typedef struct sm_warp {
   uint8_t skip_why;      /* warp_wait */
   uint8_t policy_held;   /* its last issue check was refused by the policy (a lock): the
                           * two-level scheduler lets others take its active slot (sched.c) */
-  uint8_t skip_cls;      /* skip_why WAIT_PIPELINE: the pipeline whose ID_OC is full */
+  uint8_t skip_cls;      /* skip_why WAIT_PIPELINE (or WAIT_POLICY): its pipeline, whose
+                          * ID_OC is full (or was not when the policy refused it) */
   uint8_t skip_mask;     /* memo_index of the kept answer + 1 (0: in no memo mask), kept so
                           * that each visit and recheck need not work it out again */
   uint8_t sb_mem;
