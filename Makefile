@@ -175,12 +175,21 @@ SAN_FLAGS ?=
 SAN_B     := $(BUILD)/san
 SAN_SKIP  := test_bootstrap test_hw_synth
 san_tests  = $(filter-out $(SAN_SKIP:%=$(1)/tests/%),$(TESTS:$(BUILD)/%=$(1)/%) $(HW_TESTS:$(BUILD)/%=$(1)/%))
+#
+# Then test_threads (every policy on 1, 2 and 4 threads, each technique where it acts) built with
+# ThreadSanitizer in build/tsan/: the SMs' threads must not touch what another may be writing
+# while they step (a read of a neighbouring SM's sleep, for a prefetch, once slipped in unseen).
+TSAN_B     := $(BUILD)/tsan
+TSAN_TESTS := $(TSAN_B)/tests/test_threads
 test-sanitize: all workloads $(call san_tests,$(BUILD))
 	@$(MAKE) --no-print-directory BUILD=$(SAN_B) BIN=$(SAN_B)/bin HW_CXXOPT=-O1 HW_VB=$(HW_B) \
 	  SAN_FLAGS='-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DRFSIM_SELF_CHECK' \
 	  $(call san_tests,$(SAN_B))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  RFSIM_SUITE_ROTATE=1 SHARED=$(SHARED) bash tests/run.sh $(call long_first,$(call san_tests,$(SAN_B)))
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_B) BIN=$(TSAN_B)/bin HW_CXXOPT=-O1 HW_VB=$(HW_B) \
+	  SAN_FLAGS='-O1 -fsanitize=thread' $(TSAN_TESTS)
+	@TSAN_OPTIONS=halt_on_error=1 SHARED=$(SHARED) bash tests/run.sh $(TSAN_TESTS)
 
 # Debian 12's CUDA 11.8 toolkit (the newest that compiles for Pascal and Volta) through a private
 # apt sources list; only cuda-traces needs it, never make or make test.

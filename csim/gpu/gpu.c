@@ -279,11 +279,12 @@ static int spread_cap(const gpu *g, const trace_kernel_info *k) {
 static int step_clusters(gpu *g, int from, int to, int *failed, rf_diag *d) {
   int per = g->cfg->n_cores_per_cluster, progress = 0;
   uint64_t now = g->now;
-  for (int i = from * per; i < to * per; i++) {
+  for (int i = from * per, end = to * per; i < end; i++) {
     /* (its cycle would count nothing and change nothing: sm_dormant_until) */
     if (now < g->dormant[i] && !memsys_reply_waiting(g->mem, i) && !g->step_dormant) continue;
-    /* (the next SM, whether this loop or the next cluster taken steps it) */
-    if (i + 1 < g->n_sms && now >= g->dormant[i + 1]) sm_prefetch(g->sms[i + 1]);
+    /* (the next SM this loop steps; not one past it, which another member of a team may be
+     * stepping, its entry of `dormant` changing as this one reads it) */
+    if (i + 1 < end && now >= g->dormant[i + 1]) sm_prefetch(g->sms[i + 1]);
     int p = sm_cycle(g->sms[i], g->mem, now, d);
     if (p < 0) {
       *failed = i;
