@@ -145,10 +145,14 @@ int icnt_has_room(const icnt *n, int src, int bytes) {
   return icnt_has_room_after(n, src, bytes, 0);
 }
 
+/* Per input: the units pushed and settled that an input's room counts, those before the
+ * injection channel (inq), or in packet mode, with no injection stage, those in the router's
+ * buffer (vc: in packet mode its queue's packets). */
+static int *held(const icnt *n) { return n->p.packet_mode ? n->vc : n->inq; }
+
 int icnt_has_room_after(const icnt *n, int src, int bytes, int queued) {
   if (src < 0 || src >= n->p.n_in) return 0;
-  if (n->p.packet_mode) return (int)n->in[src].count + queued + 1 <= n->p.in_cap;
-  return n->inq[src] + queued + icnt_units(n, bytes) <= n->p.in_cap;
+  return held(n)[src] + queued + icnt_units(n, bytes) <= n->p.in_cap;
 }
 
 /* The input's head packet now asks for its output. */
@@ -169,13 +173,12 @@ int icnt_push_input(icnt *n, int src, int dst, const mem_req *r, int bytes) {
   /* Where the input's next push writes: a queue that stays long (a congested network) laps
    * its ring, and that entry has left the host's caches (see common/prefetch.h). */
   if (q->count < q->cap) rf_prefetch_entry(pkt_ring_at(q, q->count), sizeof(icnt_pkt));
-  if (n->p.packet_mode) n->vc[src] += u; /* no injection stage: the queue is the buffer */
-  else n->inq[src] += u;
-  return 0;
+  return u;
 }
 
-void icnt_push_settle(icnt *n, int src, int pushed) {
+void icnt_push_settle(icnt *n, int src, int pushed, int units) {
   if (pushed < 1) return;
+  held(n)[src] += units;
   if (n->inq[src] > 0) bit_set(n->inq_has, src);
   if (n->vc[src] > 0) bit_set(n->vc_has, src);
   /* the input had none before them: its first is its head now, and asks for its output */
@@ -184,8 +187,9 @@ void icnt_push_settle(icnt *n, int src, int pushed) {
 }
 
 int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes) {
-  if (icnt_push_input(n, src, dst, r, bytes)) return -1;
-  icnt_push_settle(n, src, 1);
+  int units = icnt_push_input(n, src, dst, r, bytes);
+  if (units < 0) return -1;
+  icnt_push_settle(n, src, 1, units);
   return 0;
 }
 

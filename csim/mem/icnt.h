@@ -53,11 +53,15 @@ int icnt_has_room_after(const icnt *n, int src, int bytes, int queued);
 /* Pushes a packet (the caller checked icnt_has_room); -1 for a bad port or out of memory. */
 int icnt_push(icnt *n, int src, int dst, const mem_req *r, int bytes);
 /* icnt_push in two parts, so that senders on different inputs may push at the same time: the
- * input's own queue (what icnt_has_room reads), then, with no other call on the network in
- * between but pushes to other inputs and takes at the outputs, icnt_push_settle with the
- * number pushed to that input since the last settle (the arbitration's requests, the count). */
+ * packet into the input's own queue (returning the units it takes, or -1), then, with no other
+ * call on the network in between but pushes to other inputs and takes at the outputs,
+ * icnt_push_settle with the packets and units pushed to that input since the last settle (its
+ * count of units, the arbitration's requests, the network's count). Until then the input's
+ * room does not count them: a sender asks icnt_has_room_after with them queued. So a sender
+ * writes only its input's queue, and reads counts that only the network's cycle and the
+ * settles write: on another core they stay in its cache while the senders push. */
 int icnt_push_input(icnt *n, int src, int dst, const mem_req *r, int bytes);
-void icnt_push_settle(icnt *n, int src, int pushed);
+void icnt_push_settle(icnt *n, int src, int pushed, int units);
 /* The whole packet at the head of output `dst`'s buffer, or 0. */
 int icnt_peek(const icnt *n, int dst, mem_req *out);
 void icnt_pop(icnt *n, int dst);

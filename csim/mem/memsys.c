@@ -139,7 +139,7 @@ static icnt *make_net(const gpu_config *c, int n_in, int n_out, const char *what
 
 memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
   if (check_geometry(c, n_sms, d)) return NULL;
-  memsys *m = rf_calloc(1, sizeof *m, d);
+  memsys *m = rf_calloc_lines(1, sizeof *m, d); /* (its parts on lines of their own) */
   if (!m) return NULL;
   m->n_sms = n_sms;
   m->per_cluster = c->n_cores_per_cluster;
@@ -178,8 +178,7 @@ memsys *memsys_create(const gpu_config *c, int n_sms, rf_diag *d) {
        (m->resp = rf_calloc((size_t)n_sms, sizeof *m->resp, d)) &&
        (m->fetch = rf_calloc((size_t)n_sms, sizeof *m->fetch, d)) &&
        (m->logs = rf_calloc((size_t)n_sms, sizeof *m->logs, d)) &&
-       (m->staged = rf_calloc((size_t)m->n_clusters, sizeof *m->staged, d)) &&
-       (m->sent = rf_calloc((size_t)m->n_clusters, sizeof *m->sent, d));
+       (m->sent = rf_calloc_lines((size_t)m->n_clusters, sizeof *m->sent, d));
   for (int i = 0; ok && i < m->n_slices; i++)
     ok = (m->slices[i] = l2_create(c, &m->map, &m->stats.l2, d)) != NULL;
   for (int i = 0; ok && i < m->n_mem; i++) {
@@ -212,7 +211,6 @@ void memsys_destroy(memsys *m) {
   for (int i = 0; m->fetch && i < m->n_sms; i++) access_ring_free(&m->fetch[i]);
   for (int i = 0; m->logs && i < m->n_sms; i++) free(m->logs[i].ops);
   free(m->logs);
-  free(m->staged);
   free(m->sent);
   slice_table_free(&m->random);
   free(m->slices);
@@ -228,8 +226,9 @@ void memsys_destroy(memsys *m) {
 int memsys_can_send(const memsys *m, int sm, const mem_access *a) {
   if (sm < 0 || sm >= m->n_sms) return 0;
   int cluster = sm / m->per_cluster;
+  const cluster_sent *s = &m->sent[cluster];
   return icnt_has_room_after(m->req_net, cluster, mem_packet_bytes(a, 1),
-                             m->deferring ? m->staged[cluster] : 0);
+                             m->deferring ? s->units + s->staged : 0);
 }
 
 /* Notes an operation of SM `sm` for memsys_defer(0). Touched only by the thread that steps the
@@ -247,7 +246,8 @@ static void log_op(memsys *m, int sm, const mem_access *a, uint64_t created, int
     l->cap = cap;
   }
   l->ops[l->n++] = (deferred_op){.a = *a, .created = created, .send = send};
-  if (send) m->staged[sm / m->per_cluster] += icnt_units(m->req_net, mem_packet_bytes(a, 1));
+  if (send)
+    m->sent[sm / m->per_cluster].staged += icnt_units(m->req_net, mem_packet_bytes(a, 1));
 }
 
 static void send_now(memsys *m, const mem_access *a, uint64_t created, uint64_t now);
@@ -262,10 +262,11 @@ int memsys_defer(memsys *m, int on, rf_diag *d) {
   for (int c = 0; c < m->n_clusters; c++) {
     cluster_sent *s = &m->sent[c];
     if (!s->packets) continue;
-    icnt_push_settle(m->req_net, c, s->packets);
+    icnt_push_settle(m->req_net, c, s->packets, s->units);
     m->stats.icnt_request_flits += s->flits;
     m->busy = 1;
-    *s = (cluster_sent){0};
+    s->packets = s->units = 0;
+    s->flits = 0;
   }
   /* Only random slices log (memsys_send, memsys_touch); the rest of this is theirs. */
   if (m->map.indexing != 4) return 0;
@@ -285,7 +286,7 @@ int memsys_defer(memsys *m, int on, rf_diag *d) {
     l->failed = 0;
   }
   for (int c = 0; c < m->n_clusters; c++)
-    if (m->staged[c]) m->staged[c] = 0;
+    if (m->sent[c].staged) m->sent[c].staged = 0;
   if (failed)
     return rf_fail(d, "memory system: out of memory for the requests of SMs stepped in parallel");
   return 0;
@@ -296,8 +297,10 @@ int memsys_defer(memsys *m, int on, rf_diag *d) {
 static void push_deferred(memsys *m, const mem_access *a, uint64_t created, uint32_t slice) {
   mem_req r = {.a = *a, .t_created = created};
   int cluster = a->sm / m->per_cluster, bytes = mem_packet_bytes(a, 1);
-  if (icnt_push_input(m->req_net, cluster, (int)slice, &r, bytes)) return;
+  int units = icnt_push_input(m->req_net, cluster, (int)slice, &r, bytes);
+  if (units < 0) return;
   m->sent[cluster].packets++;
+  m->sent[cluster].units += units;
   m->sent[cluster].flits += (uint64_t)packet_flits(m, bytes);
 }
 
@@ -318,7 +321,8 @@ void memsys_send(memsys *m, const mem_access *a, uint64_t created, uint64_t now)
   }
   /* A granule not drawn yet is drawn at memsys_defer(0), in the SMs' order, and the send
    * waits for it there, with the cluster's later sends behind it (staged) in their order. */
-  uint32_t slice = m->staged[a->sm / m->per_cluster] ? SLICE_NONE : drawn_slice(m, a->addr);
+  int staged = m->sent[a->sm / m->per_cluster].staged;
+  uint32_t slice = staged ? SLICE_NONE : drawn_slice(m, a->addr);
   if (slice == SLICE_NONE) log_op(m, a->sm, a, created, 1);
   else push_deferred(m, a, created, slice);
 }

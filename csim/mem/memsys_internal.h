@@ -31,9 +31,14 @@ typedef struct deferred_op {
   int send;
 } deferred_op;
 
-/* What a cluster's SMs pushed into the request network while deferring. */
+/* What a cluster's SMs sent while deferring: pushed into the request network, not settled
+ * (packets, their units and flits), and logged (staged: the units of logged sends), both
+ * counted against the cluster's room in the network. Written only by the thread stepping the
+ * cluster, each on a cache line of its own. */
 typedef struct cluster_sent {
-  int packets;
+  _Alignas(64) int packets;
+  int units;
+  int staged;
   uint64_t flits;
 } cluster_sent;
 
@@ -44,11 +49,21 @@ typedef struct op_log {
 } op_log;
 
 struct memsys {
+  /* What the SMs read while they step in parallel (memsys_defer): set up at the start, or
+   * written only between their steps; the part the memory system's own cycle writes starts on
+   * a line of its own (below), so that those writes, made while other threads step SMs
+   * (memsys_cycle_end, memsys_cycle_ahead), do not take these lines from their caches. */
   int n_sms, per_cluster, n_clusters, n_mem, n_sub, n_slices;
   int shared_credits; /* 0: unlimited */
-  addr_map map;
-  slice_table random;  /* -gpgpu_memory_partition_indexing 4 */
   int perf_memcpy;     /* -gpgpu_perf_sim_memcpy */
+  /* memsys_defer: while set, a send goes into its cluster's network input at once, the
+   * network's shared state settled afterwards (sent). With random slices (indexing 4), whose
+   * draws must come in the order one thread makes them, sends and touches of granules without
+   * a draw go to per-SM logs instead (and the cluster's later sends, to keep their order), and
+   * each cluster's network input counts the units its logged sends will take, so that
+   * memsys_can_send answers as if they had been pushed. */
+  int deferring;
+  addr_map map;
   chunk_count flits;    /* of -icnt_flit_size (the flit statistics) */
   icnt *req_net, *reply_net;
   l2_slice **slices;
@@ -63,7 +78,11 @@ struct memsys {
   uint64_t *ejecting; /* bit per cluster whose ejection buffer is not empty */
   req_ring *resp;     /* per SM: data replies for the LD/ST unit */
   access_ring *fetch; /* per SM: instruction-fetch replies */
-  clock_domain icnt_clk, l2_clk, dram_clk;
+  op_log *logs;       /* per SM */
+  cluster_sent *sent; /* per cluster */
+  /* What the memory system's cycle writes. */
+  _Alignas(64) clock_domain icnt_clk;
+  clock_domain l2_clk, dram_clk;
   uint64_t now;
   int busy;           /* something may be in flight (recomputed each cycle, set by sends) */
   uint64_t ahead;     /* 1 + the cycle whose first part memsys_cycle_ahead ran, or 0 */
@@ -74,16 +93,9 @@ struct memsys {
   int reply_pending, near_busy;
   uint64_t reply_from;
   memsys_stats stats;
-  /* memsys_defer: while set, a send goes into its cluster's network input at once, the
-   * network's shared state settled afterwards (sent). With random slices (indexing 4), whose
-   * draws must come in the order one thread makes them, sends and touches of granules without
-   * a draw go to per-SM logs instead (and the cluster's later sends, to keep their order), and
-   * each cluster's network input counts the units its logged sends will take, so that
-   * memsys_can_send answers as if they had been pushed. */
-  int deferring;
-  op_log *logs;       /* per SM */
-  int *staged;        /* per cluster: request-network units logged */
-  cluster_sent *sent; /* per cluster: pushed straight into the network */
+  /* -gpgpu_memory_partition_indexing 4 (map.random): read by the SMs, written by draws, which
+   * are made between their steps; apart from the statistics, which are not */
+  _Alignas(64) slice_table random;
 };
 
 /* Flits of a packet of `bytes` (the flit statistics). */
