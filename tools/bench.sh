@@ -78,7 +78,8 @@ speed() {
 # the team has threads (at most the cores), their rates against the pair's one-thread run,
 # summed. A host that gives its virtual cores less than a whole core each (their speed here
 # drifted by 20-30% over minutes) lowers the ceiling and the speed-up alike; the ceiling tells
-# the two apart.
+# the two apart. Last, the share of the one-thread run that the team's rounds of as many cycles
+# would take with no work in them (round_ns).
 paired() {
   local cfg=$1 n=$2 one many copies=$2 i
   [ "$copies" -gt "$(nproc)" ] && copies=$(nproc)
@@ -98,6 +99,8 @@ paired() {
   awk -v cfg="$cfg" -v th="$n" -v rate="$(col 1)" -v cps="$(col 2)" -v rss="$(col 3)" \
       -v wall="$(col 6)" \
       -v ratio="$(awk '{ print $12 / $6 }' "$tmp/pairs" | sort -g | tr '\n' ' ')" \
+      -v floor="$(awk -v ns="${round_ns[$n]}" '{ print $5 * ns * 1e-9 / $12 }' "$tmp/pairs" |
+                  median)" \
       -v ceil="$(sort -g "$tmp/ceilings" | tr '\n' ' ')" -v copies="$copies" '
     BEGIN {
       n = split(rate, r); split(cps, c); split(rss, m); split(wall, w); split(ratio, x)
@@ -106,12 +109,23 @@ paired() {
       printf "bench: %-7s -hw c, warm -threads %d %6.2f M warp-inst/s (min %.2f, max %.2f), " \
              "%6.3f s wall, %.1f K cycles/s, peak RSS %.1f MB, %.2fx one thread " \
              "(median of %d pairs, min %.2fx, max %.2fx); ceiling %.2fx (%d one-thread runs " \
-             "at once, min %.2fx, max %.2fx)\n", cfg, th, r[k] / 1e6, r[1] / 1e6,
-             r[n] / 1e6, w[k], c[k] / 1e3, m[n], x[k], n, x[1], x[n], e[k], copies, e[1], e[n]
+             "at once, min %.2fx, max %.2fx); its team rounds alone %.0f%% of a one-thread " \
+             "run\n", cfg, th, r[k] / 1e6, r[1] / 1e6,
+             r[n] / 1e6, w[k], c[k] / 1e3, m[n], x[k], n, x[1], x[n], e[k], copies, e[1], e[n],
+             floor * 100
     }'
 }
 
 echo "bench: $(nproc) cores here; -threads N steps the SMs of a cluster on one of N threads"
+# What a round of the team costs here with no work in it (bin/team-round): the least -threads N
+# adds to each simulated cycle it steps on the team, set beside each speed-up below as the
+# share of a one-thread run that the rounds of its cycles would take alone.
+declare -A round_ns
+for n in "${threads[@]}"; do
+  line=$(bin/team-round -threads "$n" -rounds 20000)
+  echo "bench: ${line#team-round: }"
+  round_ns[$n]=$(echo "$line" | sed -E 's/.*: ([0-9]+) ns a round.*/\1/')
+done
 for cfg in "${configs[@]}"; do
   speed "$cfg" cold
   speed "$cfg" warm
