@@ -190,6 +190,20 @@ static void test_command_line(void **state) {
            "one thread)' %s/w.err && test -s %s/w.fst",
            dir, dir, dir, dir, dir);
   assert_int_equal(tu_sh(cmd), 0);
+  /* On one core, the measured pace steps on one thread and says so; the team keeps both. */
+  if (tu_sh("taskset -c 0 true 2> /dev/null") == 0) {
+    char one_core[4096];
+    snprintf(one_core, sizeof one_core,
+             "taskset -c 0 bin/rfsim -trace build/traces/warpman_st/kernelslist.g -config "
+             "configs/gtx480.config -threads 2 -quiet > %s/c.txt 2> %s/c.err && grep -q "
+             "'rfsim: note: -threads 2: stepping the SMs on 1 thread (1 core here; "
+             "-threads_pace team would use 2)' %s/c.err && taskset -c 0 bin/rfsim -trace "
+             "build/traces/warpman_st/kernelslist.g -config configs/gtx480.config -threads 2 "
+             "-threads_pace team -quiet > %s/t.txt 2> %s/t.err && ! grep -q note %s/t.err && "
+             "cmp -s %s/c.txt %s/t.txt",
+             dir, dir, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(tu_sh(one_core), 0);
+  }
   tu_rmtree(dir);
 }
 

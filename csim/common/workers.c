@@ -92,7 +92,7 @@ static void start_round(workers *w) {
 /* The cores this process may run on: its affinity mask (taskset, a container's or a batch
  * job's cpuset), not the machine's count. Two members spinning for each other on one core
  * wait out each other's time slices: with both on one CPU a round took 200 us, not 4. */
-static long usable_cores(void) {
+long workers_cores(void) {
 #ifdef __linux__
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
@@ -105,7 +105,7 @@ workers *workers_create(int n, rf_diag *d) {
   workers *w = rf_calloc(1, sizeof *w, d);
   if (!w) return NULL;
   w->n = n;
-  long cores = usable_cores();
+  long cores = workers_cores();
   int oversubscribed = cores > 0 && n > cores;
   w->spins = oversubscribed ? 0 : SPINS_BEFORE_YIELD;
   w->yields = oversubscribed ? 0 : YIELDS_BEFORE_SLEEP;

@@ -18,6 +18,9 @@ workers *workers_create(int n, rf_diag *d);
  * are done; what the members wrote is then visible to the caller. */
 void workers_run(workers *w, workers_job job, void *ctx);
 int workers_count(const workers *w);
+/* The CPUs this process may run on: its affinity mask (taskset, a container's or a batch job's
+ * cpuset), else the machine's online count. */
+long workers_cores(void);
 void workers_destroy(workers *w);
 
 #endif
