@@ -120,11 +120,21 @@ echo "bench: $(nproc) cores here; -threads N steps the SMs of a cluster on one o
 # What a round of the team costs here with no work in it (bin/team-round): the least -threads N
 # adds to each simulated cycle it steps on the team, set beside each speed-up below as the
 # share of a one-thread run that the rounds of its cycles would take alone.
+# With more threads than cores rfsim steps on as many as the cores (the measured pace), so the
+# rounds that count are those of that team.
 declare -A round_ns
+round_line() { bin/team-round -threads "$1" -rounds 20000; }
+ns_of() { sed -E 's/.*: ([0-9]+) ns a round.*/\1/'; }
 for n in "${threads[@]}"; do
-  line=$(bin/team-round -threads "$n" -rounds 20000)
+  line=$(round_line "$n")
   echo "bench: ${line#team-round: }"
-  round_ns[$n]=$(echo "$line" | sed -E 's/.*: ([0-9]+) ns a round.*/\1/')
+  round_ns[$n]=$(echo "$line" | ns_of)
+  if [ "$n" -gt "$(nproc)" ]; then
+    round_ns[$n]=0
+    [ "$(nproc)" -gt 1 ] && round_ns[$n]=$(round_line "$(nproc)" | ns_of)
+    echo "bench: -threads $n: rfsim steps on $(nproc) thread(s) here, one per core (it says" \
+         "so), whose round costs ${round_ns[$n]} ns"
+  fi
 done
 for cfg in "${configs[@]}"; do
   speed "$cfg" cold
