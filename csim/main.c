@@ -195,9 +195,9 @@ static int run(const cli *o, const gpu_config *cfg, rf_diag *d) {
    * 2-core VM took 40 us, against 0.5 us for 2), and the pacer would then step most cycles on
    * one thread anyway. The statistics are the same for any number; -threads_pace team keeps
    * them all (the tests of 3 and 4 threads). */
-  long cores = workers_cores();
-  int want = o->pace == PACE_MEASURED && o->threads > cores ? (int)(cores > 1 ? cores : 1)
-                                                             : o->threads;
+  long cores = workers_cores(); /* (below 1: not known, no cut) */
+  int want = o->pace == PACE_MEASURED && cores >= 1 && o->threads > cores ? (int)cores
+                                                                          : o->threads;
   int threads = g ? gpu_set_threads(g, want, d) : -1;
   if (threads > 1) gpu_set_pace(g, o->pace);
   if (threads > 0 && threads < o->threads) {
