@@ -126,6 +126,7 @@ declare -A round_ns
 round_line() { bin/team-round -threads "$1" -rounds 20000; }
 ns_of() { sed -E 's/.*: ([0-9]+) ns a round.*/\1/'; }
 for n in "${threads[@]}"; do
+  if [ "$n" -le 1 ]; then round_ns[$n]=0; continue; fi # (no team)
   line=$(round_line "$n")
   echo "bench: ${line#team-round: }"
   round_ns[$n]=$(echo "$line" | ns_of)
