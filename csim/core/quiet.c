@@ -27,7 +27,7 @@ int quiet_allowed(const sm *s) {
 }
 
 uint64_t quiet_until(sm *s, uint64_t now) {
-  if (s->resident_ctas == 0) return sm_idle(s) && !opcoll_in_flight(s->oc) ? UINT64_MAX : 0;
+  if (s->resident_ctas == 0) return sm_drained(s) && !opcoll_in_flight(s->oc) ? UINT64_MAX : 0;
   if (!s->can_sleep) return 0;
   if (s->sw && !cs_quiet(s, now + 1)) return 0;
   if (opcoll_in_flight(s->oc) || !ldst_idle(s)) return 0;

@@ -122,15 +122,8 @@ int sm_resize_l1d(sm *s, int assoc, rf_diag *d) {
 }
 const l1d *sm_get_l1i(const sm *s) { return s->l1i; }
 
-int sm_busy(const sm *s) {
-  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || s->has_wb_global ||
-         l1d_busy(s->l1) ||
-         (s->l1i && l1d_busy(s->l1i));
-}
-
-int sm_idle(const sm *s) {
-  return !sm_busy(s) && !s->uncounted && ldst_idle(s);
-}
+int sm_busy(const sm *s) { return sm_holds_work(s); }
+int sm_idle(const sm *s) { return sm_drained(s); }
 
 double sm_cta_progress(const sm *s) {
   double sum = 0.0;

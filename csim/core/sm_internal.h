@@ -304,6 +304,15 @@ static inline void ldst_wake(sm *s) { s->ldst_quiet_until = 0; }
 static inline int ldst_idle(const sm *s) {
   return !s->ldst_count && !s->has_wb_global && l1d_idle(s->l1) && (!s->l1i || l1d_idle(s->l1i));
 }
+/* sm_busy and sm_idle (sm.h), here so that the stages that ask (quiet.c) need nothing of sm.c,
+ * which steps them. */
+static inline int sm_holds_work(const sm *s) {
+  return s->resident_ctas > 0 || s->ldst_count > 0 || s->nevents > 0 || s->has_wb_global ||
+         l1d_busy(s->l1) || (s->l1i && l1d_busy(s->l1i));
+}
+static inline int sm_drained(const sm *s) {
+  return !sm_holds_work(s) && !s->uncounted && ldst_idle(s);
+}
 
 /* exec.c: issue into the operand collector, execute stage, writeback port claims. */
 int exec_init(sm *s, rf_diag *d);
