@@ -26,25 +26,28 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* Runs bin/team-round with `args`, stdout to DIR/out and stderr to DIR/err; returns its exit
- * status and what it wrote to `stream` ("out" or "err"), which the caller frees. */
-static int run(const char *args, const char *stream, char **text) {
+/* Runs bin/team-round with `args`, stdout to DIR/out and stderr to DIR/err; its exit status. */
+static int run(const char *args) {
   char cmd[2 * PATH_MAX + 256];
   snprintf(cmd, sizeof cmd, "bin/team-round %s > %s/out 2> %s/err", args, dir, dir);
-  int rc = tu_sh(cmd);
+  return tu_sh(cmd);
+}
+
+/* What the last run wrote to `stream` ("out" or "err"); the caller frees it. */
+static char *written(const char *stream) {
   char path[PATH_MAX + 8];
   snprintf(path, sizeof path, "%s/%s", dir, stream);
-  *text = tu_slurp(path, NULL);
-  assert_non_null(*text);
-  return rc;
+  char *text = tu_slurp(path, NULL);
+  assert_non_null(text);
+  return text;
 }
 
 static void test_prints_a_round(void **state) {
   (void)state;
   const char *cases[][2] = {{"-rounds 200", "2"}, {"-threads 3 -rounds 50", "3"}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    char *out;
-    assert_int_equal(run(cases[i][0], "out", &out), 0);
+    assert_int_equal(run(cases[i][0]), 0);
+    char *out = written("out");
     int threads = 0, rounds = 0;
     double ns = -1, fastest = -1;
     assert_int_equal(sscanf(out, "team-round: -threads %d: %lf ns a round (median of 5 series "
@@ -69,14 +72,12 @@ static void test_bad_options_named(void **state) {
       {"-fast", "unknown option '-fast'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    char *err;
-    assert_int_equal(run(cases[i][0], "err", &err), 2);
+    assert_int_equal(run(cases[i][0]), 2);
+    char *err = written("err"), *out = written("out");
     if (!strstr(err, cases[i][1]))
       fail_msg("%s: expected '%s' in: %s", cases[i][0], cases[i][1], err);
-    free(err);
-    char *out;
-    run(cases[i][0], "out", &out);
     assert_string_equal(out, ""); /* no figure beside the error */
+    free(err);
     free(out);
   }
 }
