@@ -4,8 +4,6 @@
  * does the same, but keeps each token's line number for messages, and instead of aborting on an
  * option it does not model it notes it once and skips its value. */
 #include <ctype.h>
-#include <limits.h>
-#include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,19 +43,6 @@ static void note_unknown(config_notes *n, const char *name, const char *origin, 
 }
 
 /* ---- applying one option ---- */
-
-void config_derive(gpu_config *c) {
-  /* Runs after every option, while other fields may not be set yet (a config loaded onto an
-   * arbitrary struct): the option table bounds both factors, so only such a partial struct can
-   * overflow, and int64 arithmetic keeps that defined (UBSan found the int product). */
-  int64_t bus = (int64_t)c->dram_chip_buswidth * c->dram_chips_per_channel;
-  c->dram_buswidth = bus >= 0 && bus <= INT_MAX ? (int)bus : 0;
-  /* Fixed entries (see config.h), restated so a config loaded onto any struct is complete. */
-  c->num_units[UNIT_MEM] = 1;
-  c->latency[UNIT_MEM] = 0;
-  c->initiation[UNIT_MEM] = 1;
-  c->num_units[UNIT_CTRL] = c->latency[UNIT_CTRL] = c->initiation[UNIT_CTRL] = 0;
-}
 
 /* Applies value to c in place (the callers keep a copy for atomicity). */
 static int apply(gpu_config *c, const opt_def *o, const char *value, const opt_site *s,

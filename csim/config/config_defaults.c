@@ -1,9 +1,25 @@
 /* GTX 480 defaults: the same values as configs/gtx480.config (a test keeps the two equal), so
  * that a partial config file or a bare command line still describes a real GPU. See that file
- * for where each value comes from. */
+ * for where each value comes from. Also what every option's change leaves to be worked out
+ * again (config_derive), which the option reader (config.c) calls. */
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "config_internal.h"
+
+void config_derive(gpu_config *c) {
+  /* Runs after every option, while other fields may not be set yet (a config loaded onto an
+   * arbitrary struct): the option table bounds both factors, so only such a partial struct can
+   * overflow, and int64 arithmetic keeps that defined (UBSan found the int product). */
+  int64_t bus = (int64_t)c->dram_chip_buswidth * c->dram_chips_per_channel;
+  c->dram_buswidth = bus >= 0 && bus <= INT_MAX ? (int)bus : 0;
+  /* Fixed entries (see config.h), restated so a config loaded onto any struct is complete. */
+  c->num_units[UNIT_MEM] = 1;
+  c->latency[UNIT_MEM] = 0;
+  c->initiation[UNIT_MEM] = 1;
+  c->num_units[UNIT_CTRL] = c->latency[UNIT_CTRL] = c->initiation[UNIT_CTRL] = 0;
+}
 
 static void set_cache(cache_config *cc, int sectored, int nsets, int line, int assoc,
                       const char *policies, char mshr, int entries, int merge, int missq) {
