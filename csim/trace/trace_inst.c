@@ -229,11 +229,3 @@ int trace_parse_inst_strict(const inst_context *ctx, char *line, trace_op *op,
   trace_inst_finish(ctx, op, *active, addrs, *has_addrs, mem_width, modifier_width);
   return 0;
 }
-
-int trace_parse_inst(const inst_context *ctx, char *line, size_t len, trace_op *op,
-                     uint32_t *active, uint64_t *addrs, int *has_addrs, int *addr_form,
-                     rf_diag *d) {
-  if (trace_parse_inst_fast(ctx, line, len, op, active, addrs, has_addrs, addr_form)) return 0;
-  *addr_form = -1;
-  return trace_parse_inst_strict(ctx, line, op, active, addrs, has_addrs, d);
-}
