@@ -143,7 +143,7 @@ static void fixture_make(fixture *f) {
   f->on = (trace_cache_opts){TRACE_CACHE_ON, f->cdir, 0};
   f->rebuild = (trace_cache_opts){TRACE_CACHE_REBUILD, f->cdir, 0};
   tc_place pl;
-  assert_int_equal(tc_place_of(f->trace, &f->on, &pl), 0);
+  assert_int_equal(tc_place_of(f->trace, &f->on, tc_reader_id(), &pl), 0);
   snprintf(f->cache, sizeof f->cache, "%s", pl.path);
   f->head = TC_HEADER_BYTES + strlen(pl.source) + TC_INFO_BYTES;
 }
@@ -492,7 +492,7 @@ static ino_t inode_of(const char *path) {
 static ino_t cache_inode(const char *kernel, const char *caches) {
   trace_cache_opts o = {TRACE_CACHE_ON, caches, 0};
   tc_place pl;
-  assert_int_equal(tc_place_of(kernel, &o, &pl), 0);
+  assert_int_equal(tc_place_of(kernel, &o, tc_reader_id(), &pl), 0);
   return inode_of(pl.path);
 }
 

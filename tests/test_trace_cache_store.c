@@ -58,7 +58,7 @@ static char *listing(const char *dir) {
 static char *cache_of(const char *trace, const char *dir) {
   trace_cache_opts o = {TRACE_CACHE_ON, dir, 0};
   tc_place pl;
-  assert_int_equal(tc_place_of(trace, &o, &pl), 0);
+  assert_int_equal(tc_place_of(trace, &o, tc_reader_id(), &pl), 0);
   return strdup(pl.path);
 }
 
@@ -267,7 +267,7 @@ static void test_identity_and_origin_checks(void **state) {
   char *cache = cache_of(f.trace, f.cdir);
   trace_cache_opts o = f.on;
   tc_place pl;
-  assert_int_equal(tc_place_of(f.trace, &o, &pl), 0);
+  assert_int_equal(tc_place_of(f.trace, &o, tc_reader_id(), &pl), 0);
   trace_kernel_info info;
   tc_reader *r = tc_reader_open(cache, &src, pl.source, &info, &d);
   assert_non_null(r);

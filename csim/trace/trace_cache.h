@@ -129,8 +129,10 @@ typedef struct tc_place {
   uint64_t max_bytes;             /* the folder's bound (0: none) */
 } tc_place;
 /* -1 if the trace has no cache: no folder (no -trace_cache_dir, XDG_CACHE_HOME or HOME), or a
- * path that cannot be made canonical. Makes nothing. */
-int tc_place_of(const char *trace_path, const trace_cache_opts *o, tc_place *pl);
+ * path that cannot be made canonical. Makes nothing. `reader`: tc_reader_id(), passed in so that
+ * where caches live needs nothing of how they are written (trace_cache_file.c, which uses it). */
+int tc_place_of(const char *trace_path, const trace_cache_opts *o, uint64_t reader,
+                tc_place *pl);
 /* Makes the folder (and its parents; 0700 for those it makes) if missing: 0 or -1. */
 int tc_make_folder(const char *dir);
 /* Keeps the caches in `dir` (files ending in .rfc, and unfinished ones) under max_bytes

@@ -74,7 +74,8 @@ int tc_source_unchanged(const char *path, const tc_source *src) {
 
 /* ---- the cache's place ---- */
 
-int tc_place_of(const char *trace_path, const trace_cache_opts *o, tc_place *pl) {
+int tc_place_of(const char *trace_path, const trace_cache_opts *o, uint64_t reader,
+                tc_place *pl) {
   memset(pl, 0, sizeof *pl);
   if (o->dir && *o->dir) {
     if ((size_t)snprintf(pl->dir, sizeof pl->dir, "%s", o->dir) >= sizeof pl->dir) return -1;
@@ -93,7 +94,7 @@ int tc_place_of(const char *trace_path, const trace_cache_opts *o, tc_place *pl)
   const char *slash = strrchr(pl->source, '/');
   uint64_t h = tc_checksum((const uint8_t *)pl->source, n);
   snprintf(pl->path, sizeof pl->path, "%s/%.200s-%016llx-%08llx%s", pl->dir, slash + 1,
-           (unsigned long long)h, (unsigned long long)(tc_reader_id() & 0xffffffffull), TC_SUFFIX);
+           (unsigned long long)h, (unsigned long long)(reader & 0xffffffffull), TC_SUFFIX);
   pl->max_bytes = o->max_bytes;
   return 0;
 }

@@ -186,7 +186,7 @@ static void start_cache(trace_kernel *k) {
 static tc_place *place_cache(trace_kernel *k, const trace_cache_opts *o) {
   rf_diag quiet; /* the cache is never required: its problems only mean reading the text */
   tc_place *pl = malloc(sizeof *pl);
-  if (!pl || tc_place_of(k->path, o, pl) < 0 ||
+  if (!pl || tc_place_of(k->path, o, tc_reader_id(), pl) < 0 ||
       tc_source_of_fd(trace_input_fd(k->lr.in), k->path, &k->src, &quiet) < 0) {
     free(pl);
     return NULL;

@@ -179,7 +179,7 @@ static int fuzz_trace_cache(const uint8_t *data, size_t size, rf_diag *d) {
   tc_place pl;
   tc_source src;
   int fd = open(trace, O_RDONLY);
-  if (fd < 0 || tc_place_of(trace, &o, &pl) < 0 || tc_source_of_fd(fd, trace, &src, d) < 0 ||
+  if (fd < 0 || tc_place_of(trace, &o, tc_reader_id(), &pl) < 0 || tc_source_of_fd(fd, trace, &src, d) < 0 ||
       tc_make_folder(cdir) < 0) {
     if (fd >= 0) close(fd);
     trace_kernel_close(text);
