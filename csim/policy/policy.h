@@ -216,7 +216,12 @@ int policy_create(policy *p, const gpu_config *cfg, int n_sms, hw_mode mode, hw_
 /* Creates the policy `ops` (tests: a policy outside the registry). */
 int policy_create_ops(policy *p, const policy_ops *ops, const gpu_config *cfg, int n_sms,
                       hw_mode mode, hw_wave *wave, rf_diag *d);
-void policy_destroy(policy *p);
+/* Frees what the policy made (a composite, its parts: compose.c, which needs nothing else of
+ * the registry). */
+static inline void policy_destroy(policy *p) {
+  if (p->ops && p->ops->destroy) p->ops->destroy(p);
+  p->ops = NULL;
+}
 /* Names of all policies, for --help and error messages ("baseline, ..."). */
 void policy_list(char *buf, size_t n);
 

@@ -69,8 +69,3 @@ int policy_create_ops(policy *p, const policy_ops *ops, const gpu_config *cfg, i
   p->wave = wave;
   return p->ops->create ? p->ops->create(p, d) : 0;
 }
-
-void policy_destroy(policy *p) {
-  if (p->ops && p->ops->destroy) p->ops->destroy(p);
-  p->ops = NULL;
-}
