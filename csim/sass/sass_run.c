@@ -1,6 +1,5 @@
 #include "sass_run.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,21 +20,6 @@ uint32_t sass_cread(sass_ctx *x, int bank, int64_t off, int lane) {
   sass_fault(x, NULL, lane, "constant read c[0x%x][0x%llx] outside the bank's %u bytes", bank,
              (unsigned long long)off, bank >= 0 && bank < SASS_CBANKS ? g->cbank_bytes[bank] : 0);
   return 0;
-}
-
-int sass_fault(sass_ctx *x, const sass_inst *in, int lane, const char *fmt, ...) {
-  if (x->fault) return -1; /* keep the first */
-  x->fault = 1;
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  char where[64] = "";
-  if (lane >= 0) snprintf(where, sizeof where, ", lane %d (thread %d)", lane, x->w->id * 32 + lane);
-  return rf_fail(x->d, "kernel %s, CTA (%u,%u,%u), warp %d%s, PC 0x%04x%s%s: %s",
-                 x->g->k->info->name, x->c->id[0], x->c->id[1], x->c->id[2], x->w->id, where,
-                 in ? in->pc : x->w->pc, in ? ", " : "", in ? in->opcode : "", msg);
 }
 
 /* the next PC: 8 bytes on, past the control word that opens every 32-byte bundle (sm_5x/6x) */
