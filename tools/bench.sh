@@ -131,8 +131,8 @@ for n in "${threads[@]}"; do
   echo "bench: ${line#team-round: }"
   round_ns[$n]=$(echo "$line" | ns_of)
   if [ "$n" -gt "$(nproc)" ]; then
-    round_ns[$n]=0
-    [ "$(nproc)" -gt 1 ] && round_ns[$n]=$(round_line "$(nproc)" | ns_of)
+    round_ns[$n]=0 # (that team's round, measured above if its size is in the list)
+    [ "$(nproc)" -gt 1 ] && round_ns[$n]=${round_ns[$(nproc)]:-$(round_line "$(nproc)" | ns_of)}
     echo "bench: -threads $n: rfsim steps on $(nproc) thread(s) here, one per core (it says" \
          "so), whose round costs ${round_ns[$n]} ns"
   fi
