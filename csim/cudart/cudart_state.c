@@ -1,3 +1,6 @@
+/* The stand-in runtime's one state (the device it describes, rfsim-trace's settings from the
+ * environment) and its two ends: the summary rfsim-trace reads after a normal exit (.stats), and
+ * the fatal error (.error). */
 #define _GNU_SOURCE
 #include "cudart_state.h"
 
@@ -51,6 +54,32 @@ static void parse_device(cudart_device *v, const char *s) {
   }
 }
 
+/* The items of a comma-separated list whose bit in `hit` is clear (of the first 64), joined by
+ * commas into out (empty if none). */
+static void unhit_items(const char *list, uint64_t hit, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = 0;
+  int item = 0;
+  for (const char *p = list; p && *p && item < 64; item++) {
+    size_t n = strcspn(p, ",");
+    if (!(hit >> item & 1) && used < size) {
+      int w = snprintf(out + used, size - used, "%s%.*s", used ? "," : "", (int)n, p);
+      if (w > 0) used += (size_t)w;
+    }
+    p += n + (p[n] == ',');
+  }
+}
+
+/* The -kernels and -regs items that selected no traced launch, as .stats lines
+ * ("unmatched_kernels A,B", "unmatched_regs NAME=N"), for rfsim-trace's notes. */
+static void write_unmatched(const cudart_state *s, FILE *f) {
+  char items[2048];
+  unhit_items(s->kernel_filter, s->kernel_items_hit, items, sizeof items);
+  if (*items) fprintf(f, "unmatched_kernels %s\n", items);
+  unhit_items(s->regs_spec, s->regs_items_hit, items, sizeof items);
+  if (*items) fprintf(f, "unmatched_regs %s\n", items);
+}
+
 static cudart_state s;
 
 /* at a normal exit: what was traced, for rfsim-trace's summary line */
@@ -61,7 +90,7 @@ static void write_stats(void) {
   if (!f) return;
   fprintf(f, "launches %d\nkernels %d\nwarp_insts %llu\nseconds %.6f\n", s.launches, s.traced,
           (unsigned long long)s.traced_insts, s.trace_seconds);
-  cudart_trace_unmatched(&s, f);
+  write_unmatched(&s, f);
   fclose(f);
 }
 

@@ -93,9 +93,6 @@ int cudart_find_kernel(cudart_state *s, const void *func, sass_module **mod, int
 
 /* tracing: whether launch n of `name` is traced; writing kernelslist.g lines */
 int cudart_trace_wanted(cudart_state *s, int launch, const char *name);
-/* The -kernels and -regs items that selected no traced launch, as .stats lines
- * ("unmatched_kernels A,B", "unmatched_regs NAME=N"), for rfsim-trace's notes. */
-void cudart_trace_unmatched(const cudart_state *s, FILE *f);
 void cudart_trace_memcpy(cudart_state *s, uint64_t dst, uint64_t bytes);
 tg_stream *cudart_trace_open_kernel(cudart_state *s, int id, char *path, size_t size);
 void cudart_trace_close_kernel(cudart_state *s, tg_stream *f, const char *path, int id);

@@ -59,30 +59,6 @@ int cudart_trace_regs(cudart_state *s, const char *symbol, int code_regs, int tr
   return 0;
 }
 
-/* The items of a comma-separated list whose bit in `hit` is clear (of the first 64), joined by
- * commas into out (empty if none). */
-static void unhit_items(const char *list, uint64_t hit, char *out, size_t size) {
-  size_t used = 0;
-  out[0] = 0;
-  int item = 0;
-  for (const char *p = list; p && *p && item < 64; item++) {
-    size_t n = strcspn(p, ",");
-    if (!(hit >> item & 1) && used < size) {
-      int w = snprintf(out + used, size - used, "%s%.*s", used ? "," : "", (int)n, p);
-      if (w > 0) used += (size_t)w;
-    }
-    p += n + (p[n] == ',');
-  }
-}
-
-void cudart_trace_unmatched(const cudart_state *s, FILE *f) {
-  char items[2048];
-  unhit_items(s->kernel_filter, s->kernel_items_hit, items, sizeof items);
-  if (*items) fprintf(f, "unmatched_kernels %s\n", items);
-  unhit_items(s->regs_spec, s->regs_items_hit, items, sizeof items);
-  if (*items) fprintf(f, "unmatched_regs %s\n", items);
-}
-
 static void append_list(cudart_state *s, const char *line) {
   char p[4096];
   snprintf(p, sizeof p, "%s/kernelslist.g", s->trace_dir);
