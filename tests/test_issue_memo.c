@@ -11,7 +11,9 @@
  * tick hook that does nothing keeps every SM awake and must match too, and the baseline must
  * have slept (else the comparison says nothing about sleeping). A policy's refusals kept while
  * its issue gate stands (RegMutex's) must match the same policy asked every cycle, and FineReg's
- * SMs asleep while its no stands the same awake. */
+ * SMs asleep while its no stands the same awake. Classes a policy says when it changes (its
+ * class epoch: register sharing's, and a test policy's that change every 37 cycles), walked
+ * with the memos, must match the same classes sorted and walked whole every cycle. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -404,7 +406,97 @@ static void test_refusals_kept(void **state) {
   }
 }
 
+/* Classes that change (policy_ops.warp_classes_epoch): the baseline with three classes, each
+ * warp slot's drawn from the SM's epoch, which its per-cycle hook moves every 37 cycles; with
+ * the epoch the issue stage keeps its memos and walks the classes in turn, without it it sorts
+ * and looks at every warp each cycle. */
+static uint64_t class_epoch[128];
+static uint64_t epoch_moves;
+static int moving_create(policy *p, rf_diag *d) {
+  if (policy_baseline.create(p, d) < 0) return -1;
+  p->warp_priorities = 3;
+  memset(class_epoch, 0, sizeof class_epoch);
+  return 0;
+}
+static int moving_class(const policy *p, int sm, int slot) {
+  (void)p;
+  uint64_t h = (class_epoch[sm] + 1) * 0x9E3779B97F4A7C15ull ^
+               (uint64_t)slot * 0xBF58476D1CE4E5B9ull;
+  return (int)((h >> 29) % 3);
+}
+static int moving_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t now, rf_diag *d) {
+  (void)p;
+  (void)v;
+  (void)d;
+  if (now % 37 == (uint64_t)sm % 37) class_epoch[sm]++, epoch_moves++;
+  return 0;
+}
+static const uint64_t *moving_epoch(policy *p, int sm) {
+  (void)p;
+  return &class_epoch[sm];
+}
+static policy_ops moving_ops, moving_walk_ops, regshare_walk_ops;
+
+/* The same run with a policy's class epoch and without: identical stats and issue and stall
+ * reasons every cycle, and with the epoch some cycles took a kept stall. */
+static void expect_epoch_same(const gpu_config *c, const char *list, const policy_ops *with,
+                              const policy_ops *without) {
+  uint64_t slept, kept_with, kept_without;
+  char *a = run_list(c, with, list, &slept, &kept_with);
+  char *b = run_list(c, without, list, &slept, &kept_without);
+  if (strcmp(a, b) != 0) differ(list, "the classes kept by epoch and sorted every cycle", a, b);
+  assert_null(strstr(a, "gpgpu_n_tot_w_icount = 0\n"));
+  assert_int_equal(kept_without, 0);
+  assert_true(kept_with > 0);
+  free(a);
+  free(b);
+}
+
+static void test_classes_by_epoch(void **state) {
+  (void)state;
+  static const char *const configs[] = {"configs/gtx480.config", "configs/titanv.config"};
+  char dir[256], hand[512];
+  char *text = tu_kernel_text("memo", 12, 8, 16, bodies, 4);
+  tu_kernel_dir(dir, sizeof dir, hand, sizeof hand, text);
+  free(text);
+  const char *lists[] = {hand, "build/traces/regshare_sgemm/kernelslist.g"};
+  if (access(lists[1], R_OK) != 0) fail_msg("%s missing: run make workloads", lists[1]);
+  for (size_t k = 0; k < 2; k++)
+    for (size_t l = 0; l < 2; l++) {
+      const char *const opts[][2] = {{"-gpgpu_n_clusters", "2"}};
+      gpu_config c;
+      tu_load_config(&c, configs[k], opts, 1);
+      epoch_moves = 0;
+      expect_epoch_same(&c, lists[l], &moving_ops, &moving_walk_ops);
+      assert_true(epoch_moves > 0);
+    }
+  tu_rmtree(dir);
+  /* register sharing's owner-warp-first classes (rs_share's prio_o), LRR and GTO */
+  static const char *const traces[] = {"regshare_sgemm", "regshare_hotspot"};
+  static const char *const scheds[] = {"lrr", "gto"};
+  for (size_t t = 0; t < 2; t++)
+    for (size_t k = 0; k < 2; k++) {
+      char list[256];
+      snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", traces[t]);
+      if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
+      const char *const opts[][2] = {{"-regshare_owf", "1"}, {"-gpgpu_scheduler", scheds[k]}};
+      gpu_config c;
+      tu_load_config(&c, "configs/tesla_c2050.config", opts, 2);
+      expect_epoch_same(&c, list, &policy_regshare, &regshare_walk_ops);
+    }
+}
+
 int main(void) {
+  moving_ops = policy_baseline;
+  moving_ops.name = "baseline-moving-classes";
+  moving_ops.create = moving_create;
+  moving_ops.warp_priority = moving_class;
+  moving_ops.cycle = moving_cycle;
+  moving_ops.warp_classes_epoch = moving_epoch;
+  moving_walk_ops = moving_ops;
+  moving_walk_ops.warp_classes_epoch = NULL;
+  regshare_walk_ops = policy_regshare;
+  regshare_walk_ops.warp_classes_epoch = NULL;
   one_class_ops = policy_baseline;
   one_class_ops.name = "baseline-one-class";
   one_class_ops.create = one_class_create;
@@ -444,6 +536,7 @@ int main(void) {
       cmocka_unit_test(test_block_into_sleeping_sm),
       cmocka_unit_test(test_refusals_kept),
       cmocka_unit_test(test_finereg_sleeps),
+      cmocka_unit_test(test_classes_by_epoch),
   };
   return cmocka_run_group_tests_name("issue stage memos and quiet cycles", tests, NULL, NULL);
 }

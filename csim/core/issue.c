@@ -275,25 +275,51 @@ static inline int any_bit(const uint64_t *m, int words) {
   return x != 0;
 }
 
+/* walk_memo's order: class by class (without the policy's classes, one class of every
+ * warp), in each the warp issued last first (GTO: pfirst), then the list from `start` round.
+ * A warp's key is its place in that order: 2n c - 1 for pfirst in class c, else 2n c plus its
+ * distance from `start` (at most 2n - 2). */
+typedef struct walk_order {
+  const uint64_t *cls; /* the classes' position masks (sched_classes), or NULL */
+  int ncls, n, words, pfirst, start;
+  uint64_t *tmp;       /* words: a mask's warps of one class */
+} walk_order;
+
+/* The warps of m in class c of cls (words each), in tmp. */
+static inline const uint64_t *in_class(const uint64_t *m, const uint64_t *cls, int c, int words,
+                                       uint64_t *tmp) {
+  const uint64_t *cm = cls + (size_t)c * (size_t)words;
+  for (int i = 0; i < words; i++) tmp[i] = m[i] & cm[i];
+  return tmp;
+}
+
+/* The key of m's first warp in the order (m not empty). */
+static int first_key(const walk_order *wo, const uint64_t *m) {
+  for (int c = 0; c < wo->ncls; c++) {
+    const uint64_t *x = wo->cls ? in_class(m, wo->cls, c, wo->words, wo->tmp) : m;
+    int base = 2 * wo->n * c;
+    if (wo->pfirst >= 0 && memo_bit(x, wo->pfirst)) return base - 1;
+    int p = rf_next_bit(x, wo->start, wo->n);
+    if (p >= 0) return base + p - wo->start;
+    p = rf_next_bit(x, 0, wo->start);
+    if (p >= 0) return base + p + wo->n - wo->start;
+  }
+  return INT32_MAX;
+}
+
 /* The stall of a scheduler that issued nothing: the first warp in order with the highest rank,
  * among those looked at (best_rank, at best_key in walk_memo's order, gave `best`) and the memo
  * masks (PIPELINE rank 5, MEMORY 3 like SCOREBOARD, MEMBAR 2, BARRIER 1). pipe_any holds only
- * the full pipelines' masks by now. */
+ * the full pipelines' masks by now. Only a tie of MEMORY with SCOREBOARD reads the order. */
 static warp_wait masks_stall(const sm *s, const sm_sched *sq, int best_rank, int best_key,
-                             warp_wait best, int pfirst, int start) {
-  int n = sq->n, words = s->memo_words;
+                             warp_wait best, const walk_order *wo) {
+  int words = s->memo_words;
   if (best_rank < 5)
     for (uint32_t c = sq->pipe_any; c; c &= c - 1)
       if (any_bit(memo_mask_of(s, sq, __builtin_ctz(c)), words)) return WAIT_PIPELINE;
   const uint64_t *mem = memo_mask_of(s, sq, MEMO_MEMORY);
-  if (best_rank <= 3 && any_bit(mem, words)) {
-    int key = -1; /* where the first warp waiting on memory is (a tie with a scoreboard wait) */
-    if (best_rank == 3 && !(pfirst >= 0 && memo_bit(mem, pfirst))) {
-      int p = rf_next_bit(mem, start, n);
-      key = p >= 0 ? p - start : rf_next_bit(mem, 0, start) + n - start;
-    }
-    if (best_rank < 3 || key < best_key) best_rank = 3, best = WAIT_MEMORY;
-  }
+  if (best_rank <= 3 && any_bit(mem, words) && (best_rank < 3 || first_key(wo, mem) < best_key))
+    best_rank = 3, best = WAIT_MEMORY;
   if (best_rank < 2 && any_bit(memo_mask_of(s, sq, MEMO_MEMBAR), words))
     best_rank = 2, best = WAIT_MEMBAR;
   if (best_rank < 1 && any_bit(memo_mask_of(s, sq, MEMO_BARRIER), words))
@@ -301,11 +327,68 @@ static warp_wait masks_stall(const sm *s, const sm_sched *sq, int best_rank, int
   return best;
 }
 
-/* LRR and GTO without policy classes (or with every warp in one this cycle): the same outcome
- * as walk_all, looking only at the warps the scheduler's `need` mask holds (in its order) and
- * taking the others' answers from its memo masks. The order: GTO tries the warp issued last
- * first, then its list from the start; LRR its list from rr_next on, round. A warp's key is its
- * place in that order. */
+/* The first warp of the highest rank a walk looked at: its rank, key and answer; and for
+ * walk_classes, the warp that can issue, or -1. */
+typedef struct walk_best {
+  int rank, key;
+  warp_wait why;
+  int slot;
+} walk_best;
+
+/* Looks at the warps of m (all of walk_memo's, or one class's, whose keys start at `base`) in
+ * walk_memo's order until one can issue: its slot, with its instruction in *in; else -1, with
+ * the first of the highest rank in *b, if above its rank. */
+static inline __attribute__((always_inline)) int walk_mask(sm *s, int q, uint64_t now,
+                                                           const uint64_t *m, int base,
+                                                           int start, int first, int pfirst,
+                                                           walk_best *b, const trace_inst **in) {
+  const sm_sched *sq = &s->scheds[q];
+  int n = sq->n;
+  if (pfirst >= 0 && memo_bit(m, pfirst)) {
+    warp_wait why = look(s, q, first, now, in);
+    if (why == WAIT_NONE) return first;
+    /* (a look's answer of rank 0 is WAIT_EMPTY, b's already) */
+    if (wait_rank[why] > b->rank) b->rank = wait_rank[why], b->key = base - 1, b->why = why;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    rf_bit_iter it = rf_bits_from(m, pass ? 0 : start, pass ? start : n);
+    for (int p; (p = rf_bits_next(&it)) >= 0;) {
+      if (p == pfirst) continue;
+      int slot = sq->warps[p];
+      warp_wait why = look(s, q, slot, now, in);
+      if (why == WAIT_NONE) return slot;
+      if (wait_rank[why] > b->rank) {
+        b->rank = wait_rank[why];
+        b->key = base + (pass ? p + n - start : p - start);
+        b->why = why;
+      }
+    }
+  }
+  return -1;
+}
+
+/* walk_mask over the policy's classes in turn, lowest first (out of walk_memo's line, which
+ * without classes is the hot path of every run). */
+static __attribute__((noinline)) walk_best walk_classes(sm *s, int q, uint64_t now,
+                                                        const uint64_t *look_at, int start,
+                                                        int first, int pfirst,
+                                                        const trace_inst **in) {
+  int n = s->scheds[q].n, words = s->memo_words;
+  const uint64_t *cls = sched_classes(s, q);
+  uint64_t *tmp = s->memo_scratch + words;
+  walk_best b = {0, INT32_MAX, WAIT_EMPTY, -1};
+  for (int c = 0; c < s->n_classes && b.slot < 0; c++)
+    b.slot = walk_mask(s, q, now, in_class(look_at, cls, c, words, tmp), 2 * n * c, start,
+                       first, pfirst, &b, in);
+  return b;
+}
+
+/* LRR and GTO, without policy classes, with every warp in one this cycle, or with classes the
+ * policy says when it changes (its class epoch): the same outcome as walk_all, looking only at
+ * the warps the scheduler's `need` mask holds (in its order) and taking the others' answers
+ * from its memo masks. The order: the policy's classes, lowest first (walk_all's stable sort);
+ * in each, GTO tries the warp issued last first, then its list from the start; LRR its list
+ * from rr_next on, round (walk_order). */
 static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   sm_sched *sq = &s->scheds[q];
   int n = sq->n, words = s->memo_words;
@@ -322,7 +405,7 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
    * change. (While the last walk's answer holds, issue_stage takes it without calling here:
    * kept.) */
   if (!open && !any_bit(sq->need, words)) {
-    sq->kept_stall = (int8_t)masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, -1, 0);
+    sq->kept_stall = (int8_t)masks_stall(s, sq, 0, INT32_MAX, WAIT_EMPTY, NULL);
     sq->kept_until = UINT64_MAX;
     *worst = (warp_wait)sq->kept_stall;
     return 0;
@@ -336,34 +419,17 @@ static int walk_memo(sm *s, int q, uint64_t now, warp_wait *worst, rf_diag *d) {
   int gto = s->cfg->scheduler == SCHED_GTO;
   int first = gto ? sq->last_issued : -1, start = gto ? 0 : sq->rr_next % n;
   int pfirst = first >= 0 ? s->pos_of[first] : -1;
-  int best_rank = 0, best_key = INT32_MAX;
-  warp_wait best = WAIT_EMPTY;
+  walk_best b = {0, INT32_MAX, WAIT_EMPTY, -1};
   const trace_inst *in = NULL;
-  if (pfirst >= 0 && memo_bit(look_at, pfirst)) {
-    warp_wait why = look(s, q, first, now, &in);
-    if (why == WAIT_NONE) return issue_from(s, q, first, in, now, d);
-    best_rank = wait_rank[why];
-    best_key = -1;
-    best = why;
-  }
-  for (int pass = 0; pass < 2; pass++) {
-    rf_bit_iter it = rf_bits_from(look_at, pass ? 0 : start, pass ? start : n);
-    for (int p; (p = rf_bits_next(&it)) >= 0;) {
-      if (p == pfirst) continue;
-      int slot = sq->warps[p];
-      warp_wait why = look(s, q, slot, now, &in);
-      if (why == WAIT_NONE) return issue_from(s, q, slot, in, now, d);
-      if (wait_rank[why] > best_rank) {
-        best_rank = wait_rank[why];
-        best_key = pass ? p + n - start : p - start;
-        best = why;
-      }
-    }
-  }
+  if (s->class_epoch) b = walk_classes(s, q, now, look_at, start, first, pfirst, &in);
+  else b.slot = walk_mask(s, q, now, look_at, 0, start, first, pfirst, &b, &in);
+  if (b.slot >= 0) return issue_from(s, q, b.slot, in, now, d);
   /* Nothing issued, so every warp of the open pipelines' masks was visited and has left them
    * (a visit finds a pipeline full only if it is: not an open one). */
   sq->pipe_any &= ~open;
-  *worst = masks_stall(s, sq, best_rank, best_key, best, pfirst, start);
+  walk_order wo = {NULL, 1, n, words, pfirst, start, s->memo_scratch + words};
+  if (s->class_epoch) wo.cls = sq->cls, wo.ncls = s->n_classes;
+  *worst = masks_stall(s, sq, b.rank, b.key, b.why, &wo);
   /* Every warp of `need` was looked at: the answer holds until the first of their kept
    * answers ends (0 for an answer not kept, such as the policy's), or something changes
    * (which resets kept_stall). */
@@ -390,11 +456,25 @@ static int memo_order(const sm *s) {
 
 int issue_memoized(const sm *s) { return memo_order(s) && !policy_has_classes(s); }
 
-/* This cycle: also with classes, in a cycle they leave every warp in one. The masks are the
- * same either way (walk_all's looks keep them), and a kept stall stays valid across cycles
- * that walk them all: it follows from the masks and the order, which only its own
- * memo_forget calls change. */
-static int memoized_now(const sm *s) { return memo_order(s) && !classes_differ(s); }
+/* This cycle: also with classes, in a cycle they leave every warp in one, or always when the
+ * policy says when they change (its class epoch: walk_memo then walks them class by class).
+ * The masks are the same either way (walk_all's looks keep them), and a kept stall stays
+ * valid across cycles that walk them all: it follows from the masks and the order, which only
+ * its own memo_forget calls change (and, with the epoch, classes_moved). */
+static int memoized_now(const sm *s) {
+  return memo_order(s) && (s->class_epoch || !classes_differ(s));
+}
+
+/* The policy's classes may have changed since the schedulers read them: they read them again,
+ * and no kept stall (which follows from the order) holds. */
+static void classes_moved(sm *s) {
+  if (!s->class_epoch || *s->class_epoch == s->class_seen) return;
+  s->class_seen = *s->class_epoch;
+  for (int q = 0; q < s->cfg->num_sched_per_core; q++) {
+    s->scheds[q].cls_stale = 1;
+    memo_forget(s, &s->scheds[q]);
+  }
+}
 
 /* The schedulers run in turn, the first one a different one each active cycle (GPGPU-Sim's
  * Issue_Prio: "fair round robin issue between schedulers"). Which scheduler comes first
@@ -403,6 +483,7 @@ static int memoized_now(const sm *s) { return memo_order(s) && !classes_differ(s
 int issue_stage(sm *s, uint64_t now, rf_diag *d) {
   int issued_any = 0;
   s->last_issued = -1;
+  classes_moved(s);
   int memo = memoized_now(s);
   int nsched = s->cfg->num_sched_per_core;
   int first = s->issue_prio;

@@ -25,8 +25,18 @@ int sched_init(sm *s, rf_diag *d) {
     s->scheds[q].mask = rf_calloc((size_t)MEMO_MASKS * (size_t)words, sizeof(uint64_t), d);
     if (!s->scheds[q].need || !s->scheds[q].mask) return -1;
   }
-  s->memo_scratch = rf_calloc((size_t)words, sizeof(uint64_t), d);
+  s->memo_scratch = rf_calloc(2 * (size_t)words, sizeof(uint64_t), d);
   if (!s->memo_scratch) return -1;
+  if (s->class_epoch) {
+    int nclass = s->pol->warp_priorities;
+    s->n_classes = nclass > SCHED_MAX_CLASSES ? SCHED_MAX_CLASSES : nclass;
+    s->class_seen = *s->class_epoch;
+    for (int q = 0; q < nq; q++) {
+      s->scheds[q].cls = rf_calloc((size_t)s->n_classes * (size_t)words, sizeof(uint64_t), d);
+      if (!s->scheds[q].cls) return -1;
+      s->scheds[q].cls_stale = 1;
+    }
+  }
   s->pos_of = rf_calloc((size_t)s->n_warp_slots, sizeof(int), d);
   s->slot_sched = rf_calloc((size_t)s->n_warp_slots, 1, d);
   if (!s->pos_of || !s->slot_sched) return -1;
@@ -44,6 +54,7 @@ void sched_free(sm *s) {
     free(s->scheds[q].active);
     free(s->scheds[q].need);
     free(s->scheds[q].mask);
+    free(s->scheds[q].cls);
   }
   free(s->scheds);
   s->scheds = NULL;
@@ -90,6 +101,7 @@ void sched_add_warp(sm *s, int slot) {
   sm_sched *q = sched_of(s, slot);
   s->pos_of[slot] = q->n;
   q->warps[q->n++] = slot;
+  q->cls_stale = 1;
   warp_recheck(s, slot);
 }
 
@@ -102,6 +114,7 @@ void sched_insert_warp(sm *s, int slot) {
   memmove(q->warps + pos + 1, q->warps + pos, (size_t)(q->n - pos) * sizeof *q->warps);
   q->warps[pos] = slot;
   q->n++;
+  q->cls_stale = 1;
   masks_insert(s, q, pos);
   for (int i = pos; i < q->n; i++) s->pos_of[q->warps[i]] = i;
   if (pos < q->rr_next) q->rr_next++;
@@ -122,6 +135,7 @@ void sched_remove_warp(sm *s, int slot) {
   sm_sched *q = sched_of(s, slot);
   warp_recheck(s, slot); /* out of the mask of its memo, into need */
   int pos = remove_from(q->warps, &q->n, slot);
+  q->cls_stale = 1;
   if (pos >= 0) masks_remove(s, q, pos);
   s->pos_of[slot] = -1;
   for (int i = pos < 0 ? q->n : pos; i < q->n; i++) s->pos_of[q->warps[i]] = i;
@@ -190,9 +204,14 @@ static void refresh_active_set(sm *s, sm_sched *q) {
   }
 }
 
+/* A warp slot's class: the policy's answer, within [0, nclass). */
+static int class_of(const sm *s, int slot, int nclass) {
+  int c = s->pol->ops->warp_priority(s->pol, s->id, slot);
+  return c < 0 ? 0 : c >= nclass ? nclass - 1 : c;
+}
+
 /* A policy's warp classes (e.g. owner-warp-first) go first, lowest class first; within a class
  * the base scheduler's order is kept (a stable counting sort into s->order). */
-#define SCHED_MAX_CLASSES 8
 static void sort_by_class(sm *s, sched_walk *wk) {
   int nclass = s->pol->warp_priorities;
   if (nclass > SCHED_MAX_CLASSES) nclass = SCHED_MAX_CLASSES;
@@ -201,8 +220,7 @@ static void sort_by_class(sm *s, sched_walk *wk) {
   int count[SCHED_MAX_CLASSES + 1] = {0};
   int *cls = s->order_tmp;
   for (int i = 0; i < n; i++) {
-    int c = s->pol->ops->warp_priority(s->pol, s->id, order[i]);
-    cls[i] = c < 0 ? 0 : c >= nclass ? nclass - 1 : c;
+    cls[i] = class_of(s, order[i], nclass);
     count[cls[i] + 1]++;
   }
   for (int c = 1; c <= nclass; c++) count[c] += count[c - 1];
@@ -210,6 +228,18 @@ static void sort_by_class(sm *s, sched_walk *wk) {
   for (int i = 0; i < n; i++) sorted[count[cls[i]]++] = order[i];
   memcpy(order, sorted, (size_t)n * sizeof *order);
   *wk = (sched_walk){order, n, 0, n, -1, -1};
+}
+
+const uint64_t *sched_classes(sm *s, int sched) {
+  sm_sched *q = &s->scheds[sched];
+  if (q->cls_stale) {
+    int words = s->memo_words;
+    memset(q->cls, 0, (size_t)s->n_classes * (size_t)words * sizeof(uint64_t));
+    for (int p = 0; p < q->n; p++)
+      memo_bit_set(q->cls + (size_t)class_of(s, q->warps[p], s->n_classes) * (size_t)words, p);
+    q->cls_stale = 0;
+  }
+  return q->cls;
 }
 
 /* The order is a walk over one of the scheduler's lists, not a copy: this runs for every

@@ -46,6 +46,9 @@ sm *sm_create(int id, const gpu_config *c, policy *p, rf_diag *d) {
     s->gate_seen = *s->issue_gate;
     s->refused = rf_calloc((size_t)s->fetch_words, sizeof(uint64_t), d);
   }
+  /* (read by sched_init, which sizes the class masks) */
+  if (policy_has_classes(s) && p->ops->warp_classes_epoch)
+    s->class_epoch = p->ops->warp_classes_epoch(p, id);
   if (!s->fetch_cand || (s->issue_gate && !s->refused) || !s->order || !s->order_tmp ||
       !s->warps || !s->reg_ready_pool || !s->warp_age || !s->ctas || !s->cta_free_bits ||
       !s->unit_free || sched_init(s, d) < 0 || exec_init(s, d) < 0 || cs_create(s, d) < 0) {

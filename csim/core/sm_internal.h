@@ -139,6 +139,11 @@ typedef struct sm_sched {
   uint64_t kept_until;
   int8_t kept_stall;
   uint8_t last_wait;     /* the stall it counted in its last cycle (WAIT_NONE: it issued) */
+  /* With the policy's class epoch (sm.class_epoch): per class, the positions in `warps` of its
+   * warps (sm.n_classes masks of sm.memo_words), read again from the policy (sched_classes)
+   * when cls_stale: the epoch moved or the list changed. */
+  uint8_t cls_stale;
+  uint64_t *cls;
 } sm_sched;
 
 struct sm {
@@ -195,7 +200,8 @@ struct sm {
   uint64_t now;          /* the cycle sm_cycle runs (for policy exit hooks) */
   int last_issued;
   int memo_words;         /* words of a scheduler's memo masks (sm_sched) */
-  uint64_t *memo_scratch; /* memo_words: the warps walk_memo looks at (issue.c) */
+  uint64_t *memo_scratch; /* 2 x memo_words: the warps walk_memo looks at, and those of one
+                             class (issue.c) */
   int *pos_of;            /* per warp slot: its position in its scheduler's list, -1 if none */
   uint8_t *slot_sched;    /* per warp slot: its scheduler (slot % schedulers) */
   int issue_prio;        /* scheduler that goes first this cycle (issue_stage) */
@@ -205,6 +211,12 @@ struct sm {
   const uint64_t *issue_gate;
   uint64_t gate_seen;
   uint64_t *refused;
+  /* The policy's class epoch (policy_ops.warp_classes_epoch), NULL without one, its value
+   * when the schedulers' class masks were last marked stale, and the number of classes
+   * (SCHED_MAX_CLASSES at most). */
+  const uint64_t *class_epoch;
+  uint64_t class_seen;
+  int n_classes;
   /* issue_stage: every scheduler's kept stall (sm_sched) holds before this cycle, while no
    * pipeline opens (*oc_unblocked still stage_kept_unblocked); 0 since any of them changed
    * (memo_forget). */
@@ -257,6 +269,9 @@ static inline int sched_walk_next(sched_walk *w) {
   return -1;
 }
 void sched_order(sm *s, int sched, sched_walk *wk);
+/* The policy's classes of scheduler `sched`'s warps by position (sm_sched.cls), read again
+ * if stale. */
+const uint64_t *sched_classes(sm *s, int sched);
 void sched_issued(sm *s, int sched, int slot);
 
 /* quiet.c: whether this SM may sleep while it holds thread blocks; after a cycle in which
@@ -274,6 +289,9 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d);
 /* Whether the stage keeps warps' answers every cycle (LRR, GTO: walk_memo; not with a policy's
  * warp classes, which may reorder the warps any cycle). */
 int issue_memoized(const sm *s);
+
+/* Classes a scheduler orders its warps by, at most (more are read as the last). */
+#define SCHED_MAX_CLASSES 8
 
 /* The policy's warp classes (policy_ops.warp_priority): whether it has any, and whether they
  * may put this SM's warps in more than one this cycle (each scheduler then tries lower classes

@@ -70,6 +70,11 @@ static int c_warp_classes_uniform(const policy *p, int sm) {
   return s->base.ops->warp_classes_uniform(&s->base, sm); /* (set only if the base has it) */
 }
 
+static const uint64_t *c_warp_classes_epoch(policy *p, int sm) {
+  compose_state *s = cs(p);
+  return s->base.ops->warp_classes_epoch(&s->base, sm); /* (set only if the base has it) */
+}
+
 static int c_may_issue(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now) {
   compose_state *s = cs(p);
   return s->base.ops->may_issue ? s->base.ops->may_issue(&s->base, w, in, now) : 1;
@@ -174,6 +179,7 @@ static const policy_ops compose_ops = {
     .warp_start = c_warp_start,
     .warp_priority = c_warp_priority,
     .warp_classes_uniform = c_warp_classes_uniform,
+    .warp_classes_epoch = c_warp_classes_epoch,
     .may_issue = c_may_issue,
     .issue_gate = c_issue_gate,
     .refused_again = c_refused_again,
@@ -222,6 +228,7 @@ int policy_compose(policy *p, const policy_ops *base, const policy_ops *hook, rf
   COMPOSE_DROP_UNANSWERED(warp_start);
   COMPOSE_DROP_UNANSWERED(warp_priority);
   if (!base->warp_classes_uniform) s->ops.warp_classes_uniform = NULL; /* (the base's classes) */
+  if (!base->warp_classes_epoch) s->ops.warp_classes_epoch = NULL;
   COMPOSE_DROP_UNANSWERED(may_issue);
   if (!base->issue_gate) { /* (the base's alone, as may_issue's answer) */
     s->ops.issue_gate = NULL;

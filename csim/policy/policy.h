@@ -124,6 +124,12 @@ typedef struct policy_ops {
    * keeps its memos (csim/core/issue.c) instead of sorting and looking at every warp. Absent:
    * the classes may differ every cycle. */
   int (*warp_classes_uniform)(const policy *p, int sm);
+  /* Optional, with warp_priority: SM `sm`'s class epoch, a count the policy raises whenever
+   * the class of one of its warp slots may have changed (not with time alone). With it, a
+   * scheduler reads its warps' classes again only after the count moves or its list changes,
+   * and the issue stage keeps its memos in cycles whose classes differ (csim/core/issue.c)
+   * instead of sorting and looking at every warp. */
+  const uint64_t *(*warp_classes_epoch)(policy *p, int sm);
   /* May this warp issue `in` this cycle? (Lock-based techniques answer 0 to make it retry.) */
   int (*may_issue)(policy *p, const policy_warp *w, const trace_inst *in, uint64_t now);
   /* Optional, with may_issue: SM `sm`'s issue gate, a count the policy raises whenever one of

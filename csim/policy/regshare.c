@@ -49,7 +49,14 @@ typedef struct rs_sm {
   uint64_t win_start_stalls;    /* the SM's stall cycles when the DWE window began */
   /* releases of finished warps' locks, waiting for the unit's one release port */
   share_fifo rel_q;             /* share_write: a = CTA slot, b = lock, mask = warp slot */
+  /* The warp classes the issue stage reads (prio_o) as of the last change, and a count of
+   * their changes (regshare_warp_classes_epoch): they change a few thousand times in a run of
+   * a million SM cycles. */
+  uint32_t prio_seen[HW_WORDS(128)];
+  uint64_t class_epoch;
 } rs_sm;
+_Static_assert(sizeof ((rs_share_out *)0)->prio_o == sizeof ((rs_sm *)0)->prio_seen,
+               "prio_seen holds prio_o");
 
 typedef struct rs_state {
   share_core core;
@@ -280,6 +287,10 @@ static int step_units(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
   int traced = wave_in_window(p->wave, now);
   if (in->cfg_i || in->tb_wr_i || in->warp_wr_i || in->req_i || in->rel_i || traced) {
     if (rs_share_step(m->share, now, in, &m->out, d) < 0) return -1;
+    if (memcmp(m->prio_seen, m->out.prio_o, sizeof m->prio_seen)) {
+      memcpy(m->prio_seen, m->out.prio_o, sizeof m->prio_seen);
+      m->class_epoch++;
+    }
     if (in->req_i &&
         hw_bits_get(m->out.lock_o, (unsigned)in->req_lock_i * s->lock_w, s->lock_w) ==
             in->req_warp_i) {
@@ -325,6 +336,10 @@ static int regshare_warp_classes_uniform(const policy *p, int sm) {
   return st(p)->sm[sm].out.sharing_o == 0;
 }
 
+static const uint64_t *regshare_warp_classes_epoch(policy *p, int sm) {
+  return &st(p)->sm[sm].class_epoch;
+}
+
 static void regshare_stats(const policy *p, stats_record *out, int total) {
   const rs_state *s = st(p);
   stats_str(out, "regshare_hw", hw_mode_name(p->hw_mode));
@@ -347,6 +362,7 @@ const policy_ops policy_regshare = {
     .warp_start = regshare_warp_start,
     .warp_priority = regshare_warp_priority,
     .warp_classes_uniform = regshare_warp_classes_uniform,
+    .warp_classes_epoch = regshare_warp_classes_epoch,
     .may_issue = regshare_may_issue,
     .warp_exit = regshare_warp_exit,
     .cta_exit = regshare_cta_exit,
