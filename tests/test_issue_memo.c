@@ -12,8 +12,9 @@
  * have slept (else the comparison says nothing about sleeping). A policy's refusals kept while
  * its issue gate stands (RegMutex's) must match the same policy asked every cycle, and FineReg's
  * SMs asleep while its no stands the same awake. Classes a policy says when it changes (its
- * class epoch: register sharing's, and a test policy's that change every 37 cycles), walked
- * with the memos, must match the same classes sorted and walked whole every cycle. */
+ * class epoch: register and scratchpad sharing's, and a test policy's that change every 37
+ * cycles), walked with the memos, must match the same classes sorted and walked whole every
+ * cycle. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -435,7 +436,7 @@ static const uint64_t *moving_epoch(policy *p, int sm) {
   (void)p;
   return &class_epoch[sm];
 }
-static policy_ops moving_ops, moving_walk_ops, regshare_walk_ops;
+static policy_ops moving_ops, moving_walk_ops, regshare_walk_ops, spshare_walk_ops;
 
 /* The same run with a policy's class epoch and without: identical stats and issue and stall
  * reasons every cycle, and with the epoch some cycles took a kept stall. */
@@ -471,18 +472,31 @@ static void test_classes_by_epoch(void **state) {
       assert_true(epoch_moves > 0);
     }
   tu_rmtree(dir);
-  /* register sharing's owner-warp-first classes (rs_share's prio_o), LRR and GTO */
-  static const char *const traces[] = {"regshare_sgemm", "regshare_hotspot"};
+  /* register and scratchpad sharing's owner-warp-first classes (rs_share's prio_o; sp_share's
+   * owner and partner outputs with the TBs' residency), LRR and GTO */
+  static const struct {
+    const char *trace, *config, *owf;
+    const policy_ops *with, *without;
+  } sharing[] = {
+      {"regshare_sgemm", "configs/tesla_c2050.config", "-regshare_owf", &policy_regshare,
+       &regshare_walk_ops},
+      {"regshare_hotspot", "configs/tesla_c2050.config", "-regshare_owf", &policy_regshare,
+       &regshare_walk_ops},
+      {"spshare_conv1", "configs/tesla_c2050_scratchpad.config", "-spshare_owf",
+       &policy_spshare, &spshare_walk_ops},
+      {"spshare_lavamd", "configs/tesla_c2050_scratchpad.config", "-spshare_owf",
+       &policy_spshare, &spshare_walk_ops},
+  };
   static const char *const scheds[] = {"lrr", "gto"};
-  for (size_t t = 0; t < 2; t++)
+  for (size_t t = 0; t < sizeof sharing / sizeof sharing[0]; t++)
     for (size_t k = 0; k < 2; k++) {
       char list[256];
-      snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", traces[t]);
+      snprintf(list, sizeof list, "build/traces/%s/kernelslist.g", sharing[t].trace);
       if (access(list, R_OK) != 0) fail_msg("%s missing: run make workloads", list);
-      const char *const opts[][2] = {{"-regshare_owf", "1"}, {"-gpgpu_scheduler", scheds[k]}};
+      const char *const opts[][2] = {{sharing[t].owf, "1"}, {"-gpgpu_scheduler", scheds[k]}};
       gpu_config c;
-      tu_load_config(&c, "configs/tesla_c2050.config", opts, 2);
-      expect_epoch_same(&c, list, &policy_regshare, &regshare_walk_ops);
+      tu_load_config(&c, sharing[t].config, opts, 2);
+      expect_epoch_same(&c, list, sharing[t].with, sharing[t].without);
     }
 }
 
@@ -497,6 +511,8 @@ int main(void) {
   moving_walk_ops.warp_classes_epoch = NULL;
   regshare_walk_ops = policy_regshare;
   regshare_walk_ops.warp_classes_epoch = NULL;
+  spshare_walk_ops = policy_spshare;
+  spshare_walk_ops.warp_classes_epoch = NULL;
   one_class_ops = policy_baseline;
   one_class_ops.name = "baseline-one-class";
   one_class_ops.create = one_class_create;

@@ -507,6 +507,8 @@ int issue_stage(sm *s, uint64_t now, rf_diag *d) {
     else issued = memo ? walk_memo(s, q, now, &worst, d) : walk_all(s, q, now, &worst, d);
     if (issued < 0) return -1;
     if (issued) issued_any = 1;
+    /* (an issue may end a warp and its CTA, which the policy's classes may follow) */
+    if (issued) classes_moved(s);
     else count_stall(s, worst, 1);
     sq->last_wait = (uint8_t)(issued ? WAIT_NONE : worst);
     if (q == 0) s->last_stall = issued ? WAIT_NONE : worst;

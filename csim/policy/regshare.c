@@ -49,11 +49,9 @@ typedef struct rs_sm {
   uint64_t win_start_stalls;    /* the SM's stall cycles when the DWE window began */
   /* releases of finished warps' locks, waiting for the unit's one release port */
   share_fifo rel_q;             /* share_write: a = CTA slot, b = lock, mask = warp slot */
-  /* The warp classes the issue stage reads (prio_o) as of the last change, and a count of
-   * their changes (regshare_warp_classes_epoch): they change a few thousand times in a run of
-   * a million SM cycles. */
+  /* The warp classes the issue stage reads (prio_o) as of their last change, which raised the
+   * SM's class epoch (share_sm): a few thousand changes in a run of a million SM cycles. */
   uint32_t prio_seen[HW_WORDS(128)];
-  uint64_t class_epoch;
 } rs_sm;
 _Static_assert(sizeof ((rs_share_out *)0)->prio_o == sizeof ((rs_sm *)0)->prio_seen,
                "prio_seen holds prio_o");
@@ -289,7 +287,7 @@ static int step_units(policy *p, int sm, const policy_sm_view *v, uint64_t now, 
     if (rs_share_step(m->share, now, in, &m->out, d) < 0) return -1;
     if (memcmp(m->prio_seen, m->out.prio_o, sizeof m->prio_seen)) {
       memcpy(m->prio_seen, m->out.prio_o, sizeof m->prio_seen);
-      m->class_epoch++;
+      c->sm[sm].class_epoch++;
     }
     if (in->req_i &&
         hw_bits_get(m->out.lock_o, (unsigned)in->req_lock_i * s->lock_w, s->lock_w) ==
@@ -337,7 +335,7 @@ static int regshare_warp_classes_uniform(const policy *p, int sm) {
 }
 
 static const uint64_t *regshare_warp_classes_epoch(policy *p, int sm) {
-  return &st(p)->sm[sm].class_epoch;
+  return &st(p)->core.sm[sm].class_epoch;
 }
 
 static void regshare_stats(const policy *p, stats_record *out, int total) {

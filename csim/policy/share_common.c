@@ -86,6 +86,7 @@ int share_core_cta_admit(share_core *c, int sm, int cta_slot, const trace_kernel
   if (cta_slot >= c->plan.resident || m->resident >= c->plan.resident) return 0;
   share_cta *t = &m->cta[cta_slot];
   t->resident = 1;
+  m->class_epoch++;
   /* `pending` carries over: writes queued for the slot's previous TB still count down */
   if (t->unwritten) m->unwritten_ctas--;
   t->live = t->unwritten = 0;
@@ -112,6 +113,7 @@ void share_core_warp_start(share_core *c, int sm, int cta_slot, int warp, int sl
   if (warp < SHARE_MAX_TB_WARPS) t->slot_of[warp] = slot;
   if (!t->unwritten) c->sm[sm].unwritten_ctas++;
   t->live |= (uint64_t)1 << slot;
+  c->sm[sm].class_epoch++;
   t->unwritten |= (uint64_t)1 << slot;
   t->waited &= ~((uint64_t)1 << slot);
   t->pending++; /* until share_core_flush_launches queues its bits */
@@ -142,6 +144,7 @@ void share_core_cta_exit(share_core *c, int sm, int cta_slot) {
   t->owner = 0;
   t->live = 0;
   m->resident--;
+  m->class_epoch++;
 }
 
 void share_core_take_ownership(share_core *c, int sm, int cta_slot) {

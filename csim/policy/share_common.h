@@ -67,6 +67,9 @@ typedef struct share_sm {
   int unwritten_ctas;           /* CTAs whose `unwritten` is not 0 (most cycles none) */
   share_counts kern;            /* what this SM counted in the kernel */
   share_fifo tb_q, warp_q;      /* pending tb_wr / warp_wr port writes */
+  /* The SM's warp class epoch (policy_ops.warp_classes_epoch): raised here when a TB's
+   * residency or live warps change, and by the policy when its unit's class outputs do. */
+  uint64_t class_epoch;
 } share_sm;
 
 typedef struct share_core {

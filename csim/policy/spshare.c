@@ -26,8 +26,14 @@ typedef struct sp_sm {
   sp_share_out out;
   int req_tb;
   int one_class;                /* the outputs put every warp in SHARE_CLASS_UNSHARED */
+  /* The outputs the warp classes read (owner_o, partner_o) as of their last change, which
+   * raised the SM's class epoch (share_sm). */
+  uint64_t owner_seen;
+  uint32_t partner_seen[HW_WORDS(448)];
   share_fifo rel_q;             /* share_write: a = CTA slot, b = lock */
 } sp_sm;
+_Static_assert(sizeof ((sp_share_out *)0)->partner_o == sizeof ((sp_sm *)0)->partner_seen,
+               "partner_seen holds partner_o");
 
 typedef struct sp_state {
   share_core core;
@@ -205,6 +211,12 @@ static int spshare_cycle(policy *p, int sm, const policy_sm_view *v, uint64_t no
       wave_in_window(p->wave, now)) {
     if (sp_share_step(m->unit, now, in, &m->out, d) < 0) return -1;
     m->one_class = all_unshared(s, m);
+    if (m->owner_seen != m->out.owner_o ||
+        memcmp(m->partner_seen, m->out.partner_o, sizeof m->partner_seen)) {
+      m->owner_seen = m->out.owner_o;
+      memcpy(m->partner_seen, m->out.partner_o, sizeof m->partner_seen);
+      c->sm[sm].class_epoch++;
+    }
     if (in->req_i && holds_region(s, m, (int)in->req_lock_i, (int)in->req_tb_i)) {
       c->sm[sm].kern.grants++;
       share_core_take_ownership(c, sm, m->req_tb);
@@ -231,6 +243,10 @@ static int spshare_warp_classes_uniform(const policy *p, int sm) {
   return st(p)->sm[sm].one_class;
 }
 
+static const uint64_t *spshare_warp_classes_epoch(policy *p, int sm) {
+  return &st(p)->core.sm[sm].class_epoch;
+}
+
 static void spshare_stats(const policy *p, stats_record *out, int total) {
   stats_str(out, "spshare_hw", hw_mode_name(p->hw_mode));
   share_core_stats(&st(p)->core, "spshare", out, total);
@@ -246,6 +262,7 @@ const policy_ops policy_spshare = {
     .warp_start = spshare_warp_start,
     .warp_priority = spshare_warp_priority,
     .warp_classes_uniform = spshare_warp_classes_uniform,
+    .warp_classes_epoch = spshare_warp_classes_epoch,
     .may_issue = spshare_may_issue,
     .warp_exit = spshare_warp_exit,
     .cta_exit = spshare_cta_exit,
