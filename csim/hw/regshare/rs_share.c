@@ -21,6 +21,15 @@ static dims dims_of(const int64_t *p) {
   return d;
 }
 
+/* Bits 0..15 of x at the even bits 0..30. */
+static uint32_t spread16(uint32_t x) {
+  x &= 0xffffu;
+  x = (x | x << 8) & 0x00ff00ffu;
+  x = (x | x << 4) & 0x0f0f0f0fu;
+  x = (x | x << 2) & 0x33333333u;
+  return (x | x << 1) & 0x55555555u;
+}
+
 static void outputs(const rs_share_state *s, rs_share_out *o, const dims *d) {
   o->mode_o = s->mode_q;
   o->thr_o = s->thr_q;
@@ -29,11 +38,14 @@ static void outputs(const rs_share_state *s, rs_share_out *o, const dims *d) {
   o->owner_o = s->owner_q;
   memcpy(o->held_o, s->held_q, sizeof o->held_o);
   memcpy(o->lock_o, s->lock_q, sizeof o->lock_o);
-  memset(o->prio_o, 0, sizeof o->prio_o);
-  for (unsigned w = 0; w < d->w; w++) {
-    unsigned sh = (unsigned)(s->sharing_q >> w) & 1u, own = (unsigned)(s->owner_q >> w) & 1u;
-    hw_bits_put(o->prio_o, 2 * w, 2, !sh ? 1 : own ? 0 : 2);
-  }
+  /* Warp w's class at bits [2w +: 2]: 1 unshared, 0 owner, 2 non-owner, so bit 2w is "not
+   * sharing" and bit 2w + 1 "sharing, not owner" (the RTL's per-warp encoder), 16 warps a
+   * word: the unit steps every cycle a warp asks for a lock. */
+  uint64_t valid = d->w >= 64 ? ~0ull : (1ull << d->w) - 1;
+  uint64_t unshared = ~s->sharing_q & valid, nonowner = s->sharing_q & ~s->owner_q & valid;
+  for (unsigned k = 0; k < sizeof o->prio_o / sizeof o->prio_o[0]; k++)
+    o->prio_o[k] = spread16((uint32_t)(unshared >> 16 * k)) |
+                   spread16((uint32_t)(nonowner >> 16 * k)) << 1;
 }
 
 void rs_share_ref_reset(rs_share_state *s, rs_share_out *o, const int64_t *p) {
