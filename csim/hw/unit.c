@@ -16,6 +16,8 @@ struct hw_unit {
   unsigned *width;          /* per port */
   unsigned *depth;          /* per port: entries of a memory, else 0 */
   void *in;                 /* masked copy of the inputs */
+  unsigned char *in_mask;   /* per byte of the inputs: its port's bits within the port's width,
+                               0 in padding (a step ANDs the inputs with it at once) */
   void *ref_state, *ref_out;
   void *rtl_state, *rtl_out;
   const hw_rtl_ops *rtl;
@@ -390,12 +392,13 @@ hw_unit *hw_unit_new(const hw_unit_desc *desc, const char *inst, hw_mode mode,
   u->wh = rf_calloc(desc->nports + 1, sizeof *u->wh, d);
   u->wh_ref = rf_calloc(desc->nports + 1, sizeof *u->wh_ref, d);
   u->in = rf_calloc(1, desc->in_size, d);
+  u->in_mask = rf_calloc(1, desc->in_size, d);
   u->ref_state = rf_calloc(1, desc->state_size, d);
   u->ref_out = rf_calloc(1, desc->out_size, d);
   u->rtl_state = rf_calloc(1, desc->state_size, d);
   u->rtl_out = rf_calloc(1, desc->out_size, d);
-  if (!u->width || !u->depth || !u->wh || !u->wh_ref || !u->in || !u->ref_state || !u->ref_out ||
-      !u->rtl_state || !u->rtl_out)
+  if (!u->width || !u->depth || !u->wh || !u->wh_ref || !u->in || !u->in_mask || !u->ref_state ||
+      !u->ref_out || !u->rtl_state || !u->rtl_out)
     goto fail;
   for (unsigned i = 0; i < desc->nports; i++) {
     const hw_port_desc *p = &desc->ports[i];
@@ -405,6 +408,10 @@ hw_unit *hw_unit_new(const hw_unit_desc *desc, const char *inst, hw_mode mode,
       rf_fail(d, "unit %s: port %s has width %u under these parameters, expected 1..%u",
               desc->name, p->name, u->width[i], cap);
       goto fail;
+    }
+    if (p->dir == HW_DIR_IN) { /* (all ones, masked to its width as its values are) */
+      memset(u->in_mask + p->offset, 0xff, p->words ? 4 * (size_t)p->words : sizeof(uint64_t));
+      field_mask(p, u->in_mask, u->width[i]);
     }
     if (p->dir == HW_DIR_MEM) {
       u->depth[i] = desc->depth(i, u->params);
@@ -433,6 +440,7 @@ void hw_unit_free(hw_unit *u) {
   free(u->wh);
   free(u->wh_ref);
   free(u->in);
+  free(u->in_mask);
   free(u->ref_state);
   free(u->ref_out);
   free(u->rtl_state);
@@ -455,9 +463,10 @@ int hw_unit_reset(hw_unit *u, uint64_t cycle, void *out, rf_diag *d) {
 
 int hw_unit_step(hw_unit *u, uint64_t cycle, const void *in, void *out, rf_diag *d) {
   const hw_unit_desc *desc = u->desc;
-  memcpy(u->in, in, desc->in_size);
-  for (unsigned i = 0; i < desc->nports; i++)
-    if (desc->ports[i].dir == HW_DIR_IN) field_mask(&desc->ports[i], u->in, u->width[i]);
+  /* every input port masked to its width (field_mask, done once to all ones: in_mask) */
+  const unsigned char *src = in, *mask = u->in_mask;
+  unsigned char *dst = u->in;
+  for (size_t i = 0, n = desc->in_size; i < n; i++) dst[i] = src[i] & mask[i];
   int rc = 0;
   switch (u->mode) {
   case HW_C:
